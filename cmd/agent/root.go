@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// newRootCmd builds the whole command tree. It is a constructor, not a
+// global, so tests can build as many trees as they like.
+func newRootCmd(io *streams) *cobra.Command {
+	d := &deps{io: io}
+	root := &cobra.Command{
+		Use:   "agent",
+		Short: "A terminal coding and content agent",
+		Long: `agent chats with a model (Gemini by default, any OpenAI-compatible server,
+or Anthropic) that reads and edits the files of the project in the current
+folder through XML tool calls, with backups before every overwrite.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newVersionCmd(io),
+		newParseCmd(d),
+		newToolsCmd(d),
+	)
+	return root
+}
+
+// execute runs the command line args and returns the exit code. All
+// user-facing error wording is decided here.
+func execute(ctx context.Context, io *streams, args []string) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) && ee.err == nil {
+		return ee.code
+	}
+	msg := err.Error()
+	if errors.Is(err, context.Canceled) {
+		msg = "interrupted"
+	}
+	fmt.Fprintln(io.ErrOut, "agent: "+strings.TrimSpace(msg))
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") {
+		fmt.Fprintln(io.ErrOut, "Run 'agent --help' for usage.")
+		return exitUsage
+	}
+	return exitCode(err)
+}
+
+func newVersionCmd(io *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the agent's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintf(io.Out, "agent %s\n", version)
+			return err
+		},
+	}
+}

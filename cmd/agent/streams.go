@@ -1,0 +1,26 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// streams are the command's standard streams, injected so that commands
+// never write to os.Stdout directly and tests can capture everything.
+type streams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// stdinTTY and stdoutTTY say whether the streams are terminals.
+	stdinTTY, stdoutTTY bool
+}
+
+func newStreams() *streams {
+	return &streams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+	}
+}

@@ -1,0 +1,152 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout is the time limit of a tool that sets none.
+const DefaultTimeout = 2 * time.Minute
+
+// ErrDuplicateTool is returned by Add for a name already registered.
+var ErrDuplicateTool = errors.New("duplicate tool name")
+
+// Registry holds the tools of one agent, in the order they were added. It
+// is built explicitly by the caller (no init-time self-registration), so
+// each test and each mode builds exactly the set it needs. A Registry is
+// safe for concurrent reads once built.
+type Registry struct {
+	tools   []Tool
+	byName  map[string]Tool
+	Timeout time.Duration // default time limit; DefaultTimeout when zero
+}
+
+// NewRegistry returns a Registry holding ts. It panics on a duplicate name,
+// which is a wiring mistake visible at the call site.
+func NewRegistry(ts ...Tool) *Registry {
+	r := &Registry{byName: make(map[string]Tool, len(ts))}
+	for _, t := range ts {
+		if err := r.Add(t); err != nil {
+			panic(err)
+		}
+	}
+	return r
+}
+
+// Add registers t.
+func (r *Registry) Add(t Tool) error {
+	name := t.Definition().Name
+	if _, dup := r.byName[name]; dup {
+		return fmt.Errorf("%w: %s", ErrDuplicateTool, name)
+	}
+	r.tools = append(r.tools, t)
+	r.byName[name] = t
+	return nil
+}
+
+// Lookup returns the tool called name.
+func (r *Registry) Lookup(name string) (Tool, bool) {
+	t, ok := r.byName[name]
+	return t, ok
+}
+
+// Tools returns the registered tools in the order they were added.
+func (r *Registry) Tools() []Tool { return append([]Tool(nil), r.tools...) }
+
+// Names returns the registered tool names in the order they were added.
+func (r *Registry) Names() []string {
+	names := make([]string, len(r.tools))
+	for i, t := range r.tools {
+		names[i] = t.Definition().Name
+	}
+	return names
+}
+
+// ParamNames returns the parameter names of the tool called name, and
+// whether it is known. It is the lookup the protocol scanner needs to decide
+// where a value ends.
+func (r *Registry) ParamNames(name string) ([]string, bool) {
+	t, ok := r.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return t.Definition().ParamNames(), true
+}
+
+// Validate turns the parser's raw strings into typed values. On failure it
+// returns an error Result (TOOL_UNKNOWN or TOOL_SCHEMA_INVALID) whose
+// message says what the model should send instead.
+func (r *Registry) Validate(name string, raw map[string]string) (Tool, Input, *Result) {
+	t, ok := r.byName[name]
+	if !ok {
+		res := Errorf(CodeToolUnknown, "unknown tool %q; available tools: %s", name, strings.Join(r.Names(), ", "))
+		return nil, Input{}, &res
+	}
+	in, res := Validate(t.Definition(), raw)
+	if res != nil {
+		return nil, Input{}, res
+	}
+	return t, in, nil
+}
+
+// Call validates and runs one call exactly as the agent loop does. It never
+// panics: a panicking tool becomes an error Result. A tool that runs past
+// its time limit answers TOOL_TIMEOUT. The Go error is reserved for
+// failures of the program (see the package documentation).
+func (r *Registry) Call(ctx context.Context, name string, raw map[string]string) (Result, error) {
+	t, in, res := r.Validate(name, raw)
+	if res != nil {
+		return *res, nil
+	}
+	in.CallID = Info(ctx).CallID
+	return r.Execute(ctx, t, in)
+}
+
+// Execute runs a validated call under the tool's time limit, recovering
+// from panics.
+func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error) {
+	def := t.Definition()
+	limit := def.Timeout
+	if limit == 0 {
+		limit = r.Timeout
+	}
+	if limit == 0 {
+		limit = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{res: Errorf(CodeProviderError, "tool %s failed internally (%v); this is a bug in the agent, not in your call", def.Name, p)}
+			}
+		}()
+		res, err := t.Execute(ctx, in)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil && ctx.Err() == context.DeadlineExceeded {
+			return timeoutResult(def.Name, limit), nil
+		}
+		return o.res, o.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return timeoutResult(def.Name, limit), nil
+		}
+		return Result{}, ctx.Err()
+	}
+}
+
+func timeoutResult(name string, limit time.Duration) Result {
+	return Errorf(CodeTimeout, "tool %s ran past its time limit of %s and was stopped; try a smaller request", name, limit)
+}
