@@ -1,5 +1,66 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
 
-func newParseCmd(d *deps) *cobra.Command { return &cobra.Command{Use: "parse", Short: "todo"} }
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/spf13/cobra"
+)
+
+func newParseCmd(d *deps) *cobra.Command {
+	return &cobra.Command{
+		Use:   "parse",
+		Short: "Parse one model reply from standard input and print its tool calls as JSON",
+		Long: `parse reads one model reply on standard input and prints one JSON object:
+the tool calls in order of appearance, with their parameter values as parsed
+(before per-parameter whitespace normalisation), and the errors for broken
+calls (cut off before </tool_call>, or unreadable).
+
+It is the protocol's reference test: it shows exactly what the agent would
+run for a given reply, without running anything.`,
+		Example: `  printf '<tool_call name="read_file"><file_path>README.md</file_path></tool_call>' | agent parse`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			in, err := io.ReadAll(d.io.In)
+			if err != nil {
+				return fmt.Errorf("read standard input: %w", err)
+			}
+			reg := d.registry(".")
+			calls, errs := xmlcall.Parse(string(in), reg.ParamNames)
+			enc := json.NewEncoder(d.io.Out)
+			enc.SetEscapeHTML(false)
+			return enc.Encode(parseOutput(calls, errs))
+		},
+	}
+}
+
+type parsedCall struct {
+	Name   string            `json:"name"`
+	ID     string            `json:"id"`
+	Params map[string]string `json:"params"`
+}
+
+type parseError struct {
+	Code    string `json:"code"`
+	Name    string `json:"name,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Message string `json:"message"`
+}
+
+type parseResult struct {
+	Calls  []parsedCall `json:"calls"`
+	Errors []parseError `json:"errors"`
+}
+
+func parseOutput(calls []xmlcall.Call, errs []*xmlcall.Error) parseResult {
+	out := parseResult{Calls: []parsedCall{}, Errors: []parseError{}}
+	for _, c := range calls {
+		out.Calls = append(out.Calls, parsedCall{Name: c.Name, ID: c.ID, Params: c.Args()})
+	}
+	for _, e := range errs {
+		out.Errors = append(out.Errors, parseError{Code: e.Code, Name: e.Name, ID: e.ID, Message: e.Message})
+	}
+	return out
+}
