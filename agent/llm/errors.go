@@ -1,0 +1,138 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrStreamDropped marks a reply that broke off after some of its text had
+// already been yielded. Such a reply is never retried here, because the
+// caller has seen (and may have acted on) its beginning; the caller decides
+// whether to ask again. Check with errors.Is.
+var ErrStreamDropped = errors.New("stream dropped")
+
+// APIError is a provider's HTTP error answer, normalised from the SDKs'
+// own error types by each provider package so that the retry policy can
+// judge it without knowing the SDK.
+type APIError struct {
+	Status     int           // HTTP status code
+	Message    string        // the server's explanation, if any
+	RetryAfter time.Duration // how long the server asked us to wait; 0 if it did not say
+}
+
+func (e *APIError) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("status %d", e.Status)
+	}
+	return fmt.Sprintf("status %d: %s", e.Status, e.Message)
+}
+
+// Kind sorts provider failures by what the user can do about them.
+type Kind int
+
+// The kinds of provider failure.
+const (
+	KindAuth      Kind = iota + 1 // 401, 403: the key is wrong or lacks access
+	KindRequest                   // other 4xx: the request (often the model name) is wrong
+	KindRateLimit                 // 429 that outlasted the retries
+	KindServer                    // 5xx that outlasted the retries
+	KindNetwork                   // no connection, or it broke before any text
+	KindTimeout                   // the provider sent nothing for too long
+	KindMalformed                 // the answer was not the provider's protocol
+)
+
+// Error is a failed model call, worded for the user in one line that says
+// which setting to check. The retry policy returns it once retries are
+// exhausted or pointless.
+type Error struct {
+	Endpoint Endpoint
+	Kind     Kind
+	Status   int           // HTTP status, 0 for network failures and timeouts
+	Message  string        // the provider's own words, shortened to one line
+	Attempts int           // how many requests were made
+	Waited   time.Duration // for KindTimeout: how long the silence lasted
+	Err      error         // the underlying cause
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func (e *Error) Error() string {
+	ep := e.Endpoint
+	name := ep.Provider
+	tries := ""
+	if e.Attempts > 1 {
+		tries = fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
+	msg := ""
+	if e.Message != "" {
+		msg = ": " + e.Message
+	}
+	switch e.Kind {
+	case KindAuth:
+		if e.Status == 401 {
+			return fmt.Sprintf("%s rejected the API key (401): check %s", name, ep.keyName())
+		}
+		return fmt.Sprintf("%s refused access (%d%s): check %s", name, e.Status, msg, ep.keyName())
+	case KindRequest:
+		if e.Status == 404 {
+			return fmt.Sprintf("%s does not know model %q or the address (404%s): check the model setting (--model) and %s",
+				name, ep.Model, msg, ep.urlName())
+		}
+		return fmt.Sprintf("%s rejected the request (%d%s): check the model setting (--model) and %s",
+			name, e.Status, msg, ep.urlName())
+	case KindRateLimit:
+		return fmt.Sprintf("%s rate limit (429)%s%s: wait and try again, or check the quota of %s",
+			name, tries, msg, ep.keyName())
+	case KindServer:
+		return fmt.Sprintf("%s server error (%d)%s%s: try again later", name, e.Status, tries, msg)
+	case KindTimeout:
+		return fmt.Sprintf("%s sent nothing for %s%s: raise model_timeout or try again", name, e.Waited, tries)
+	case KindMalformed:
+		return fmt.Sprintf("%s sent a malformed stream%s%s: check %s", name, tries, causeText(e.Err), ep.urlName())
+	default:
+		return fmt.Sprintf("cannot reach %s at %s%s%s: check %s", name, ep.baseURL(), tries, causeText(e.Err), ep.urlName())
+	}
+}
+
+// DropError is returned when a stream broke off after text was yielded.
+// errors.Is(err, ErrStreamDropped) reports true for it.
+type DropError struct {
+	Provider string
+	Received int   // bytes of text yielded before the drop
+	Err      error // what broke the stream
+}
+
+func (e *DropError) Error() string {
+	return fmt.Sprintf("%s stream dropped after %d bytes of text%s", e.Provider, e.Received, causeText(e.Err))
+}
+
+// Is makes errors.Is(err, ErrStreamDropped) true.
+func (e *DropError) Is(target error) bool { return target == ErrStreamDropped }
+
+func (e *DropError) Unwrap() error { return e.Err }
+
+// causeText is ": cause" with the cause squeezed onto one short line.
+func causeText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + OneLine(err.Error(), 200)
+}
+
+// OneLine squeezes s onto one line of at most max bytes, so that a
+// provider's multi-line error page cannot flood the user's terminal.
+func OneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
