@@ -5,53 +5,56 @@ import (
 	"strings"
 )
 
-// legacyStart checks for the one-line form [TOOL:name:{json}] at data[i].
-// The JSON object is then read by legacy.
-func (s *Scanner) legacyStart(data string, i int, final bool) (next int, decided bool) {
+// matchLegacy checks for the one-line form [TOOL:name:{json}] at the
+// start of s, and returns the name and the index of the '{'.
+func matchLegacy(s string, final bool) (name string, brace int, m matchResult) {
 	const prefix = "[TOOL:"
-	rest := data[i:]
-	if len(rest) < len(prefix) {
-		if !final && strings.HasPrefix(prefix, rest) {
-			return wait(i), true
+	if len(s) < len(prefix) {
+		if !final && strings.HasPrefix(prefix, s) {
+			return "", 0, matchMore
 		}
-		return 0, false
+		return "", 0, matchNo
 	}
-	if rest[:len(prefix)] != prefix {
-		return 0, false
+	if s[:len(prefix)] != prefix {
+		return "", 0, matchNo
 	}
 	k := len(prefix)
-	for k < len(rest) && k < len(prefix)+maxLegName && (isNameChar(rest[k]) && rest[k] != ':') {
+	for k < len(s) && k < len(prefix)+maxLegName && isNameChar(s[k]) && s[k] != ':' {
 		k++
 	}
-	if k == len(rest) {
+	if k == len(s) {
 		if final || k >= len(prefix)+maxLegName {
-			return 0, false
+			return "", 0, matchNo
 		}
-		return wait(i), true
+		return "", 0, matchMore
 	}
-	name := rest[len(prefix):k]
-	if name == "" || rest[k] != ':' {
-		return 0, false
+	name = s[len(prefix):k]
+	if name == "" || s[k] != ':' {
+		return "", 0, matchNo
 	}
 	k++
-	for k < len(rest) && isSpace(rest[k]) {
+	for k < len(s) && k < len(prefix)+maxLegName+maxTag && isSpace(s[k]) {
 		k++
 	}
-	if k == len(rest) {
+	if k == len(s) {
 		if final {
-			return 0, false
+			return "", 0, matchNo
 		}
-		return wait(i), true
+		return "", 0, matchMore
 	}
-	if rest[k] != '{' {
-		return 0, false
+	if s[k] != '{' {
+		return "", 0, matchNo
 	}
+	return name, k, matchYes
+}
+
+// startLegacy begins reading the JSON object of a legacy call.
+func (s *Scanner) startLegacy(name string) {
 	s.call = &Call{Name: name, Legacy: true}
 	s.legName = name
 	s.legDepth, s.legStr, s.legEsc = 0, false, false
 	s.value.Reset()
 	s.st = stLegacy
-	return i + k, true
 }
 
 // legacy reads the JSON object of a legacy call, string- and

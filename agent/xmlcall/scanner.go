@@ -217,35 +217,39 @@ func (s *Scanner) text(data string, i int, final bool) int {
 			return len(data)
 		}
 		i += j
-		next, decided := s.marker(data, i, final)
-		if !decided {
-			i++ // a literal '<' or '[' in prose
+		rest := data[i:]
+		if rest[0] == '[' {
+			name, brace, m := matchLegacy(rest, final)
+			if m == matchNo {
+				i++ // a literal '[' in prose
+				continue
+			}
+			s.emitText(data[start:i])
+			if m == matchMore {
+				return wait(i)
+			}
+			s.startLegacy(name)
+			return i + brace
+		}
+		m := matchWord(rest, "<tool_call", final)
+		isCall := m != matchNo
+		if !isCall {
+			m = matchWord(rest, "<tool_response", final)
+		}
+		if m == matchNo {
+			i++ // a literal '<' in prose
 			continue
 		}
 		s.emitText(data[start:i])
-		return next
+		switch {
+		case m == matchMore:
+			return wait(i)
+		case isCall:
+			return s.opener(data, i, final)
+		default:
+			return s.startResponse(data, i)
+		}
 	}
-}
-
-// marker checks for a call, legacy call or response opener at data[i]. It
-// returns decided=false when there is none, so the byte is prose.
-func (s *Scanner) marker(data string, i int, final bool) (next int, decided bool) {
-	if data[i] == '[' {
-		return s.legacyStart(data, i, final)
-	}
-	switch matchWord(data[i:], "<tool_call", final) {
-	case matchYes:
-		return s.opener(data, i, final), true
-	case matchMore:
-		return wait(i), true
-	}
-	switch matchWord(data[i:], "<tool_response", final) {
-	case matchYes:
-		return s.startResponse(data, i), true
-	case matchMore:
-		return wait(i), true
-	}
-	return 0, false
 }
 
 // matchResult says whether a keyword is at the start of the input.
