@@ -1,0 +1,148 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
+)
+
+// DefaultMaxIterations is the number of model calls one run may make
+// when Agent.MaxIterations is zero.
+const DefaultMaxIterations = 10
+
+// Agent runs conversations with one model and one set of tools. Build it
+// with a struct literal; Model, Tools and Session are required.
+type Agent struct {
+	Model   llm.Model
+	Tools   *tools.Registry
+	Session *Session
+	// System is the system prompt.
+	System string
+	// MaxIterations bounds the model calls of one Run;
+	// DefaultMaxIterations when zero.
+	MaxIterations int
+	// MaxTokens bounds each reply; 0 leaves it to the provider.
+	MaxTokens int
+	// Approval decides about calls that write.
+	Approval Approval
+	// Audit receives one entry per call; nil keeps none.
+	Audit *Audit
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+
+	// State of the current run.
+	repeats  *repeats
+	approver *approver
+}
+
+// Outcome is the summary of one Run.
+type Outcome struct {
+	SessionID string `json:"session_id"`
+	// Answer is the prose of the model's last reply: the answer when the
+	// run ended without error.
+	Answer     string       `json:"answer"`
+	Calls      []CallResult `json:"calls"`
+	Usage      llm.Usage    `json:"usage"`
+	Iterations int          `json:"iterations"`
+	// Stopped is true when the run ended at the iteration limit.
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+func (a *Agent) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+// Run sends prompt as the next user turn and loops (protocol.md §4) until
+// the model answers without calling a tool, the iteration limit is
+// reached (ErrMaxIterations), or something fails. Every step is reported
+// to emit, which is called from Run's goroutine; the last event is
+// EventDone or EventError. The Outcome is filled in every case.
+func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outcome, error) {
+	if emit == nil {
+		emit = func(Event) {}
+	}
+	out := &Outcome{SessionID: a.Session.ID, Calls: []CallResult{}}
+	fail := func(err error) (*Outcome, error) {
+		emit(Event{Type: EventError, Iteration: out.Iterations, Err: err})
+		return out, err
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return fail(ErrEmptyPrompt)
+	}
+	maxIter := a.MaxIterations
+	if maxIter <= 0 {
+		maxIter = DefaultMaxIterations
+	}
+	a.repeats = newRepeats()
+	a.approver = &approver{Approval: a.Approval}
+	if a.approver.Policy == "" {
+		a.approver.Policy = PolicyAsk
+	}
+
+	if err := a.Session.Append(llm.Message{Role: llm.User, Text: prompt}); err != nil {
+		return fail(err)
+	}
+	for iter := 1; ; iter++ {
+		out.Iterations = iter
+		req := llm.Request{
+			System:    a.System,
+			Messages:  a.Session.Messages(),
+			Stop:      []string{stopMarker},
+			MaxTokens: a.MaxTokens,
+		}
+		r, err := a.ask(ctx, req, iter, emit)
+		if r != nil {
+			out.Usage = addUsage(out.Usage, r.usage)
+		}
+		if err != nil {
+			return fail(fmt.Errorf("model %s: %w", a.Model.Name(), err))
+		}
+		if r.text.Len() == 0 && len(r.items) == 0 {
+			return fail(emptyReply(r.finish))
+		}
+		if err := a.Session.Append(llm.Message{Role: llm.Assistant, Text: r.text.String()}); err != nil {
+			return fail(err)
+		}
+		out.Answer = strings.TrimSpace(r.prose.String())
+		if len(r.items) == 0 {
+			emit(Event{Type: EventDone, Iteration: iter, Usage: &out.Usage, Outcome: out})
+			return out, nil
+		}
+
+		b := &batch{a: a, iter: iter, changeSet: fmt.Sprintf("%s.%d", a.Session.ID, a.Session.Replies())}
+		results, err := b.run(ctx, r.items, emit)
+		out.Calls = append(out.Calls, results...)
+		if err != nil {
+			return fail(err)
+		}
+		var turn strings.Builder
+		if err := xmlcall.Render(&turn, responses(results)...); err != nil {
+			return fail(fmt.Errorf("render tool responses: %w", err))
+		}
+		if err := a.Session.Append(llm.Message{Role: llm.User, Text: turn.String()}); err != nil {
+			return fail(err)
+		}
+		if iter >= maxIter {
+			out.Stopped = true
+			out.Answer = ""
+			emit(Event{Type: EventDone, Iteration: iter, Usage: &out.Usage, Outcome: out,
+				Text: fmt.Sprintf("stopped after %d model calls without a final answer; continue the session to let it go on, or raise the iteration limit", iter)})
+			return out, fmt.Errorf("%w (%d)", ErrMaxIterations, iter)
+		}
+	}
+}
+
+func emptyReply(finish string) error {
+	if finish == "" {
+		return ErrEmptyReply
+	}
+	return fmt.Errorf("%w (finish reason %q)", ErrEmptyReply, finish)
+}

@@ -1,0 +1,142 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
+)
+
+// batch is the state of running the calls of one reply.
+type batch struct {
+	a         *Agent
+	changeSet string
+	iter      int
+	// failed is the first call of the reply that failed, if any: later
+	// writes of the same reply are skipped (protocol.md §4).
+	failed *CallResult
+}
+
+// run answers every item of the reply in order, emitting a result event
+// for each, and returns the responses to send back. A Go error is a
+// failure of the program (a tool's infrastructure, the audit log, an
+// interrupted approval) and ends the run.
+func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]CallResult, error) {
+	results := make([]CallResult, 0, len(items))
+	for _, it := range items {
+		var cr CallResult
+		if it.err != nil {
+			cr = brokenResult(it.err)
+		} else {
+			var err error
+			cr, err = b.call(ctx, *it.call)
+			if err != nil {
+				return results, err
+			}
+		}
+		if cr.Result.IsError() && b.failed == nil {
+			b.failed = &cr
+		}
+		if err := b.a.Audit.Record(AuditEntry{
+			Time:       b.a.now().UTC(),
+			Session:    b.a.Session.ID,
+			ChangeSet:  b.changeSet,
+			CallID:     cr.ID,
+			Tool:       cr.Tool,
+			Params:     paramMap(cr.Params),
+			Outcome:    cr.Outcome(),
+			Code:       cr.Result.Code,
+			DurationMS: durationMS(cr.Duration),
+		}); err != nil {
+			return results, err
+		}
+		results = append(results, cr)
+		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
+	}
+	return results, nil
+}
+
+// call validates, checks and runs one complete call.
+func (b *batch) call(ctx context.Context, c xmlcall.Call) (CallResult, error) {
+	cr := CallResult{ID: c.ID, Tool: c.Name, Params: c.Params}
+	raw := c.Args()
+	t, ok := b.a.Tools.Lookup(c.Name)
+	if ok && t.Definition().Writes && b.failed != nil {
+		cr.Result = tools.Errorf(tools.CodeSkipped, "%s was not run because call %s (%s) failed earlier in this reply; fix that first, then send this call again", c.Name, b.failed.ID, b.failed.Tool)
+		return cr, nil
+	}
+	t, in, bad := b.a.Tools.Validate(c.Name, raw)
+	if bad != nil {
+		cr.Result = *bad
+		return cr, nil
+	}
+	def := t.Definition()
+	key := callKey(def, raw)
+	if b.a.repeats.stuck(key) {
+		cr.Result = repeatedResult(c.Name)
+		return cr, nil
+	}
+	if def.Writes {
+		denied, err := b.a.approver.decide(ctx, ApprovalRequest{Call: c, Tool: def, Input: in})
+		if err != nil {
+			return cr, err
+		}
+		if denied != nil {
+			cr.Result = *denied
+			return cr, nil
+		}
+	}
+	info := tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet}
+	in.CallID = c.ID
+	start := b.a.now()
+	res, err := b.a.Tools.Execute(tools.WithInfo(ctx, info), t, in)
+	cr.Duration = b.a.now().Sub(start)
+	if err != nil {
+		return cr, fmt.Errorf("tool %s: %w", c.Name, err)
+	}
+	cr.Result = res
+	if def.Writes && !res.IsError() {
+		// Something changed: a read that got the same result twice may
+		// now get another, so no earlier call counts as stuck.
+		b.a.repeats = newRepeats()
+	}
+	b.a.repeats.record(key, res)
+	return cr, nil
+}
+
+// brokenResult answers a call the Scanner could not read whole. It never
+// runs; for a call cut off mid-way the message says how to avoid the cut,
+// because the usual cause is a reply that hit the output limit while
+// writing a large file, and a model told only "incomplete" sends the same
+// too-long call again.
+func brokenResult(e *xmlcall.Error) CallResult {
+	cr := CallResult{ID: e.ID, Tool: e.Name}
+	msg := e.Message
+	if e.Code == xmlcall.CodeIncomplete {
+		msg += "; it was not run. The reply was probably cut off by the output limit: send long content in smaller pieces, first a write with the first part and then partial writes that add the rest, one piece per call"
+	}
+	cr.Result = tools.Result{Code: e.Code, Message: msg}
+	return cr
+}
+
+// responses turns results into the blocks of the next user turn.
+func responses(results []CallResult) []xmlcall.Response {
+	rs := make([]xmlcall.Response, len(results))
+	for i, cr := range results {
+		meta := make([]xmlcall.Attr, len(cr.Result.Metadata))
+		for j, m := range cr.Result.Metadata {
+			meta[j] = xmlcall.Attr{Name: m.Name, Value: m.Value}
+		}
+		rs[i] = xmlcall.Response{
+			ID:       cr.ID,
+			Name:     cr.Tool,
+			Params:   cr.Params,
+			Code:     cr.Result.Code,
+			Message:  cr.Result.Message,
+			Metadata: meta,
+			Content:  cr.Result.Content,
+		}
+	}
+	return rs
+}

@@ -1,0 +1,158 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
+)
+
+// EventType names what an Event reports.
+type EventType string
+
+// The events of a run, in the order they can occur within one iteration:
+// text and call events while the reply streams, usage when it ends, then
+// one result per call. Retry comes before a reply is asked again, error
+// and done end the run.
+const (
+	EventText   EventType = "text"   // a piece of prose, as it streams
+	EventCall   EventType = "call"   // a complete call recognised in the stream
+	EventResult EventType = "result" // a call (or broken call) has its answer
+	EventUsage  EventType = "usage"  // token counts of one model call
+	EventRetry  EventType = "retry"  // the reply is asked again: discard its text so far
+	EventError  EventType = "error"  // the run failed
+	EventDone   EventType = "done"   // the run ended with an answer or at the limit
+)
+
+// Event is one thing that happened during Run. Type says which of the
+// other fields are set.
+type Event struct {
+	Type EventType
+	// Iteration is the 1-based number of the model call the event
+	// belongs to.
+	Iteration int
+	// Text is the prose of an EventText, or the reason of an EventRetry.
+	Text string
+	// Call is the recognised call of an EventCall.
+	Call *xmlcall.Call
+	// Result is the outcome of an EventResult.
+	Result *CallResult
+	// Usage is the token count of an EventUsage (this model call) or of
+	// an EventDone (the whole run).
+	Usage *llm.Usage
+	// Err is the failure of an EventError.
+	Err error
+	// Outcome is the summary of an EventDone.
+	Outcome *Outcome
+}
+
+// Outcome labels of a CallResult, for display and the audit log.
+const (
+	OutcomeOK       = "ok"
+	OutcomeError    = "error"
+	OutcomeSkipped  = "skipped"
+	OutcomeDenied   = "denied"
+	OutcomeRepeated = "repeated"
+	OutcomeBroken   = "broken" // CALL_INCOMPLETE or CALL_MALFORMED: never ran
+)
+
+// CallResult is the answer to one call of a reply.
+type CallResult struct {
+	ID     string
+	Tool   string
+	Params []xmlcall.Param
+	Result tools.Result
+	// Duration is how long the tool ran (zero when it did not run).
+	Duration time.Duration
+}
+
+// Outcome returns the call's outcome label (OutcomeOK, OutcomeError, ...).
+func (r CallResult) Outcome() string {
+	switch r.Result.Code {
+	case "":
+		return OutcomeOK
+	case tools.CodeSkipped:
+		return OutcomeSkipped
+	case tools.CodePolicyDenied:
+		return OutcomeDenied
+	case tools.CodeRepeated:
+		return OutcomeRepeated
+	case tools.CodeCallIncomplete, tools.CodeCallMalformed:
+		return OutcomeBroken
+	default:
+		return OutcomeError
+	}
+}
+
+// callJSON is the wire shape of a call in events and in `agent run`'s
+// JSON output: parameters as an object, which is what scripts want to read.
+type callJSON struct {
+	ID     string            `json:"id"`
+	Tool   string            `json:"tool"`
+	Params map[string]string `json:"params,omitempty"`
+}
+
+// resultJSON is the wire shape of a CallResult.
+type resultJSON struct {
+	callJSON
+	Outcome    string        `json:"outcome"`
+	Code       string        `json:"code,omitempty"`
+	Message    string        `json:"message,omitempty"`
+	Changed    []string      `json:"changed,omitempty"`
+	DurationMS float64       `json:"duration_ms"`
+}
+
+func paramMap(ps []xmlcall.Param) map[string]string {
+	if len(ps) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.Name] = p.Value
+	}
+	return m
+}
+
+// MarshalJSON gives a CallResult the shape scripts read: id, tool, params,
+// outcome, code, message, changed, duration_ms. The tool's content is left
+// out: it went to the model, and file contents do not belong in a log line.
+func (r CallResult) MarshalJSON() ([]byte, error) {
+	return json.Marshal(resultJSON{
+		callJSON:   callJSON{ID: r.ID, Tool: r.Tool, Params: paramMap(r.Params)},
+		Outcome:    r.Outcome(),
+		Code:       r.Result.Code,
+		Message:    r.Result.Message,
+		Changed:    r.Result.Changed,
+		DurationMS: durationMS(r.Duration),
+	})
+}
+
+func durationMS(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
+
+// MarshalJSON encodes an event as one flat object whose "type" says what
+// it is, the form `agent run --output-format stream-json` prints one per
+// line.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Type      EventType  `json:"type"`
+		Iteration int        `json:"iteration,omitempty"`
+		Text      string     `json:"text,omitempty"`
+		Call      *callJSON  `json:"call,omitempty"`
+		Result    *CallResult `json:"result,omitempty"`
+		Usage     *llm.Usage `json:"usage,omitempty"`
+		Error     string     `json:"error,omitempty"`
+		Outcome   *Outcome   `json:"outcome,omitempty"`
+	}
+	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Outcome: e.Outcome}
+	if e.Call != nil {
+		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
+	}
+	if e.Err != nil {
+		w.Error = e.Err.Error()
+	}
+	return json.Marshal(w)
+}

@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/xmlcall"
+)
+
+// stopMarker is where the loop stops reading a reply: a model that starts
+// writing its own <tool_response is inventing a result (protocol.md §1).
+// It is also passed to the provider as a stop sequence.
+const stopMarker = "<tool_response"
+
+// item is one call of a reply, complete or broken, in reply order.
+type item struct {
+	call *xmlcall.Call
+	err  *xmlcall.Error
+}
+
+// reply is one streamed model reply.
+type reply struct {
+	// text is the reply as the model wrote it, up to where the loop
+	// stopped reading; it goes into the conversation.
+	text  strings.Builder
+	prose strings.Builder // the text outside calls: the answer, when there is no call
+	items []item
+	usage llm.Usage
+	// finish is the provider's finish reason, when it gave one.
+	finish string
+	// stopped is true when the model began writing <tool_response.
+	stopped bool
+}
+
+func (r *reply) hasCall() bool {
+	return slices.ContainsFunc(r.items, func(it item) bool { return it.call != nil })
+}
+
+// ask streams one reply. A stream that drops before any complete call is
+// asked again once (the partial text is discarded, and the caller is told
+// with an EventRetry); one that drops after a complete call is kept as it
+// is, since asking again could make the model repeat a write: its last
+// call is then reported incomplete.
+func (a *Agent) ask(ctx context.Context, req llm.Request, iter int, emit func(Event)) (*reply, error) {
+	for attempt := 0; ; attempt++ {
+		r, err := a.stream(ctx, req, iter, emit)
+		if err == nil || !errors.Is(err, llm.ErrStreamDropped) || ctx.Err() != nil {
+			return r, err
+		}
+		if r.hasCall() {
+			return r, nil
+		}
+		if attempt > 0 {
+			return r, fmt.Errorf("stream dropped twice: %w", err)
+		}
+		emit(Event{Type: EventRetry, Iteration: iter, Text: "the reply stream dropped before any tool call; asking again"})
+	}
+}
+
+// stream sends req and feeds the reply through a Scanner, emitting text
+// and call events as they arrive. On an error it returns what it read so
+// far, with any call cut off by the error reported as incomplete.
+func (a *Agent) stream(ctx context.Context, req llm.Request, iter int, emit func(Event)) (*reply, error) {
+	r := &reply{}
+	sc := xmlcall.NewScanner(a.Tools.ParamNames)
+	// Ids the Scanner assigns must be unique in the conversation, not
+	// just in this reply.
+	sc.IDPrefix = fmt.Sprintf("r%d-", a.Session.Replies()+1)
+	var streamErr error
+	for chunk, err := range a.Model.Stream(ctx, req) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+		if chunk.Usage != nil {
+			// The last count wins: some providers repeat a running
+			// total on every chunk.
+			r.usage = *chunk.Usage
+		}
+		if chunk.Finish != "" {
+			r.finish = chunk.Finish
+		}
+		if chunk.Text == "" {
+			continue
+		}
+		r.text.WriteString(chunk.Text)
+		r.take(sc.Feed(chunk.Text), iter, emit)
+		if sc.Stopped() {
+			r.stopped = true
+			r.cut(a.Tools.ParamNames)
+			break
+		}
+	}
+	r.take(sc.Close(), iter, emit)
+	if r.usage != (llm.Usage{}) {
+		u := r.usage
+		emit(Event{Type: EventUsage, Iteration: iter, Usage: &u})
+	}
+	return r, streamErr
+}
+
+// take records the Scanner's events and passes them on. The Scanner's
+// events are only valid until its next Feed, so calls are copied.
+func (r *reply) take(evs []xmlcall.Event, iter int, emit func(Event)) {
+	for _, ev := range evs {
+		switch {
+		case ev.Text != "":
+			r.prose.WriteString(ev.Text)
+			emit(Event{Type: EventText, Iteration: iter, Text: ev.Text})
+		case ev.Call != nil:
+			c := *ev.Call
+			c.Params = slices.Clone(c.Params)
+			r.items = append(r.items, item{call: &c})
+			emit(Event{Type: EventCall, Iteration: iter, Call: &c})
+		case ev.Err != nil:
+			e := *ev.Err
+			r.items = append(r.items, item{err: &e})
+		}
+	}
+}
+
+// cut drops the model-written <tool_response and everything after it
+// from the reply text. The Scanner does not say where in the text it
+// stopped, and the marker may also appear earlier inside a call's value
+// (a file about this protocol), where it is content; so the place is found
+// by asking fresh Scanners about ever shorter prefixes: being stopped is
+// monotone in the prefix length, and the marker that stopped the Scanner
+// is the last one inside the shortest prefix that stops it. This runs
+// only for a reply that invented a result, which is rare.
+func (r *reply) cut(lookup xmlcall.ParamLookup) {
+	s := r.text.String()
+	stoppedBy := func(n int) bool {
+		sc := xmlcall.NewScanner(lookup)
+		sc.Feed(s[:n])
+		return sc.Stopped()
+	}
+	lo, hi := 0, len(s)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if stoppedBy(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if i := strings.LastIndex(s[:lo], stopMarker); i >= 0 {
+		r.text.Reset()
+		r.text.WriteString(s[:i])
+	}
+}
+
+func addUsage(a, b llm.Usage) llm.Usage {
+	return llm.Usage{
+		InputTokens:  a.InputTokens + b.InputTokens,
+		OutputTokens: a.OutputTokens + b.OutputTokens,
+		CachedTokens: a.CachedTokens + b.CachedTokens,
+	}
+}

@@ -1,0 +1,240 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/agentcli/agent/agent/llm"
+)
+
+// SessionDir is where a project's sessions live, relative to its root.
+const SessionDir = ".agent/sessions"
+
+// sessionVersion is written in each session's first line so that a later
+// format can tell old files apart.
+const sessionVersion = 1
+
+// validID keeps session ids to file-name-safe characters: an id comes from
+// the command line and becomes a path.
+var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// Session is one conversation and its append-only log,
+// .agent/sessions/<id>.jsonl. Every message is written as one JSON line
+// the moment it is complete, so a crash loses at most the message in
+// flight. The file is created with the first message.
+type Session struct {
+	ID   string
+	path string
+	f    *os.File
+	// msgs is the conversation as sent to the model: consecutive
+	// messages of the same role are merged (a prompt that follows tool
+	// responses, after a resume), since providers want turns to alternate.
+	msgs []llm.Message
+	// replies counts the assistant messages, for change-set ids.
+	replies int
+	// torn is the length to cut the file back to before the next
+	// append, when its last line was left half-written by a crash.
+	torn int64
+	now  func() time.Time
+}
+
+// record is one line of a session log.
+type record struct {
+	Type    string    `json:"type"` // "session" or "message"
+	Time    time.Time `json:"time"`
+	ID      string    `json:"id,omitempty"`
+	Version int       `json:"version,omitempty"`
+	Role    llm.Role  `json:"role,omitempty"`
+	Text    string    `json:"text,omitempty"`
+}
+
+// NewSession starts a new session in the project at root. Nothing is
+// written until the first message.
+func NewSession(root string) *Session {
+	now := time.Now
+	return &Session{
+		ID:   newSessionID(now()),
+		path: filepath.Join(root, SessionDir),
+		now:  now,
+		torn: -1,
+	}
+}
+
+// newSessionID makes an id that sorts by creation time and is unique
+// without coordination: UTC time plus 32 random bits.
+func newSessionID(t time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return t.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// OpenSession loads the session id of the project at root, to continue it.
+// A last line cut short by a crash is dropped (and removed from the file
+// before the next append, so the log stays valid JSON lines).
+func OpenSession(root, id string) (*Session, error) {
+	if !validID.MatchString(id) {
+		return nil, fmt.Errorf("%w: %q is not a session id", ErrNoSession, id)
+	}
+	s := &Session{ID: id, path: filepath.Join(root, SessionDir), now: time.Now, torn: -1}
+	data, err := os.ReadFile(s.file())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNoSession, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		s.torn = int64(i + 1)
+		data = data[:i+1]
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r record
+		if err := json.Unmarshal(line, &r); err != nil {
+			return nil, fmt.Errorf("session %s line %d is not valid JSON: %w", id, n, err)
+		}
+		if r.Type == "message" {
+			s.add(llm.Message{Role: r.Role, Text: r.Text})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read session: %w", err)
+	}
+	return s, nil
+}
+
+// LastSession returns the id of the project's most recently written
+// session, or ErrNoSession.
+func LastSession(root string) (string, error) {
+	dir := filepath.Join(root, SessionDir)
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("list sessions: %w", err)
+	}
+	var best string
+	var bestTime time.Time
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok || e.IsDir() || !validID.MatchString(id) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		// Ties (same mtime granularity) go to the later id, which sorts
+		// by creation time.
+		if t := info.ModTime(); best == "" || t.After(bestTime) || (t.Equal(bestTime) && id > best) {
+			best, bestTime = id, t
+		}
+	}
+	if best == "" {
+		return "", fmt.Errorf("%w: this project has no sessions yet", ErrNoSession)
+	}
+	return best, nil
+}
+
+func (s *Session) file() string { return filepath.Join(s.path, s.ID+".jsonl") }
+
+// Path returns the session log's file name.
+func (s *Session) Path() string { return s.file() }
+
+// Messages returns the conversation as it is sent to the model.
+func (s *Session) Messages() []llm.Message { return s.msgs }
+
+// Replies returns how many replies the model has given in this session.
+func (s *Session) Replies() int { return s.replies }
+
+func (s *Session) add(m llm.Message) {
+	if m.Role == llm.Assistant {
+		s.replies++
+	}
+	if n := len(s.msgs); n > 0 && s.msgs[n-1].Role == m.Role {
+		s.msgs[n-1].Text += "\n\n" + m.Text
+		return
+	}
+	s.msgs = append(s.msgs, m)
+}
+
+// Append adds m to the conversation and writes it to the log at once.
+func (s *Session) Append(m llm.Message) error {
+	if err := s.open(); err != nil {
+		return err
+	}
+	if err := s.write(record{Type: "message", Time: s.now().UTC(), Role: m.Role, Text: m.Text}); err != nil {
+		return err
+	}
+	s.add(m)
+	return nil
+}
+
+// open creates or reopens the log for appending, writing the header line
+// of a new session.
+func (s *Session) open() error {
+	if s.f != nil {
+		return nil
+	}
+	if err := os.MkdirAll(s.path, 0o700); err != nil {
+		return fmt.Errorf("create session folder: %w", err)
+	}
+	f, err := os.OpenFile(s.file(), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open session log: %w", err)
+	}
+	if s.torn >= 0 {
+		if err := f.Truncate(s.torn); err != nil {
+			f.Close()
+			return fmt.Errorf("repair session log: %w", err)
+		}
+		s.torn = -1
+	}
+	s.f = f
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("open session log: %w", err)
+	}
+	if info.Size() == 0 {
+		return s.write(record{Type: "session", Time: s.now().UTC(), ID: s.ID, Version: sessionVersion})
+	}
+	return nil
+}
+
+// write appends one record as one line with a single write, so a line is
+// either whole or (after a crash mid-write) the torn last line that
+// OpenSession drops.
+func (s *Session) write(r record) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode session record: %w", err)
+	}
+	if _, err := s.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write session log: %w", err)
+	}
+	return nil
+}
+
+// Close closes the log file.
+func (s *Session) Close() error {
+	if s.f == nil {
+		return nil
+	}
+	err := s.f.Close()
+	s.f = nil
+	return err
+}
