@@ -97,11 +97,11 @@ type callJSON struct {
 // resultJSON is the wire shape of a CallResult.
 type resultJSON struct {
 	callJSON
-	Outcome    string        `json:"outcome"`
-	Code       string        `json:"code,omitempty"`
-	Message    string        `json:"message,omitempty"`
-	Changed    []string      `json:"changed,omitempty"`
-	DurationMS float64       `json:"duration_ms"`
+	Outcome    string   `json:"outcome"`
+	Code       string   `json:"code,omitempty"`
+	Message    string   `json:"message,omitempty"`
+	Changed    []string `json:"changed,omitempty"`
+	DurationMS float64  `json:"duration_ms"`
 }
 
 func paramMap(ps []xmlcall.Param) map[string]string {
@@ -138,14 +138,14 @@ func durationMS(d time.Duration) float64 {
 // line.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type wire struct {
-		Type      EventType  `json:"type"`
-		Iteration int        `json:"iteration,omitempty"`
-		Text      string     `json:"text,omitempty"`
-		Call      *callJSON  `json:"call,omitempty"`
+		Type      EventType   `json:"type"`
+		Iteration int         `json:"iteration,omitempty"`
+		Text      string      `json:"text,omitempty"`
+		Call      *callJSON   `json:"call,omitempty"`
 		Result    *CallResult `json:"result,omitempty"`
-		Usage     *llm.Usage `json:"usage,omitempty"`
-		Error     string     `json:"error,omitempty"`
-		Outcome   *Outcome   `json:"outcome,omitempty"`
+		Usage     *llm.Usage  `json:"usage,omitempty"`
+		Error     string      `json:"error,omitempty"`
+		Outcome   *Outcome    `json:"outcome,omitempty"`
 	}
 	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Outcome: e.Outcome}
 	if e.Call != nil {
