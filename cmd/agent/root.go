@@ -33,6 +33,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newVersionCmd(io),
 		newParseCmd(d),
 		newToolsCmd(d),
+		newRunCmd(d, nil),
 	)
 	return root
 }

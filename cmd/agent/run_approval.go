@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentcli/agent/agent"
+)
+
+// terminalAsker asks on the terminal before each write: the question on
+// stderr, the answer read from stdin. "a" allows every later write of the
+// run too.
+func terminalAsker(io *streams) agent.Asker {
+	in := bufio.NewReader(io.In)
+	return func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+		fmt.Fprintf(io.ErrOut, "\nallow %s? [y]es / [n]o / [a]ll writes of this run: ", callSummary(&req.Call))
+		type line struct {
+			s   string
+			err error
+		}
+		got := make(chan line, 1)
+		go func() {
+			s, err := in.ReadString('\n')
+			got <- line{s, err}
+		}()
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(io.ErrOut)
+			return agent.Deny, ctx.Err()
+		case l := <-got:
+			switch strings.ToLower(strings.TrimSpace(l.s)) {
+			case "y", "yes":
+				return agent.Allow, nil
+			case "a", "all":
+				return agent.AllowAll, nil
+			}
+			if l.err != nil && l.s == "" {
+				// End of input: nobody is there to say yes.
+				fmt.Fprintln(io.ErrOut)
+			}
+			return agent.Deny, nil
+		}
+	}
+}

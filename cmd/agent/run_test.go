@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/tools"
+)
+
+// runHarness runs `agent run` in-process against a scripted model and a
+// small registry over a temporary project.
+type runHarness struct {
+	t        *testing.T
+	dir      string
+	model    *llmtest.Script
+	stdin    string
+	stdinTTY bool
+}
+
+func newRunHarness(t *testing.T, replies ...string) *runHarness {
+	return &runHarness{t: t, dir: t.TempDir(), model: llmtest.Texts(replies...)}
+}
+
+type readFileArgs struct {
+	FilePath string `json:"file_path"`
+}
+
+type writeFileArgs struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content" verbatim:"true"`
+}
+
+func (h *runHarness) registry() *tools.Registry {
+	read := tools.New("read_file", "Read a file.", func(_ context.Context, a readFileArgs) (tools.Result, error) {
+		b, err := os.ReadFile(filepath.Join(h.dir, a.FilePath))
+		if err != nil {
+			return tools.Errorf(tools.CodeFileNotFound, "file not found: %s", a.FilePath), nil
+		}
+		return tools.Result{Message: "read " + a.FilePath, Content: string(b)}, nil
+	})
+	write := tools.New("write_file", "Write a file.", func(_ context.Context, a writeFileArgs) (tools.Result, error) {
+		if err := os.WriteFile(filepath.Join(h.dir, a.FilePath), []byte(a.Content), 0o644); err != nil {
+			return tools.Result{}, err
+		}
+		return tools.Result{Message: "wrote " + a.FilePath, Changed: []string{a.FilePath}}, nil
+	}, tools.Writes())
+	return tools.NewRegistry(read, write)
+}
+
+// run executes `agent run args...` with --dir set to the project and
+// returns stdout, stderr and the exit code.
+func (h *runHarness) run(args ...string) (string, string, int) {
+	h.t.Helper()
+	var out, errOut bytes.Buffer
+	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY}
+	root := newRootCmd(io)
+	for _, c := range root.Commands() {
+		if c.Name() == "run" {
+			root.RemoveCommand(c)
+		}
+	}
+	d := &deps{io: io}
+	root.AddCommand(newRunCmd(d, func(o *runOptions) error {
+		o.setup = func(context.Context, *runOptions) (*runSetup, error) {
+			return &runSetup{Model: h.model, Tools: h.registry(), System: "test"}, nil
+		}
+		return runRun(h.t.Context(), o)
+	}))
+	root.SetArgs(append([]string{"run", "--dir", h.dir}, args...))
+	err := root.ExecuteContext(h.t.Context())
+	if err != nil && exitCode(err) != exitMaxIterations {
+		errOut.WriteString("agent: " + err.Error() + "\n")
+	}
+	return out.String(), errOut.String(), exitCode(err)
+}
+
+func (h *runHarness) write(name, content string) {
+	h.t.Helper()
+	if err := os.WriteFile(filepath.Join(h.dir, name), []byte(content), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+const (
+	readCall  = "Reading.\n<tool_call name=\"read_file\" id=\"1\"><file_path>README.md</file_path></tool_call>"
+	writeCall = "<tool_call name=\"write_file\" id=\"2\"><file_path>out.md</file_path><content>new</content></tool_call>"
+)
+
+func TestRunUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		stdinTTY bool
+		want     string
+	}{
+		{"bad format", []string{"--output-format", "xml", "hi"}, false, "--output-format"},
+		{"continue and session", []string{"--continue", "--session", "x", "hi"}, false, "not both"},
+		{"yes and never", []string{"--yes", "--approval", "never", "hi"}, false, "--yes"},
+		{"bad policy", []string{"--approval", "sometimes", "hi"}, false, "sometimes"},
+		{"no prompt on a terminal", nil, true, "give a prompt"},
+		{"empty prompt", []string{" "}, false, "empty"},
+		{"unknown session", []string{"--session", "nope", "hi"}, false, "no such session"},
+		{"continue without sessions", []string{"--continue", "hi"}, false, "no sessions"},
+		{"negative limit", []string{"--max-iterations", "-1", "hi"}, false, "positive"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newRunHarness(t, "never asked")
+			h.stdinTTY = tc.stdinTTY
+			_, errOut, code := h.run(tc.args...)
+			if code != exitUsage || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d mentioning %q", code, errOut, exitUsage, tc.want)
+			}
+			if len(h.model.Requests()) != 0 {
+				t.Errorf("the model was asked despite a usage error")
+			}
+		})
+	}
+}
+
+func TestRunTextOutput(t *testing.T) {
+	h := newRunHarness(t, readCall, "The title is Hello.")
+	h.write("README.md", "# Hello\n")
+	out, errOut, code := h.run("what is the title?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if out != "Reading.\nThe title is Hello.\n" {
+		t.Errorf("stdout = %q, want the prose only", out)
+	}
+	for _, want := range []string{"→ read_file file_path=README.md", "✓ read_file: read README.md"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if got := h.model.Requests()[0].Messages[0].Text; got != "what is the title?" {
+		t.Errorf("prompt sent = %q", got)
+	}
+}
+
+func TestRunPromptFromStdin(t *testing.T) {
+	h := newRunHarness(t, "fine")
+	h.stdin = "line one\nline two\n"
+	if _, errOut, code := h.run(); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := h.model.Requests()[0].Messages[0].Text; got != h.stdin {
+		t.Errorf("prompt = %q, want stdin", got)
+	}
+}
+
+func TestRunJSONOutput(t *testing.T) {
+	h := newRunHarness(t, readCall, "Hello.")
+	h.write("README.md", "# Hello\n")
+	out, errOut, code := h.run("--output-format", "json", "title?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		SessionID string `json:"session_id"`
+		Answer    string `json:"answer"`
+		Calls     []struct {
+			ID, Tool, Outcome string
+			Params            map[string]string
+		} `json:"calls"`
+		Usage      llm.Usage `json:"usage"`
+		Iterations int       `json:"iterations"`
+		Stopped    bool      `json:"stopped"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if got.Answer != "Hello." || got.SessionID == "" || got.Iterations != 2 || got.Stopped {
+		t.Errorf("result = %+v", got)
+	}
+	if len(got.Calls) != 1 || got.Calls[0].Tool != "read_file" || got.Calls[0].Outcome != "ok" || got.Calls[0].Params["file_path"] != "README.md" {
+		t.Errorf("calls = %+v", got.Calls)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, ".agent", "sessions", got.SessionID+".jsonl")); err != nil {
+		t.Errorf("session log of %s: %v", got.SessionID, err)
+	}
+}
+
+func TestRunStreamJSONOutput(t *testing.T) {
+	h := newRunHarness(t, readCall, "Hello.")
+	h.write("README.md", "# Hello\n")
+	out, errOut, code := h.run("--output-format", "stream-json", "title?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var types []string
+	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev struct{ Type string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("line %d is not JSON: %q", i+1, line)
+		}
+		if len(types) == 0 || types[len(types)-1] != ev.Type {
+			types = append(types, ev.Type)
+		}
+	}
+	want := "text call result text done"
+	if strings.Join(types, " ") != want {
+		t.Errorf("event types = %v, want %s", types, want)
+	}
+}
+
+func TestRunStoppedAtMaxIterationsExitsThree(t *testing.T) {
+	h := newRunHarness(t, readCall, readCall, readCall)
+	h.write("README.md", "x")
+	_, errOut, code := h.run("--max-iterations", "2", "loop")
+	if code != exitMaxIterations || !strings.Contains(errOut, "stopped after 2 model calls") {
+		t.Errorf("exit %d, stderr %q; want 3 and a note", code, errOut)
+	}
+
+	h = newRunHarness(t, readCall, readCall)
+	h.write("README.md", "x")
+	out, _, code := h.run("--max-iterations", "1", "--output-format", "json", "loop")
+	if code != exitMaxIterations || !strings.Contains(out, `"stopped": true`) {
+		t.Errorf("json mode: exit %d, stdout %s", code, out)
+	}
+}
+
+func TestRunWritesNeedApprovalWithoutATerminal(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		wrote bool
+	}{
+		{nil, false},
+		{[]string{"--approval", "never"}, false},
+		{[]string{"--yes"}, true},
+		{[]string{"--approval", "auto"}, true},
+	} {
+		h := newRunHarness(t, writeCall, "done")
+		out, errOut, code := h.run(append(tc.args, "--output-format", "json", "write")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+		_, err := os.Stat(filepath.Join(h.dir, "out.md"))
+		if (err == nil) != tc.wrote {
+			t.Errorf("%v: file written = %v, want %v", tc.args, err == nil, tc.wrote)
+		}
+		if !tc.wrote && !strings.Contains(out, "TOOL_POLICY_DENIED") {
+			t.Errorf("%v: output lacks the denial: %s", tc.args, out)
+		}
+	}
+	h := newRunHarness(t, writeCall, "done")
+	h.run("write")
+	if turn := h.model.Requests()[1].Messages[2].Text; !strings.Contains(turn, "--yes") {
+		t.Errorf("the model was not told to ask for --yes:\n%s", turn)
+	}
+}
+
+func TestRunContinueResumesTheLastConversation(t *testing.T) {
+	h := newRunHarness(t, "first answer")
+	if _, errOut, code := h.run("first question"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	h.model = llmtest.Texts("second answer")
+	if _, errOut, code := h.run("--continue", "second question"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	msgs := h.model.Requests()[0].Messages
+	if len(msgs) != 3 || msgs[0].Text != "first question" || msgs[1].Text != "first answer" || msgs[2].Text != "second question" {
+		t.Errorf("resumed conversation = %+v", msgs)
+	}
+	entries, _ := os.ReadDir(filepath.Join(h.dir, ".agent", "sessions"))
+	if len(entries) != 1 {
+		t.Errorf("sessions = %d, want the one continued", len(entries))
+	}
+}
+
+func TestRunProviderFailureExitsOne(t *testing.T) {
+	h := newRunHarness(t)
+	h.model = llmtest.NewScript(llmtest.Reply{Err: errors.New("gemini rejected the API key (401): check GEMINI_API_KEY")})
+	_, errOut, code := h.run("hi")
+	if code != exitFailed || !strings.Contains(errOut, "GEMINI_API_KEY") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
