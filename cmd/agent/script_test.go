@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentcli/agent/agent/llm/llmtest"
+)
+
+// TestMain lets the scripts run the agent binary as the command "agent":
+// the test binary re-executes itself as the real program.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"agent": main})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script: the real
+// binary, real files in a temporary project, and a fake provider on
+// 127.0.0.1 reached through the provider's official SDK.
+//
+// Extra commands for the scripts:
+//
+//	fakellm PROVIDER FILE...   start a fake gemini, openai or anthropic
+//	                           server answering each request with the
+//	                           next FILE, and point the agent at it
+//	llmreq N [FIELD]           print request N's last user message
+//	                           (FIELD: last, system, body, stop)
+//	llmreq count               print how many requests were made
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			// Keep the user's own configuration and keys out.
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			env.Values[fakeKey{}] = &fakeState{}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakellm": func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeLLM(t, ts, neg, args) },
+			"llmreq":  cmdLLMReq,
+		},
+	})
+}
+
+type fakeKey struct{}
+
+// fakeState is one script's fake server.
+type fakeState struct {
+	srv *llmtest.Server
+}
+
+func fakeOf(ts *testscript.TestScript) *fakeState { return ts.Value(fakeKey{}).(*fakeState) }
+
+// cmdFakeLLM starts the fake server. Each answer file is streamed in small
+// chunks; a file may start with directive lines:
+//
+//	#! fail STATUS [HEADER VALUE]...   answer with an HTTP error
+//	#! fault reset|malformed|cut       go wrong after the text
+//	#! delay DURATION                  wait before answering
+func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: fakellm gemini|openai|anthropic FILE...")
+	}
+	var answers []llmtest.Answer
+	for _, name := range args[1:] {
+		answers = append(answers, parseAnswer(ts, ts.ReadFile(name)))
+	}
+	var srv *llmtest.Server
+	switch args[0] {
+	case "gemini":
+		srv = llmtest.NewGeminiServer(t, answers...)
+	case "openai":
+		srv = llmtest.NewOpenAIServer(t, answers...)
+	case "anthropic":
+		srv = llmtest.NewAnthropicServer(t, answers...)
+	default:
+		ts.Fatalf("unknown provider %q", args[0])
+	}
+	ts.Defer(srv.Close)
+	for _, kv := range srv.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		ts.Setenv(k, v)
+	}
+	fakeOf(ts).srv = srv
+}
+
+func parseAnswer(ts *testscript.TestScript, text string) llmtest.Answer {
+	var a llmtest.Answer
+	for strings.HasPrefix(text, "#! ") {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		f := strings.Fields(strings.TrimPrefix(line, "#! "))
+		switch {
+		case len(f) >= 2 && f[0] == "fail":
+			status, err := strconv.Atoi(f[1])
+			ts.Check(err)
+			a = llmtest.Fail(status, f[2:]...)
+		case len(f) == 2 && f[0] == "fault":
+			faults := map[string]llmtest.Fault{"reset": llmtest.FaultReset, "malformed": llmtest.FaultMalformed, "cut": llmtest.FaultCut}
+			fault, ok := faults[f[1]]
+			if !ok {
+				ts.Fatalf("unknown fault %q", f[1])
+			}
+			a.Fault = fault
+		case len(f) == 2 && f[0] == "delay":
+			d, err := time.ParseDuration(f[1])
+			ts.Check(err)
+			a.Delay = d
+		default:
+			ts.Fatalf("bad directive %q", line)
+		}
+	}
+	if a.Status == 0 {
+		a.Chunks = chunk(text, 24)
+	}
+	return a
+}
+
+// chunk cuts s into pieces of n bytes (the last may be shorter), never
+// inside a UTF-8 sequence, so the agent parses a real stream.
+func chunk(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		k := n
+		for k > 1 && s[k]&0xC0 == 0x80 {
+			k--
+		}
+		out = append(out, s[:k])
+		s = s[k:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+func cmdLLMReq(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: llmreq N [last|system|body|stop] | llmreq count")
+	}
+	st := fakeOf(ts)
+	if st.srv == nil {
+		ts.Fatalf("no fake server: run fakellm first")
+	}
+	reqs := st.srv.Requests()
+	if args[0] == "count" {
+		fmt.Fprintln(ts.Stdout(), len(reqs))
+		return
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if n < 1 || n > len(reqs) {
+		ts.Fatalf("request %d does not exist (%d made)", n, len(reqs))
+	}
+	r := reqs[n-1]
+	field := "last"
+	if len(args) > 1 {
+		field = args[1]
+	}
+	switch field {
+	case "last":
+		fmt.Fprintln(ts.Stdout(), r.LastUser())
+	case "system":
+		fmt.Fprintln(ts.Stdout(), r.System)
+	case "body":
+		fmt.Fprintln(ts.Stdout(), string(r.Body))
+	case "stop":
+		fmt.Fprintln(ts.Stdout(), strings.Join(r.Stop, "\n"))
+	default:
+		ts.Fatalf("unknown field %q", field)
+	}
+}
+
