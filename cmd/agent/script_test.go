@@ -176,4 +176,3 @@ func cmdLLMReq(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("unknown field %q", field)
 	}
 }
-
