@@ -93,13 +93,13 @@ func TestRenderWellFormed(t *testing.T) {
 
 func TestSanitize(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":          "plain",
-		"a\x00b":         "a\uFFFDb",
-		"\xff":           "\uFFFD",
-		"tab\tnl\ncr\r":  "tab\tnl\ncr\r",
-		"\uFFFF\u00e9":   "\uFFFD\u00e9",
-		"\x1b[31mred":    "\uFFFD[31mred",
-		"日本 \xe6\x97": "日本 \uFFFD\uFFFD",
+		"plain":         "plain",
+		"a\x00b":        "a\uFFFDb",
+		"\xff":          "\uFFFD",
+		"tab\tnl\ncr\r": "tab\tnl\ncr\r",
+		"\uFFFF\u00e9":  "\uFFFD\u00e9",
+		"\x1b[31mred":   "\uFFFD[31mred",
+		"日本 \xe6\x97":   "日本 \uFFFD\uFFFD",
 	} {
 		if got := Sanitize(in); got != want {
 			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
