@@ -1,5 +1,99 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
 
-func newToolsCmd(d *deps) *cobra.Command { return &cobra.Command{Use: "tools", Short: "todo"} }
+	"github.com/agentcli/agent/tools"
+	"github.com/spf13/cobra"
+)
+
+func newToolsCmd(d *deps) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the tools the model can call",
+		Long: `tools lists the catalog of tools the model is offered: each tool's name,
+whether it changes files (and so needs approval), and its parameters
+(* marks a required one). --json prints the full definitions, with
+descriptions, kinds and enum values.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg := d.registry(".")
+			if asJSON {
+				enc := json.NewEncoder(d.io.Out)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(catalogJSON(reg))
+			}
+			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tWRITES\tPARAMETERS\tDESCRIPTION")
+			for _, t := range reg.Tools() {
+				def := t.Definition()
+				writes := "no"
+				if def.Writes {
+					writes = "yes"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", def.Name, writes, paramSummary(def), firstSentence(def.Description))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full definitions as JSON")
+	return cmd
+}
+
+func paramSummary(def tools.Definition) string {
+	parts := make([]string, len(def.Params))
+	for i, p := range def.Params {
+		parts[i] = p.Name
+		if p.Required {
+			parts[i] += "*"
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// firstSentence keeps a table row short: the description up to its first
+// sentence end or line break.
+func firstSentence(s string) string {
+	if i := strings.IndexAny(s, "\n"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return s
+}
+
+type paramJSON struct {
+	Name        string   `json:"name"`
+	Kind        string   `json:"kind"`
+	Required    bool     `json:"required"`
+	Verbatim    bool     `json:"verbatim,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+	Description string   `json:"description,omitempty"`
+}
+
+type toolJSON struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Writes      bool        `json:"writes"`
+	Params      []paramJSON `json:"params"`
+}
+
+func catalogJSON(reg *tools.Registry) []toolJSON {
+	out := []toolJSON{}
+	for _, t := range reg.Tools() {
+		def := t.Definition()
+		tj := toolJSON{Name: def.Name, Description: def.Description, Writes: def.Writes, Params: []paramJSON{}}
+		for _, p := range def.Params {
+			tj.Params = append(tj.Params, paramJSON{Name: p.Name, Kind: p.Kind.String(), Required: p.Required,
+				Verbatim: p.Verbatim, Enum: p.Enum, Description: p.Description})
+		}
+		out = append(out, tj)
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+# The two commands a user needs are `make install` (or `make build`) and
+# `make test`. Everything here runs offline once the modules are cached.
+
+GO       ?= go
+BIN      := bin/agent
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+SHARED   ?= ../shared
+CORPUS   := $(SHARED)/corpus/parse
+FUZZTIME ?= 5m
+
+.PHONY: build install test unit corpus bench fuzz lint clean
+
+build:
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent
+
+install:
+	$(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/agent
+
+# test runs every test: lint, the Go tests, and the shared parser corpus
+# against the built binary.
+test: lint unit corpus
+
+unit:
+	$(GO) test -count=1 ./...
+
+corpus: build
+	@if [ -f "$(CORPUS)/check.py" ]; then \
+		python3 "$(CORPUS)/check.py" "$(CORPUS)/public.jsonl" -- $(BIN) parse; \
+	else \
+		echo "SKIPPED: parser corpus not found at $(CORPUS) (set SHARED=path to run it)"; \
+	fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	$(GO) test ./agent/xmlcall -run '^$$' -fuzz FuzzScanner -fuzztime $(FUZZTIME)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

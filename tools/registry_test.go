@@ -1,0 +1,167 @@
+package tools_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentcli/agent/tools"
+)
+
+type echoArgs struct {
+	Text    string `json:"text" verbatim:"true" jsonschema:"text to echo"`
+	Mode    string `json:"mode,omitempty" enum:"plain,loud"`
+	Times   *int   `json:"times,omitempty"`
+	Trim    bool   `json:"trim,omitempty"`
+	Payload any    `json:"payload,omitempty"`
+}
+
+func echoTool() tools.Tool {
+	return tools.New("echo", "Echo the text.", func(_ context.Context, a echoArgs) (tools.Result, error) {
+		out := a.Text
+		if a.Mode == "loud" {
+			out = strings.ToUpper(out)
+		}
+		if a.Times != nil {
+			out = strings.Repeat(out, *a.Times)
+		}
+		if a.Payload != nil {
+			out += "+payload"
+		}
+		return tools.Result{Content: out}, nil
+	})
+}
+
+func newTestRegistry() *tools.Registry {
+	panicky := tools.New("panicky", "Panics.", func(context.Context, struct{}) (tools.Result, error) {
+		panic("boom")
+	})
+	slow := tools.New("slow", "Sleeps.", func(ctx context.Context, _ struct{}) (tools.Result, error) {
+		select {
+		case <-ctx.Done():
+			return tools.Result{}, ctx.Err()
+		case <-time.After(10 * time.Second):
+			return tools.Result{Content: "late"}, nil
+		}
+	}, tools.Timeout(50*time.Millisecond))
+	broken := tools.New("broken", "Fails for real.", func(context.Context, struct{}) (tools.Result, error) {
+		return tools.Result{}, errors.New("disk on fire")
+	}, tools.Writes())
+	return tools.NewRegistry(echoTool(), panicky, slow, broken)
+}
+
+func TestCall(t *testing.T) {
+	reg := newTestRegistry()
+	cases := []struct {
+		name     string
+		tool     string
+		args     map[string]string
+		code     string
+		content  string
+		inMsg    []string
+		goErrMsg string
+	}{
+		{name: "ok", tool: "echo", args: map[string]string{"text": "\nhi\n  "}, content: "hi\n"},
+		{name: "enum case-insensitive and integer", tool: "echo", args: map[string]string{"text": "a", "mode": " LOUD ", "times": " 3 "}, content: "AAA"},
+		{name: "json param", tool: "echo", args: map[string]string{"text": "a", "payload": `{"k":[1]}`}, content: "a+payload"},
+		{name: "empty optional integer is absent", tool: "echo", args: map[string]string{"text": "a", "times": ""}, content: "a"},
+		{name: "unknown tool lists the available ones", tool: "nope", code: tools.CodeToolUnknown, inMsg: []string{"echo", "panicky", "slow", "broken"}},
+		{name: "missing required", tool: "echo", args: map[string]string{}, code: tools.CodeSchemaInvalid, inMsg: []string{"missing required parameter text"}},
+		{name: "bad integer", tool: "echo", args: map[string]string{"text": "a", "times": "three"}, code: tools.CodeSchemaInvalid, inMsg: []string{"times", "integer", "three"}},
+		{name: "bad enum", tool: "echo", args: map[string]string{"text": "a", "mode": "quiet"}, code: tools.CodeSchemaInvalid, inMsg: []string{"one of plain, loud"}},
+		{name: "bad boolean", tool: "echo", args: map[string]string{"text": "a", "trim": "maybe"}, code: tools.CodeSchemaInvalid, inMsg: []string{"true or false"}},
+		{name: "bad json", tool: "echo", args: map[string]string{"text": "a", "payload": "{"}, code: tools.CodeSchemaInvalid, inMsg: []string{"JSON"}},
+		{name: "undefined parameter", tool: "echo", args: map[string]string{"text": "a", "path": "x"}, code: tools.CodeSchemaInvalid, inMsg: []string{`no parameter "path"`, "text (string, required)"}},
+		{name: "panic becomes an error result", tool: "panicky", code: tools.CodeProviderError, inMsg: []string{"boom"}},
+		{name: "time limit", tool: "slow", code: tools.CodeTimeout, inMsg: []string{"50ms"}},
+		{name: "program failure is a Go error", tool: "broken", goErrMsg: "disk on fire"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := reg.Call(t.Context(), tc.tool, tc.args)
+			if tc.goErrMsg != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.goErrMsg) {
+					t.Fatalf("Call error = %v, want %q", err, tc.goErrMsg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Call error = %v", err)
+			}
+			if res.Code != tc.code {
+				t.Fatalf("Code = %q (%s), want %q", res.Code, res.Message, tc.code)
+			}
+			if tc.code == "" && res.Content != tc.content {
+				t.Errorf("Content = %q, want %q", res.Content, tc.content)
+			}
+			for _, s := range tc.inMsg {
+				if !strings.Contains(res.Message, s) {
+					t.Errorf("Message %q does not mention %q", res.Message, s)
+				}
+			}
+			if strings.Contains(res.Message, "\n") {
+				t.Errorf("Message %q is not one line", res.Message)
+			}
+		})
+	}
+}
+
+func TestCancelledContextIsNotATimeout(t *testing.T) {
+	reg := newTestRegistry()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := reg.Call(ctx, "slow", nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call on a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+func TestDefinitionFromStruct(t *testing.T) {
+	def := echoTool().Definition()
+	want := []tools.Param{
+		{Name: "text", Description: "text to echo", Kind: tools.String, Required: true, Verbatim: true},
+		{Name: "mode", Kind: tools.Enum, Enum: []string{"plain", "loud"}},
+		{Name: "times", Kind: tools.Integer},
+		{Name: "trim", Kind: tools.Boolean},
+		{Name: "payload", Kind: tools.JSON},
+	}
+	if len(def.Params) != len(want) {
+		t.Fatalf("params = %+v", def.Params)
+	}
+	for i, w := range want {
+		g := def.Params[i]
+		if g.Name != w.Name || g.Kind != w.Kind || g.Required != w.Required || g.Verbatim != w.Verbatim ||
+			g.Description != w.Description || strings.Join(g.Enum, ",") != strings.Join(w.Enum, ",") {
+			t.Errorf("param %d = %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+func TestDuplicateName(t *testing.T) {
+	reg := tools.NewRegistry(echoTool())
+	if err := reg.Add(echoTool()); !errors.Is(err, tools.ErrDuplicateTool) {
+		t.Fatalf("Add duplicate = %v, want ErrDuplicateTool", err)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	verbatim := tools.Param{Verbatim: true}
+	text := tools.Param{}
+	for _, tc := range []struct {
+		p       tools.Param
+		in, out string
+	}{
+		{verbatim, "\nline1\nline2\n  ", "line1\nline2\n"},
+		{verbatim, "\r\nx\r\n\t", "x\r\n"},
+		{verbatim, "\n\nx", "\nx"},
+		{verbatim, "  x  ", "  x  "},
+		{verbatim, "a\n  b  ", "a\n  b  "},
+		{text, "  a.go \n", "a.go"},
+	} {
+		if got := tools.Normalize(tc.p, tc.in); got != tc.out {
+			t.Errorf("Normalize(verbatim=%v, %q) = %q, want %q", tc.p.Verbatim, tc.in, got, tc.out)
+		}
+	}
+}
