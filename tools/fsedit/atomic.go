@@ -1,0 +1,203 @@
+package fsedit
+
+import (
+	"bufio"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// tmpMarker is part of every temp file name, so leftovers of a killed
+// process can be recognised (and removed by the next write).
+const tmpMarker = ".agent-tmp-"
+
+// writeBufSize is the temp file's write buffer.
+const writeBufSize = 256 << 10
+
+// testHookWrap, when set by a test, wraps the temp file's writer, to
+// inject failures such as a full disk.
+var testHookWrap func(io.Writer) io.Writer
+
+// replacement is the new content of one file being written: a temp file
+// in the same folder as the target, so the final rename is atomic.
+type replacement struct {
+	dir     dirHandle
+	name    string // the target's base name
+	tmpName string
+	tmp     *os.File
+	buf     *bufio.Writer
+	sum     hash.Hash
+	n       int64
+	done    bool
+}
+
+// newReplacement creates the temp file for name in dir with mode perm.
+func newReplacement(dir dirHandle, name string, perm fs.FileMode) (*replacement, error) {
+	removeStaleTemps(dir, name)
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmpName := "." + name + tmpMarker + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(rnd[:])
+	f, err := dir.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create temp file for %s: %w", name, err)
+	}
+	// Set the final mode now (OpenFile's is masked by the umask).
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		dir.Remove(tmpName)
+		return nil, fmt.Errorf("set mode of temp file for %s: %w", name, err)
+	}
+	r := &replacement{dir: dir, name: name, tmpName: tmpName, tmp: f, sum: sha256.New()}
+	var w io.Writer = f
+	if testHookWrap != nil {
+		w = testHookWrap(w)
+	}
+	r.buf = bufio.NewWriterSize(w, writeBufSize)
+	return r, nil
+}
+
+// Write adds to the new content.
+func (r *replacement) Write(p []byte) (int, error) {
+	r.sum.Write(p)
+	r.n += int64(len(p))
+	return r.buf.Write(p)
+}
+
+// WriteString adds to the new content.
+func (r *replacement) WriteString(s string) (int, error) {
+	io.WriteString(r.sum, s)
+	r.n += int64(len(s))
+	return r.buf.WriteString(s)
+}
+
+// hash returns the SHA-256 of everything written.
+func (r *replacement) hash() string { return hex.EncodeToString(r.sum.Sum(nil)) }
+
+// chown gives the temp file the owner of the file it replaces, where the
+// process may (as root); otherwise the new file keeps the writer's owner.
+func (r *replacement) chown(old fs.FileInfo) {
+	if uid, gid, ok := owner(old); ok && (uid != os.Getuid() || gid != os.Getgid()) {
+		r.tmp.Chown(uid, gid)
+	}
+}
+
+// flush writes the buffered content and syncs it to disk, and returns the
+// temp file's final state. After flush only commit or abort remain.
+func (r *replacement) flush() (fs.FileInfo, error) {
+	if err := r.buf.Flush(); err != nil {
+		return nil, fmt.Errorf("write %s: %w", r.name, err)
+	}
+	if err := r.tmp.Sync(); err != nil {
+		return nil, fmt.Errorf("sync %s: %w", r.name, err)
+	}
+	fi, err := r.tmp.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", r.name, err)
+	}
+	if err := r.tmp.Close(); err != nil {
+		return nil, fmt.Errorf("close %s: %w", r.name, err)
+	}
+	return fi, nil
+}
+
+// commit puts the temp file in place of the target and syncs the folder.
+// With replace false the target must not exist (create): the temp file is
+// hard-linked to the name, which fails if the name was taken meanwhile.
+func (r *replacement) commit(replace bool) error {
+	r.done = true
+	var err error
+	if replace {
+		err = r.dir.Rename(r.tmpName, r.name)
+	} else {
+		err = r.dir.Link(r.tmpName, r.name)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// No hard links here (some network or FAT file systems):
+			// check and rename, with a small window for a racing creator.
+			if _, lerr := r.dir.Lstat(r.name); lerr == nil {
+				err = fs.ErrExist
+			} else {
+				err = r.dir.Rename(r.tmpName, r.name)
+			}
+		}
+		r.dir.Remove(r.tmpName)
+	}
+	if err != nil {
+		r.dir.Remove(r.tmpName)
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		return fmt.Errorf("replace %s: %w", r.name, err)
+	}
+	return syncDir(r.dir)
+}
+
+// abort removes the temp file. It is safe to call after commit.
+func (r *replacement) abort() {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.tmp.Close()
+	r.dir.Remove(r.tmpName)
+}
+
+// syncDir makes a rename or link in dir durable.
+func syncDir(dir dirHandle) error {
+	d, err := dir.Open(".")
+	if err != nil {
+		return fmt.Errorf("open folder to sync: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync folder: %w", err)
+	}
+	return nil
+}
+
+// removeStaleTemps deletes temp files left for name by processes that no
+// longer run (killed mid-write). A live process's temp file is kept.
+func removeStaleTemps(dir dirHandle, name string) {
+	d, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	prefix := "." + name + tmpMarker
+	for {
+		ents, err := d.ReadDir(256)
+		for _, e := range ents {
+			rest, ok := strings.CutPrefix(e.Name(), prefix)
+			if !ok || !e.Type().IsRegular() {
+				continue
+			}
+			pidText, _, _ := strings.Cut(rest, "-")
+			if pid, err := strconv.Atoi(pidText); err == nil && !processAlive(pid) {
+				dir.Remove(e.Name())
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// describeWriteErr turns a disk-full or permission error into words the
+// user understands; the file itself is untouched in both cases.
+func describeWriteErr(rel string, err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return fmt.Errorf("write %s: the disk is full; %s is unchanged: %w", rel, rel, err)
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("write %s: permission denied; %s is unchanged: %w", rel, rel, err)
+	}
+	return fmt.Errorf("write %s: %w", rel, err)
+}

@@ -1,0 +1,206 @@
+// Package backup keeps the old content of every file the agent overwrites,
+// under .agent/backups in the project, with an append-only manifest that
+// groups the writes into change sets (everything one model reply wrote) so
+// that a whole reply can be undone at once.
+//
+// Layout:
+//
+//	.agent/backups/manifest.jsonl     one Entry per line, oldest first
+//	.agent/backups/<change set>/N-name  the old content (a blob)
+//
+// A blob is usually a hard link to the file's old inode, made just before
+// the new content is renamed over it, so a backup of a large file costs no
+// copy; where linking fails the caller copies. The store itself never
+// touches project files: package fsedit does the writing and restoring.
+package backup
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Dir is the backup folder, relative to the project root.
+const Dir = ".agent/backups"
+
+const manifestName = "manifest.jsonl"
+
+// Operations recorded in an Entry.
+const (
+	OpCreate  = "create"
+	OpRewrite = "rewrite"
+	OpPartial = "partial"
+	OpRestore = "restore" // content put back by undo or restore
+	OpDelete  = "delete"  // a file removed by undo (it did not exist before)
+)
+
+// Entry records one write of one file: the state before it (Existed, Blob,
+// SHA256Before) and after it (SHA256After, empty when the write removed
+// the file).
+type Entry struct {
+	Time      time.Time `json:"time"`
+	Session   string    `json:"session,omitempty"`
+	Call      string    `json:"call,omitempty"`
+	ChangeSet string    `json:"change_set"`
+	// Undoes names the change set an undo or restore reverted.
+	Undoes string `json:"undoes,omitempty"`
+	Path   string `json:"path"`
+	Op     string `json:"op"`
+	// Existed says whether the file existed before the write.
+	Existed bool `json:"existed"`
+	// Blob is the old content, relative to Dir; empty when the file did
+	// not exist or the write asked for no backup.
+	Blob         string      `json:"blob,omitempty"`
+	Mode         fs.FileMode `json:"mode,omitempty"`
+	Size         int64       `json:"size"`
+	SHA256Before string      `json:"sha256_before,omitempty"`
+	SHA256After  string      `json:"sha256_after,omitempty"`
+}
+
+// Retention bounds what the store keeps. Zero or negative means no limit.
+type Retention struct {
+	MaxAge   time.Duration
+	MaxBytes int64
+}
+
+// Store is the backup folder of one project.
+type Store struct {
+	root *os.Root // the project root
+	now  func() time.Time
+	keep Retention
+	mu   sync.Mutex
+	seq  int
+}
+
+// New returns the store of the project opened as root. now is its clock.
+func New(root *os.Root, keep Retention, now func() time.Time) *Store {
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{root: root, keep: keep, now: now}
+}
+
+// Now returns the store's clock reading.
+func (s *Store) Now() time.Time { return s.now() }
+
+// NewBlobPath reserves a fresh blob path for a backup of file (a project
+// path) in changeSet, creating its folder. The path is relative to the
+// project root; the caller links or copies the old content there and then
+// records it with Append (Entry.Blob is the path relative to Dir).
+func (s *Store) NewBlobPath(changeSet, file string) (string, error) {
+	dir := path.Join(Dir, safeName(changeSet))
+	if err := s.root.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create backup folder: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		s.seq++
+		p := path.Join(dir, fmt.Sprintf("%d-%d-%s", os.Getpid(), s.seq, safeName(path.Base(file))))
+		if _, err := s.root.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+	}
+}
+
+// BlobRel turns a project-relative blob path into Entry.Blob's form.
+func BlobRel(projectPath string) string { return strings.TrimPrefix(projectPath, Dir+"/") }
+
+// Append records e in the manifest and syncs it to disk before returning,
+// so that a crash right after never leaves a write without its record.
+func (s *Store) Append(e Entry) error {
+	if e.Time.IsZero() {
+		e.Time = s.now()
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encode backup entry: %w", err)
+	}
+	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
+		return fmt.Errorf("create backup folder: %w", err)
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	f, err := s.root.OpenFile(path.Join(Dir, manifestName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("open backup manifest: %w", err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("write backup manifest: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync backup manifest: %w", err)
+	}
+	return f.Close()
+}
+
+// Entries returns every entry of the manifest, oldest first. A line that
+// cannot be decoded (a torn write after a crash) is skipped.
+func (s *Store) Entries() ([]Entry, error) {
+	f, err := s.root.Open(path.Join(Dir, manifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open backup manifest: %w", err)
+	}
+	defer f.Close()
+	var out []Entry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var e Entry
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Path != "" {
+			out = append(out, e)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read backup manifest: %w", err)
+	}
+	return out, nil
+}
+
+// OpenBlob opens the backup of e.
+func (s *Store) OpenBlob(e Entry) (*os.File, error) {
+	if e.Blob == "" {
+		return nil, fmt.Errorf("no backup kept of %s", e.Path)
+	}
+	return s.root.Open(path.Join(Dir, e.Blob))
+}
+
+// safeName keeps a name usable as one path component.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		ok := c == '.' || c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	out := strings.TrimLeft(string(b), ".")
+	if out == "" {
+		return "_"
+	}
+	return out
+}
+
+func writeJSONLine(f *os.File, e Entry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	return err
+}

@@ -1,0 +1,113 @@
+package fsedit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/agentcli/agent/tools/fsedit/backup"
+)
+
+// Backups returns the project's backup store. Old backups are pruned
+// (Options.BackupMaxAge, BackupMaxBytes) the first time it is used.
+func (r *Root) Backups() (*backup.Store, error) {
+	root, err := r.handle()
+	if err != nil {
+		return nil, err
+	}
+	r.storeOnce.Do(func() {
+		keep := backup.Retention{MaxAge: r.opts.BackupMaxAge, MaxBytes: r.opts.BackupMaxBytes}
+		r.store = backup.New(root, keep, r.opts.Now)
+		// Pruning is housekeeping: a failure here must not stop a write,
+		// and the next run tries again.
+		r.store.Prune()
+	})
+	return r.store, nil
+}
+
+// record appends e to the manifest.
+func (r *Root) record(e backup.Entry) error {
+	st, err := r.Backups()
+	if err != nil {
+		return err
+	}
+	if err := st.Append(e); err != nil {
+		return fmt.Errorf("record backup of %s: %w", e.Path, err)
+	}
+	return nil
+}
+
+// backupOld keeps the old content of rel, open as f with state fi and
+// hash sum, in the backup store, and returns the blob's project path.
+//
+// It hard-links the old inode into the store: no copy, however large the
+// file, and after the rename the inode is reachable only from the store,
+// so it cannot change. The link is checked to be the very inode that was
+// read (a path swapped meanwhile would link something else); if linking
+// fails or the check does, the content is copied from f instead and its
+// hash checked.
+func (r *Root) backupOld(changeSet, rel string, f *os.File, fi fs.FileInfo, sum string) (string, error) {
+	st, err := r.Backups()
+	if err != nil {
+		return "", err
+	}
+	root, _ := r.handle()
+	blob, err := st.NewBlobPath(changeSet, rel)
+	if err != nil {
+		return "", err
+	}
+	if err := root.Link(rel, blob); err == nil {
+		if li, err := root.Lstat(blob); err == nil && os.SameFile(li, fi) {
+			return blob, syncParent(root, blob)
+		}
+		root.Remove(blob)
+	}
+	out, err := root.OpenFile(blob, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("create backup of %s: %w", rel, err)
+	}
+	h := sha256.New()
+	_, err = io.Copy(io.MultiWriter(out, h), io.NewSectionReader(f, 0, fi.Size()))
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(blob)
+		return "", describeWriteErr(blob, fmt.Errorf("back up %s: %w", rel, err))
+	}
+	if hex.EncodeToString(h.Sum(nil)) != sum {
+		root.Remove(blob)
+		return "", errStale
+	}
+	return blob, syncParent(root, blob)
+}
+
+// dropBlob removes a backup that will not be recorded.
+func (r *Root) dropBlob(blob string) {
+	if blob == "" {
+		return
+	}
+	if root, err := r.handle(); err == nil {
+		root.Remove(blob)
+	}
+}
+
+// syncParent makes a new name in p's folder durable.
+func syncParent(root *os.Root, p string) error {
+	d, err := root.Open(path.Dir(p))
+	if err != nil {
+		return fmt.Errorf("sync backup folder: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync backup folder: %w", err)
+	}
+	return nil
+}

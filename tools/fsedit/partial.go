@@ -1,0 +1,258 @@
+package fsedit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
+)
+
+// maxCapture bounds the removed lines a partial write keeps for its diff
+// and checks; the rest are only counted.
+const maxCapture = 2000
+
+// contextLines is the diff context of a partial write.
+const contextLines = 3
+
+// splicer streams the old file into the new one, line by line, putting
+// the new lines in place of the range. Memory stays flat whatever the
+// file's size: only the removed lines (up to maxCapture) and a few lines
+// of context are kept.
+type splicer struct {
+	out     *replacement
+	style   string // the break new lines get
+	open    bool   // a line was written whose break is not yet written
+	pending string // that line's own break; "" means style
+
+	start, end int
+	h          hunk
+	badLine    int // first removed line with invalid UTF-8
+	u8         utf8Stream
+	lineBad    bool
+	bodyCap    []byte // the line being captured
+}
+
+// beginLine writes the break owed to the previous line, if any. Breaks are
+// written late so that a file without a final newline keeps that state.
+func (sp *splicer) beginLine() {
+	if sp.open {
+		if sp.pending != "" {
+			sp.out.WriteString(sp.pending)
+		} else {
+			sp.out.WriteString(sp.style)
+		}
+	}
+	sp.open = true
+	sp.pending = ""
+}
+
+func (sp *splicer) insert(lines []string) {
+	for _, l := range lines {
+		sp.beginLine()
+		sp.out.WriteString(l)
+	}
+}
+
+// partial replaces lines start..end of an existing file by streaming it.
+func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
+	a := e.args
+	total := e.seen.lines
+	if a.StartLine == nil || a.EndLine == nil {
+		return tools.Errorf(tools.CodeInvalidRange, "partial needs start_line and end_line, the lines to replace; %s has %s (start_line %d appends; end_line = start_line - 1 inserts before start_line)", e.t.asked, plural(total, "line", "lines"), total+1), nil
+	}
+	start, end := *a.StartLine, *a.EndLine
+	if start < 1 || start > total+1 || end < start-1 || end > total {
+		return tools.Errorf(tools.CodeInvalidRange, "lines %d-%d are not a range of %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.asked, plural(total, "line", "lines"), total, total+1), nil
+	}
+	added := splitContent(a.Content)
+
+	rep, err := newReplacement(e.dir, e.t.base(), keptMode(e.fi))
+	if err != nil {
+		return tools.Result{}, describeWriteErr(e.t.rel, err)
+	}
+	defer rep.abort()
+	h := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(e.f, h), readBufSize)
+	sp := &splicer{out: rep, style: firstBreak(br), start: start, end: end}
+	sp.h.start = max(1, start-contextLines)
+
+	var (
+		line      = 1
+		lineStart = true
+		inserted  bool
+		last      byte
+		size      int64
+	)
+	for {
+		piece, err := br.ReadSlice('\n')
+		if len(piece) > 0 {
+			if lineStart && line == start && !inserted {
+				sp.insert(added)
+				inserted = true
+			}
+			body, brk := piece, ""
+			complete := piece[len(piece)-1] == '\n'
+			if complete {
+				body, brk = splitBreak(piece)
+			}
+			if line >= start && line <= end {
+				sp.remove(line, body, lineStart, complete)
+			} else {
+				if lineStart {
+					sp.beginLine()
+				}
+				sp.out.Write(body)
+				if lineStart && ((line >= start-contextLines && line < start) || (line > end && line <= end+contextLines)) {
+					sp.keepContext(line, body)
+				}
+				if complete {
+					sp.pending = brk
+				}
+			}
+			if complete {
+				line++
+			}
+			lineStart = complete
+			last = piece[len(piece)-1]
+			size += int64(len(piece))
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return tools.Result{}, fmt.Errorf("read %s: %w", e.t.rel, err)
+		}
+		if line&0xffff == 0 && ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
+	}
+	if !lineStart && line >= start && line <= end {
+		sp.endRemoved(line) // the last line, without a final newline
+	}
+	if !inserted {
+		sp.insert(added)
+	}
+	finalNewline := last == '\n'
+	if size == 0 {
+		finalNewline = strings.HasSuffix(a.Content, "\n")
+	}
+	if sp.open && finalNewline {
+		sp.beginLine()
+	}
+	oldSum := hex.EncodeToString(h.Sum(nil))
+	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
+		return tools.Result{}, errStale
+	}
+	if sp.badLine > 0 {
+		return tools.Errorf(tools.CodeUnsupportedType, "line %d of %s holds bytes that are not valid UTF-8, which replacing it would lose; leave that line out of the range", sp.badLine, e.t.asked), nil
+	}
+	if sp.h.removedCount > len(sp.h.removed) {
+		// Too many removed lines were seen to compare all of them.
+		if n, l, ok := findPlaceholder(added, sp.h.removedCount, nil); ok {
+			return placeholderPartial(e, n, l, sp.h.removedCount), nil
+		}
+	} else if n, l, ok := findPlaceholder(added, sp.h.removedCount, lineSet(sp.h.removed)); ok {
+		return placeholderPartial(e, n, l, sp.h.removedCount), nil
+	}
+
+	newTotal := total - (end - start + 1) + len(added)
+	blob, err := s.commitEdit(e, rep, oldSum, backup.OpPartial, newTotal)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	sp.h.added = added
+	ending := endingLF
+	if sp.style == "\r\n" {
+		ending = endingCRLF
+	}
+	return tools.Result{
+		Message:  fmt.Sprintf("%s; %s now has %d lines (was %d)%s", describeSplice(start, end, total, len(added)), e.t.rel, newTotal, total, backupNote(blob)),
+		Metadata: writeMeta(total, newTotal, ending, e.info.ChangeSet, blob),
+		Content:  sp.h.render(e.t.rel),
+		Changed:  []string{e.t.rel},
+	}, nil
+}
+
+// remove takes a piece of a line inside the range: it is not written, but
+// kept (up to maxCapture lines) for the diff and checked for UTF-8.
+func (sp *splicer) remove(line int, body []byte, lineStart, complete bool) {
+	if lineStart {
+		sp.h.removedCount++
+		sp.u8.reset()
+		sp.lineBad = false
+		sp.bodyCap = sp.bodyCap[:0]
+	}
+	if !sp.u8.valid(body) {
+		sp.lineBad = true
+	}
+	if len(sp.h.removed) < maxCapture && len(sp.bodyCap) < 4*maxDiffLineLen {
+		sp.bodyCap = append(sp.bodyCap, body...)
+	}
+	if complete {
+		sp.endRemoved(line)
+	}
+}
+
+// endRemoved closes a removed line.
+func (sp *splicer) endRemoved(line int) {
+	if (sp.lineBad || sp.u8.pending()) && sp.badLine == 0 {
+		sp.badLine = line
+	}
+	if len(sp.h.removed) < maxCapture {
+		sp.h.removed = append(sp.h.removed, strings.TrimSuffix(string(sp.bodyCap), "\r"))
+	}
+}
+
+// keepContext keeps the first piece of an unchanged line near the range.
+func (sp *splicer) keepContext(line int, body []byte) {
+	text := strings.TrimSuffix(string(body[:min(len(body), 4*maxDiffLineLen)]), "\r")
+	if line < sp.start {
+		sp.h.before = append(sp.h.before, text)
+	} else {
+		sp.h.after = append(sp.h.after, text)
+	}
+}
+
+// splitBreak splits a complete line into body and break (\n or \r\n).
+func splitBreak(piece []byte) ([]byte, string) {
+	if bytes.HasSuffix(piece, []byte("\r\n")) {
+		return piece[:len(piece)-2], "\r\n"
+	}
+	return piece[:len(piece)-1], "\n"
+}
+
+// firstBreak peeks at the file's first line break: new lines get the same.
+func firstBreak(br *bufio.Reader) string {
+	head, _ := br.Peek(readBufSize)
+	if i := bytes.IndexByte(head, '\n'); i > 0 && head[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+func describeSplice(start, end, total, n int) string {
+	switch {
+	case end == start-1 && start == total+1:
+		return fmt.Sprintf("appended %s", plural(n, "line", "lines"))
+	case end == start-1:
+		return fmt.Sprintf("inserted %s before line %d", plural(n, "line", "lines"), start)
+	case n == 0:
+		return fmt.Sprintf("deleted lines %d-%d", start, end)
+	}
+	return fmt.Sprintf("replaced lines %d-%d (%s) with %s", start, end, plural(end-start+1, "line", "lines"), plural(n, "line", "lines"))
+}
+
+func placeholderPartial(e *edit, n int, line string, removed int) tools.Result {
+	return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain, and it replaces %d longer lines of %s; send the real lines, or narrow start_line-end_line to the lines you change", n, line, removed, e.t.asked)
+}

@@ -1,0 +1,202 @@
+package fsedit
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentcli/agent/tools"
+)
+
+//go:embed read_file.md
+var readDesc string
+
+// ReadArgs are read_file's parameters.
+type ReadArgs struct {
+	FilePath    string `json:"file_path" jsonschema:"path relative to the project root"`
+	StartLine   *int   `json:"start_line,omitempty" jsonschema:"first line to return, 1-based"`
+	EndLine     *int   `json:"end_line,omitempty" jsonschema:"last line to return, inclusive"`
+	LineNumbers bool   `json:"line_numbers,omitempty" jsonschema:"prefix each line with its number"`
+}
+
+// ReadTool returns read_file.
+func (s *Session) ReadTool() tools.Tool {
+	return tools.New("read_file", readDesc, s.read)
+}
+
+// readBufSize is the read buffer: lines longer than this arrive in pieces.
+const readBufSize = 64 << 10
+
+func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
+	t, rf, err := s.root.fileTarget(a.FilePath)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if rf != nil {
+		return rf.result(), nil
+	}
+	if t.info == nil {
+		return tools.Errorf(tools.CodeFileNotFound, "file not found: %s; list_directory or search_files show what exists", a.FilePath), nil
+	}
+	start, end := 1, 0 // end 0: to the end of the file
+	ranged := a.StartLine != nil || a.EndLine != nil
+	if a.StartLine != nil {
+		start = *a.StartLine
+	}
+	if a.EndLine != nil {
+		end = *a.EndLine
+	}
+	if start < 1 || (a.EndLine != nil && end < start) {
+		return tools.Errorf(tools.CodeInvalidRange, "invalid range %d-%d: lines are numbered from 1 and end_line must not be before start_line", start, end), nil
+	}
+	limit := s.root.opts.MaxReadBytes
+
+	f, fi, err := s.root.openRead(t)
+	if err != nil {
+		if rf, ok := asRefusal(t, err); ok {
+			return rf.result(), nil
+		}
+		return tools.Result{}, err
+	}
+	defer f.Close()
+	if !ranged && fi.Size() > limit {
+		return s.tooLarge(ctx, t, f, fi.Size())
+	}
+
+	h := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(f, h), readBufSize)
+	var (
+		c        lineCounter
+		out      strings.Builder
+		overflow bool
+	)
+	for {
+		piece, err := br.ReadSlice('\n')
+		line := c.st.lines + 1
+		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow {
+			out.Write(piece)
+			overflow = int64(out.Len()) > limit
+		}
+		c.add(piece)
+		if c.st.binary {
+			return tools.Errorf(tools.CodeUnsupportedType, "%s looks binary (it holds NUL bytes); read_file only returns text", a.FilePath), nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+		}
+		if line&0xffff == 0 && ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
+	}
+	st := c.finish()
+	if ranged && start > st.lines && !(start == 1 && st.lines == 0) {
+		return tools.Errorf(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", start, a.FilePath, plural(st.lines, "line", "lines")), nil
+	}
+	if end == 0 || end > st.lines {
+		end = st.lines
+	}
+	if overflow {
+		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, lines: st.lines})
+
+	text := out.String()
+	if st.ending != endingLF {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	encoding := "utf-8"
+	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.rel, min(start, end), end, st.lines)
+	if st.badCount > 0 {
+		encoding = "utf-8 (invalid bytes)"
+		text = strings.ToValidUTF8(text, "\uFFFD")
+		msg += fmt.Sprintf("; %s (first: %s) hold bytes that are not valid UTF-8, shown as \uFFFD: change other lines with partial writes, which keep those bytes", plural(st.badCount, "line", "lines"), joinInts(st.badLines))
+	}
+	if a.LineNumbers {
+		text = numbered(text, start)
+	}
+	meta := []tools.Attr{
+		{Name: "size", Value: fmt.Sprint(st.size)},
+		{Name: "lines", Value: itoa(st.lines)},
+		{Name: "encoding", Value: encoding},
+		{Name: "line_ending", Value: st.ending},
+	}
+	if st.lines > 0 {
+		meta = append(meta, tools.Attr{Name: "range", Value: fmt.Sprintf("%d-%d", start, end)})
+	}
+	if st.size > 0 && !st.finalNewline {
+		meta = append(meta, tools.Attr{Name: "final_newline", Value: "no"})
+	}
+	return tools.Result{Message: msg, Metadata: meta, Content: text}, nil
+}
+
+// tooLarge answers FILE_TOO_LARGE for a whole-file read, counting the
+// lines so the model can pick a range that fits.
+func (s *Session) tooLarge(ctx context.Context, t target, r io.Reader, size int64) (tools.Result, error) {
+	var c lineCounter
+	br := bufio.NewReaderSize(r, readBufSize)
+	for n := 0; ; n++ {
+		piece, err := br.ReadSlice('\n')
+		c.add(piece)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			break
+		}
+		if n&0xffff == 0 && ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
+	}
+	st := c.finish()
+	limit := s.root.opts.MaxReadBytes
+	return tools.Errorf(tools.CodeFileTooLarge, "%s is %s with %d lines, over the %s read limit; read a range with start_line and end_line (about %d lines fit)", t.asked, humanSize(size), st.lines, humanSize(limit), linesThatFit(st, limit)), nil
+}
+
+// linesThatFit estimates how many lines of an average length fit in limit.
+func linesThatFit(st textStats, limit int64) int64 {
+	if st.lines == 0 || st.size == 0 {
+		return 0
+	}
+	n := limit * int64(st.lines) / st.size
+	return max(1, n*9/10)
+}
+
+// numbered prefixes each line of text with its number, right-aligned, as
+// "  12| text", so the model can plan a partial write.
+func numbered(text string, first int) string {
+	if text == "" {
+		return ""
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	width := len(itoa(first + len(lines) - 1))
+	var b strings.Builder
+	b.Grow(len(text) + len(lines)*(width+2))
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%*d| %s", width, first+i, l)
+	}
+	return b.String()
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = itoa(n)
+	}
+	return strings.Join(parts, ", ")
+}

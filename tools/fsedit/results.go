@@ -1,0 +1,59 @@
+package fsedit
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+
+	"github.com/agentcli/agent/tools"
+)
+
+func (rf *refusal) result() tools.Result { return tools.Errorf(rf.code, "%s", rf.msg) }
+
+// fileTarget resolves p for a file tool: inside the root and of an allowed
+// type, both as asked and after symlinks. A nil *refusal and nil error
+// mean t is usable; t.info is nil when the file does not exist.
+func (r *Root) fileTarget(p string) (target, *refusal, error) {
+	t, err := r.resolve(p)
+	if err != nil {
+		if rf, ok := asRefusal(target{asked: p}, err); ok {
+			return t, rf, nil
+		}
+		return t, nil, err
+	}
+	if t.rel == "." {
+		return t, &refusal{code: tools.CodeUnsupportedType, msg: "file_path names the project folder itself; give a file path such as README.md"}, nil
+	}
+	if t.info != nil && t.info.IsDir() {
+		return t, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a folder, not a file; use list_directory to see its files", p)}, nil
+	}
+	for _, name := range []string{p, t.rel} {
+		if !r.allow.allows(name) {
+			return t, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is not a supported file type; the file tools handle %s", path.Base(name), r.allow.describe())}, nil
+		}
+	}
+	return t, nil, nil
+}
+
+// humanSize formats a byte count for messages: 512 B, 3.4 KiB, 200.0 MiB.
+func humanSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

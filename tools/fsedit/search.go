@@ -1,0 +1,206 @@
+package fsedit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+
+	"github.com/agentcli/agent/tools"
+)
+
+//go:embed search_files.md
+var searchDesc string
+
+// Search bounds: matches shown in all and per file, the longest line
+// shown, files searched, and the largest file searched.
+const (
+	maxSearchMatches  = 100
+	maxMatchesPerFile = 10
+	maxMatchLineLen   = 200
+	maxSearchFiles    = 20000
+	maxSearchFileSize = 10 << 20
+)
+
+// SearchArgs are search_files' parameters.
+type SearchArgs struct {
+	Pattern string `json:"pattern" jsonschema:"regular expression (RE2 syntax) matched against each line"`
+	Path    string `json:"path,omitempty" jsonschema:"folder or file to search, relative to the project root; default the root"`
+	Glob    string `json:"glob,omitempty" jsonschema:"only files matching this pattern, e.g. *.go or src/**/*.{ts,tsx}"`
+}
+
+// SearchTool returns search_files.
+func (s *Session) SearchTool() tools.Tool {
+	return tools.New("search_files", searchDesc, s.search)
+}
+
+type searcher struct {
+	ctx      context.Context
+	fsys     fs.FS
+	re       *regexp.Regexp
+	glob     *globMatcher
+	allow    allowlist
+	out      strings.Builder
+	matches  int // all matches found
+	files    int // files with a match
+	searched int // files searched
+	shown    int
+	skipped  []string // files with a match not shown at all
+	capped   bool     // maxSearchFiles reached
+}
+
+func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error) {
+	re, err := regexp.Compile(a.Pattern)
+	if err != nil {
+		return tools.Errorf(tools.CodeSchemaInvalid, "pattern is not a valid regular expression (%v); escape special characters such as ( [ . * with a backslash", err), nil
+	}
+	t, err := s.root.resolve(a.Path)
+	if err != nil {
+		if rf, ok := asRefusal(target{asked: a.Path}, err); ok {
+			return rf.result(), nil
+		}
+		return tools.Result{}, err
+	}
+	if t.info == nil {
+		return tools.Errorf(tools.CodeFileNotFound, "not found: %s; search the whole project by leaving out path", a.Path), nil
+	}
+	root, err := s.root.handle()
+	if err != nil {
+		return tools.Result{}, err
+	}
+	sr := &searcher{ctx: ctx, fsys: root.FS(), re: re, allow: s.root.allow}
+	if a.Glob != "" {
+		g, ok := newGlob(a.Glob)
+		if !ok {
+			return tools.Errorf(tools.CodeSchemaInvalid, "glob %q is not a valid pattern; use shell patterns such as *.go or src/**/*.ts", a.Glob), nil
+		}
+		sr.glob = &g
+	}
+	ig := s.ignorer(sr.fsys)
+	err = fs.WalkDir(sr.fsys, t.rel, func(rel string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if rel == t.rel {
+				return err
+			}
+			return nil // unreadable: skip
+		}
+		if rel != t.rel && (isProtected(d.Name()) || ig.Ignored(rel, d.IsDir())) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if sr.searched >= maxSearchFiles {
+			sr.capped = true
+			return fs.SkipAll
+		}
+		return sr.file(rel)
+	})
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("search %s: %w", t.rel, err)
+	}
+	return sr.result(a), nil
+}
+
+// file searches one file, if it is of a supported type and not binary.
+func (sr *searcher) file(rel string) error {
+	if err := sr.ctx.Err(); err != nil {
+		return err
+	}
+	if !sr.allow.allows(rel) || (sr.glob != nil && !sr.glob.match(rel)) {
+		return nil
+	}
+	f, err := sr.fsys.Open(rel)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() > maxSearchFileSize {
+		return nil
+	}
+	sr.searched++
+	br := bufio.NewReaderSize(f, readBufSize)
+	if head, _ := br.Peek(binarySniff); bytes.IndexByte(head, 0) >= 0 {
+		return nil
+	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 0, readBufSize), maxSearchFileSize)
+	inFile, shownInFile := 0, 0
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if !sr.re.Match(line) {
+			continue
+		}
+		inFile++
+		sr.matches++
+		if inFile == 1 {
+			sr.files++
+		}
+		switch {
+		case sr.shown >= maxSearchMatches:
+			if inFile == 1 {
+				sr.skipped = append(sr.skipped, rel)
+			}
+		case inFile <= maxMatchesPerFile:
+			sr.shown++
+			shownInFile++
+			text := strings.TrimRight(string(bytes.TrimSuffix(line, []byte("\r"))), " \t")
+			fmt.Fprintf(&sr.out, "%s:%d: %s\n", rel, n, clipLine(text))
+		}
+	}
+	if shownInFile > 0 && inFile > shownInFile {
+		fmt.Fprintf(&sr.out, "%s: ... %d more matches in this file\n", rel, inFile-shownInFile)
+	}
+	return nil // a line too long for the scanner ends that file's search
+}
+
+func (sr *searcher) result(a SearchArgs) tools.Result {
+	if sr.matches > sr.shown {
+		fmt.Fprintf(&sr.out, "... %d matches shown of %d in %s", sr.shown, sr.matches, plural(sr.files, "file", "files"))
+		if len(sr.skipped) > 0 {
+			fmt.Fprintf(&sr.out, "; %d more files not shown (%s)", len(sr.skipped), strings.Join(firstN(sr.skipped, 5), ", "))
+		}
+		sr.out.WriteString("; narrow the pattern, path or glob to see the rest\n")
+	}
+	if sr.capped {
+		fmt.Fprintf(&sr.out, "... stopped after %d files; search a subfolder or use a glob\n", maxSearchFiles)
+	}
+	msg := fmt.Sprintf("%s in %s (%d searched)", plural(sr.matches, "match", "matches"), plural(sr.files, "file", "files"), sr.searched)
+	if sr.matches == 0 {
+		msg = fmt.Sprintf("no match for %q in %d files searched", a.Pattern, sr.searched)
+	}
+	return tools.Result{
+		Message: msg,
+		Metadata: []tools.Attr{
+			{Name: "matches", Value: itoa(sr.matches)}, {Name: "files", Value: itoa(sr.files)},
+			{Name: "shown", Value: itoa(sr.shown)}, {Name: "searched", Value: itoa(sr.searched)},
+		},
+		Content: sr.out.String(),
+	}
+}
+
+func clipLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= maxMatchLineLen {
+		return s
+	}
+	cut := maxMatchLineLen
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " ..."
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], "...")
+	}
+	return s
+}

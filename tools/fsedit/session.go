@@ -1,0 +1,85 @@
+package fsedit
+
+import (
+	"crypto/sha256"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/agentcli/agent/tools"
+)
+
+// fileState is what the model last knew of a file: as it read it, or as
+// the agent itself wrote it. A rewrite or partial write is allowed only
+// while the file on disk still matches it (size, mtime and hash).
+type fileState struct {
+	size  int64
+	mtime time.Time
+	sum   [sha256.Size]byte
+	lines int
+}
+
+func (s fileState) matches(fi fs.FileInfo) bool {
+	return fi.Size() == s.size && fi.ModTime().Equal(s.mtime)
+}
+
+// Session is one conversation's use of the file tools. It remembers which
+// files the model has read, and in what state, so that write_file can
+// refuse to overwrite a file the model never saw or saw in an older state
+// (FILE_STALE). Create one per conversation; its tools share it.
+type Session struct {
+	root *Root
+	mu   sync.Mutex
+	seen map[string]fileState // by canonical path
+	// newIgnorer builds the gitignore matcher of one listing or search,
+	// fresh each time so an edited .gitignore counts at once.
+	newIgnorer func(fs.FS) Ignorer
+}
+
+// NewSession returns a Session over root with nothing read yet.
+func NewSession(root *Root) *Session {
+	return &Session{root: root, seen: map[string]fileState{}}
+}
+
+// NewTools returns the file tools of one conversation over root:
+// read_file, write_file, list_directory and search_files, sharing a new
+// Session.
+func NewTools(root *Root) []tools.Tool { return NewSession(root).Tools() }
+
+// Tools returns the session's file tools.
+func (s *Session) Tools() []tools.Tool {
+	return []tools.Tool{s.ReadTool(), s.WriteTool(), s.ListTool(), s.SearchTool()}
+}
+
+// Root returns the sandbox the session works in.
+func (s *Session) Root() *Root { return s.root }
+
+func (s *Session) remember(rel string, st fileState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen[rel] = st
+}
+
+func (s *Session) recall(rel string) (fileState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.seen[rel]
+	return st, ok
+}
+
+func (s *Session) forget(rel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.seen, rel)
+}
+
+// SetIgnorer replaces the gitignore matcher used by list_directory and
+// search_files; f gets the project folder as an fs.FS.
+func (s *Session) SetIgnorer(f func(fs.FS) Ignorer) { s.newIgnorer = f }
+
+func (s *Session) ignorer(fsys fs.FS) Ignorer {
+	if s.newIgnorer != nil {
+		return s.newIgnorer(fsys)
+	}
+	return newGitignores(fsys)
+}

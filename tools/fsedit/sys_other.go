@@ -1,0 +1,10 @@
+//go:build !unix
+
+package fsedit
+
+import "io/fs"
+
+func owner(fs.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
+
+// processAlive cannot tell here, so leftover temp files are kept.
+func processAlive(int) bool { return true }

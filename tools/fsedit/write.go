@@ -1,0 +1,223 @@
+package fsedit
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
+)
+
+//go:embed write_file.md
+var writeDesc string
+
+// WriteArgs are write_file's parameters.
+type WriteArgs struct {
+	OperationType string `json:"operation_type" enum:"create,rewrite,partial" jsonschema:"create a new file, rewrite a whole file, or replace a line range"`
+	FilePath      string `json:"file_path" jsonschema:"path relative to the project root"`
+	Content       string `json:"content" verbatim:"true" jsonschema:"the whole file for create and rewrite; the new lines for partial"`
+	StartLine     *int   `json:"start_line,omitempty" jsonschema:"partial: first line to replace, 1-based"`
+	EndLine       *int   `json:"end_line,omitempty" jsonschema:"partial: last line to replace, inclusive"`
+	CreateBackup  *bool  `json:"create_backup,omitempty" jsonschema:"keep the old content under .agent/backups (default true)"`
+}
+
+// WriteTool returns write_file.
+func (s *Session) WriteTool() tools.Tool {
+	return tools.New("write_file", writeDesc, s.write, tools.Writes())
+}
+
+// errStale reports that the file changed while it was being written.
+var errStale = errors.New("file changed during the write")
+
+// edit is a rewrite or partial write in progress on an existing file.
+type edit struct {
+	t      target
+	args   WriteArgs
+	dir    dirHandle
+	f      *os.File    // the old content, verified
+	fi     fs.FileInfo // its state when opened
+	seen   fileState   // what the model last knew of it
+	info   tools.CallInfo
+	backup bool
+}
+
+func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) {
+	t, rf, err := s.root.fileTarget(a.FilePath)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if rf != nil {
+		return rf.result(), nil
+	}
+	if a.OperationType != "partial" && (a.StartLine != nil || a.EndLine != nil) {
+		return tools.Errorf(tools.CodeInvalidRange, "start_line and end_line apply only to operation_type partial; use partial to replace lines, or leave them out to %s the whole file", a.OperationType), nil
+	}
+	info := s.callInfo(ctx)
+	if a.OperationType == "create" {
+		return s.create(ctx, t, a, info)
+	}
+	if t.info == nil {
+		return tools.Errorf(tools.CodeFileNotFound, "%s does not exist; use operation_type create to make it", a.FilePath), nil
+	}
+	seen, ok := s.recall(t.rel)
+	if !ok {
+		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
+	}
+	dir, err := s.root.openDir(t.dir(), false)
+	if err != nil {
+		return s.openFailed(t, err)
+	}
+	defer dir.Close()
+	f, fi, err := openIn(dir, t.base(), os.O_RDONLY)
+	if err != nil {
+		return s.openFailed(t, err)
+	}
+	defer f.Close()
+	if !seen.matches(fi) {
+		return staleResult(t, fi), nil
+	}
+	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info, backup: a.CreateBackup == nil || *a.CreateBackup}
+	var res tools.Result
+	if a.OperationType == "rewrite" {
+		res, err = s.rewrite(ctx, e)
+	} else {
+		res, err = s.partial(ctx, e)
+	}
+	if errors.Is(err, errStale) {
+		s.forget(t.rel)
+		return tools.Errorf(tools.CodeFileStale, "%s changed on disk while it was being written (another program edited it); it was left as that program wrote it: read it again and redo your change", a.FilePath), nil
+	}
+	if err != nil {
+		return tools.Result{}, err
+	}
+	return res, nil
+}
+
+func (s *Session) openFailed(t target, err error) (tools.Result, error) {
+	if rf, ok := asRefusal(t, err); ok {
+		return rf.result(), nil
+	}
+	return tools.Result{}, err
+}
+
+func staleResult(t target, fi fs.FileInfo) tools.Result {
+	return tools.Errorf(tools.CodeFileStale, "%s changed on disk since you last read it (now %s, modified %s); read it again and make your change on the current content", t.asked, humanSize(fi.Size()), fi.ModTime().Format(time.RFC3339))
+}
+
+// create writes a new file, making its parent folders inside the root.
+func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.CallInfo) (tools.Result, error) {
+	exists := func() tools.Result {
+		return tools.Errorf(tools.CodeFileExists, "%s already exists; read it and use operation_type rewrite or partial, or choose another name", a.FilePath)
+	}
+	if t.info != nil {
+		return exists(), nil
+	}
+	dir, err := s.root.openDir(t.dir(), true)
+	if err != nil {
+		return s.openFailed(t, err)
+	}
+	defer dir.Close()
+	rep, err := newReplacement(dir, t.base(), 0o644)
+	if err != nil {
+		return tools.Result{}, describeWriteErr(t.rel, err)
+	}
+	defer rep.abort()
+	rep.WriteString(a.Content)
+	fi, err := rep.flush()
+	if err != nil {
+		return tools.Result{}, describeWriteErr(t.rel, err)
+	}
+	if err := rep.commit(false); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return exists(), nil
+		}
+		return tools.Result{}, describeWriteErr(t.rel, err)
+	}
+	sum := rep.hash()
+	lines := countLines(a.Content)
+	if err := s.root.record(backup.Entry{
+		Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet,
+		Path: t.rel, Op: backup.OpCreate, SHA256After: sum,
+	}); err != nil {
+		return tools.Result{}, err
+	}
+	s.rememberWritten(t.rel, fi, rep, lines)
+	return tools.Result{
+		Message:  fmt.Sprintf("created %s (%s, %s)", t.rel, plural(lines, "line", "lines"), humanSize(fi.Size())),
+		Metadata: []tools.Attr{{Name: "lines", Value: itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
+		Changed:  []string{t.rel},
+	}, nil
+}
+
+// commitEdit finishes an edit whose new content is in rep and whose old
+// content hashed to oldSum: it checks the old content is what the model
+// read, keeps a backup, and renames the new content into place. Any
+// failure before the rename leaves the file untouched and no temp file.
+func (s *Session) commitEdit(e *edit, rep *replacement, oldSum string, op string, newLines int) (blob string, err error) {
+	defer rep.abort()
+	rep.chown(e.fi)
+	newFi, err := rep.flush()
+	if err != nil {
+		return "", describeWriteErr(e.t.rel, err)
+	}
+	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
+		return "", errStale
+	}
+	if e.backup {
+		if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
+			return "", err
+		}
+	}
+	// The old inode must not have changed since it was read and linked.
+	if now, err := e.f.Stat(); err != nil || now.Size() != e.fi.Size() || !now.ModTime().Equal(e.fi.ModTime()) {
+		s.root.dropBlob(blob)
+		return "", errStale
+	}
+	entry := backup.Entry{
+		Session: e.info.SessionID, Call: e.info.CallID, ChangeSet: e.info.ChangeSet,
+		Path: e.t.rel, Op: op, Existed: true, Blob: backup.BlobRel(blob),
+		Mode: e.fi.Mode().Perm(), Size: e.fi.Size(), SHA256Before: oldSum, SHA256After: rep.hash(),
+	}
+	if err := s.root.record(entry); err != nil {
+		s.root.dropBlob(blob)
+		return "", err
+	}
+	if err := rep.commit(true); err != nil {
+		return "", describeWriteErr(e.t.rel, err)
+	}
+	s.rememberWritten(e.t.rel, newFi, rep, newLines)
+	return blob, nil
+}
+
+// rememberWritten records a file the agent wrote as known to the model:
+// it knows the content it just sent, so a following partial write works.
+func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int) {
+	st := fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines}
+	copy(st.sum[:], rep.sum.Sum(nil))
+	s.remember(rel, st)
+}
+
+// callInfo returns the call's ids, inventing a change set when the caller
+// gave none (a single call from the command line is its own change set).
+func (s *Session) callInfo(ctx context.Context) tools.CallInfo {
+	info := tools.Info(ctx)
+	if info.ChangeSet == "" {
+		info.ChangeSet = NewChangeSetID(s.root.opts.Now())
+	}
+	return info
+}
+
+// NewChangeSetID returns a fresh change-set id that sorts by time, such as
+// 20260102-150405-1a2b.
+func NewChangeSetID(now time.Time) string {
+	var rnd [2]byte
+	rand.Read(rnd[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(rnd[:])
+}
