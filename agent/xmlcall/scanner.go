@@ -93,6 +93,9 @@ func (s *Scanner) Feed(chunk string) []Event {
 	if s.st == stStopped {
 		return s.out
 	}
+	if s.carry == "" && s.fastPath(chunk) {
+		return s.out
+	}
 	data := chunk
 	if s.carry != "" {
 		data = s.carry + chunk
@@ -103,6 +106,32 @@ func (s *Scanner) Feed(chunk string) []Event {
 		s.carry = data[i:]
 	}
 	return s.out
+}
+
+// fastPath consumes a chunk that holds nothing the current state must
+// look at (the common case with small chunks), skipping the state
+// machine's dispatch. It reports whether it did.
+func (s *Scanner) fastPath(chunk string) bool {
+	switch s.st {
+	case stText:
+		if indexSet(chunk, &textStops) >= 0 {
+			return false
+		}
+		s.emitText(chunk)
+	case stValue:
+		if indexSet(chunk, &valueStops) >= 0 {
+			return false
+		}
+		s.value.WriteString(chunk)
+	case stCDATA:
+		if strings.IndexByte(chunk, ']') >= 0 {
+			return false
+		}
+		s.value.WriteString(chunk)
+	default:
+		return false
+	}
+	return true
 }
 
 // Close ends the stream. It flushes held-back prose and reports a call
