@@ -1,0 +1,168 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/agentcli/agent/agent/llm"
+)
+
+// NewAnthropicServer starts a fake Anthropic Messages API (POST
+// /v1/messages, streamed as server-sent events or not) that plays answers
+// in order. Hand s.URL to the SDK as the base URL, or to the agent as
+// ANTHROPIC_BASE_URL (see Env).
+func NewAnthropicServer(t testing.TB, answers ...Answer) *Server {
+	t.Helper()
+	return newServer(t, anthropicProtocol{}, answers)
+}
+
+type anthropicProtocol struct{}
+
+func (anthropicProtocol) name() string     { return "anthropic" }
+func (anthropicProtocol) basePath() string { return "" }
+
+func (anthropicProtocol) env(s *Server) []string {
+	return []string{"ANTHROPIC_BASE_URL=" + s.URL, "ANTHROPIC_API_KEY=llmtest-key"}
+}
+
+func (anthropicProtocol) match(r *http.Request) (bool, bool) {
+	return r.Method == http.MethodPost && r.URL.Path == "/v1/messages", false
+}
+
+// anthropicText reads a content or system field: a string, or an array of
+// text blocks.
+func anthropicText(raw json.RawMessage) (string, error) {
+	return openaiText(raw) // the same two shapes
+}
+
+func (anthropicProtocol) decode(body []byte, req *Request) error {
+	var in struct {
+		Model     string          `json:"model"`
+		MaxTokens int             `json:"max_tokens"`
+		System    json.RawMessage `json:"system"`
+		Messages  []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		StopSequences []string `json:"stop_sequences"`
+		Stream        bool     `json:"stream"`
+	}
+	if err := json.Unmarshal(body, &in); err != nil {
+		return err
+	}
+	req.Model, req.MaxTokens, req.Stop, req.Stream = in.Model, in.MaxTokens, in.StopSequences, in.Stream
+	if req.Model == "" || req.MaxTokens <= 0 {
+		return fmt.Errorf("model and a positive max_tokens are required")
+	}
+	sys, err := anthropicText(in.System)
+	if err != nil {
+		return fmt.Errorf("system: %w", err)
+	}
+	req.System = sys
+	for _, m := range in.Messages {
+		text, err := anthropicText(m.Content)
+		if err != nil {
+			return err
+		}
+		switch m.Role {
+		case "user":
+			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: text})
+		case "assistant":
+			req.Messages = append(req.Messages, llm.Message{Role: llm.Assistant, Text: text})
+		default:
+			return fmt.Errorf("unexpected message role %q", m.Role)
+		}
+	}
+	if len(req.Messages) == 0 || req.Messages[0].Role != llm.User {
+		return fmt.Errorf("messages must start with a user message")
+	}
+	return nil
+}
+
+func (anthropicProtocol) errorType(status int) string {
+	switch {
+	case status == 400:
+		return "invalid_request_error"
+	case status == 401:
+		return "authentication_error"
+	case status == 403:
+		return "permission_error"
+	case status == 404:
+		return "not_found_error"
+	case status == 429:
+		return "rate_limit_error"
+	case status == 529:
+		return "overloaded_error"
+	}
+	return "api_error"
+}
+
+func (p anthropicProtocol) errorBody(status int, msg string) string {
+	return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": p.errorType(status), "message": msg}})
+}
+
+func (p anthropicProtocol) errorEvent(status int, msg string) string {
+	return sse("error", p.errorBody(status, msg))
+}
+
+func (anthropicProtocol) malformed() string {
+	return sse("content_block_delta", `{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "unterminated`)
+}
+
+// stop is the stop_reason and stop_sequence for the answer.
+func (anthropicProtocol) stop(req Request, a Answer) (string, any) {
+	switch a.finish() {
+	case "length":
+		return "max_tokens", nil
+	case "stop_sequence":
+		if s := stopHit(req); s != "" {
+			return "stop_sequence", s
+		}
+	}
+	return "end_turn", nil
+}
+
+func (p anthropicProtocol) unary(req Request, a Answer) string {
+	reason, seq := p.stop(req, a)
+	u := a.usage()
+	return mustJSON(map[string]any{
+		"id": "msg_llmtest", "type": "message", "role": "assistant", "model": req.Model,
+		"content":     []any{map[string]any{"type": "text", "text": a.text()}},
+		"stop_reason": reason, "stop_sequence": seq,
+		"usage": map[string]any{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens, "cache_read_input_tokens": u.CachedTokens},
+	})
+}
+
+func (anthropicProtocol) streamStart(req Request, a Answer) []string {
+	u := a.usage()
+	return []string{
+		sse("message_start", mustJSON(map[string]any{"type": "message_start", "message": map[string]any{
+			"id": "msg_llmtest", "type": "message", "role": "assistant", "model": req.Model,
+			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": u.InputTokens, "output_tokens": 1, "cache_read_input_tokens": u.CachedTokens},
+		}})),
+		sse("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`),
+		sse("ping", `{"type": "ping"}`),
+	}
+}
+
+func (anthropicProtocol) streamChunk(_ Request, _ Answer, _ int, text string) string {
+	return sse("content_block_delta", mustJSON(map[string]any{
+		"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": text},
+	}))
+}
+
+func (p anthropicProtocol) streamEnd(req Request, a Answer) []string {
+	reason, seq := p.stop(req, a)
+	return []string{
+		sse("content_block_stop", `{"type":"content_block_stop","index":0}`),
+		sse("message_delta", mustJSON(map[string]any{
+			"type":  "message_delta",
+			"delta": map[string]any{"stop_reason": reason, "stop_sequence": seq},
+			"usage": map[string]any{"output_tokens": a.usage().OutputTokens},
+		})),
+		sse("message_stop", `{"type":"message_stop"}`),
+	}
+}

@@ -1,0 +1,345 @@
+package llmtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentcli/agent/agent/llm"
+)
+
+// Provider is what RunModelTests needs to drive one provider package
+// through its real SDK against its fake server.
+type Provider struct {
+	// NewServer starts the provider's fake server (NewGeminiServer, ...).
+	NewServer func(t testing.TB, answers ...Answer) *Server
+	// NewModel builds the provider's model pointed at s.URL with policy p
+	// and the API key "llmtest-key".
+	NewModel func(t testing.TB, s *Server, p llm.Policy) llm.Model
+	// MaxStop is how many stop sequences the provider accepts.
+	MaxStop int
+	// KeySetting is the setting a 401 message must name.
+	KeySetting string
+}
+
+// Sleeps records the waits of an llm.Policy without spending them.
+type Sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+// Sleep records d and returns at once (or ctx's error).
+func (s *Sleeps) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+// Waits returns the recorded waits.
+func (s *Sleeps) Waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.d)
+}
+
+// Collect drains a stream: the text, the last usage and finish reason, and
+// the error that ended it.
+func Collect(seq iter.Seq2[llm.Chunk, error]) (text string, usage *llm.Usage, finish string, err error) {
+	var b strings.Builder
+	for c, e := range seq {
+		if e != nil {
+			return b.String(), usage, finish, e
+		}
+		b.WriteString(c.Text)
+		if c.Usage != nil {
+			usage = c.Usage
+		}
+		if c.Finish != "" {
+			finish = c.Finish
+		}
+	}
+	return b.String(), usage, finish, nil
+}
+
+// RunModelTests checks that a provider's llm.Model streams, sends what it
+// is asked to, and survives what real networks do, all through the real
+// SDK against the fake server. Each provider package calls it from a test.
+func RunModelTests(t *testing.T, p Provider) {
+	req := llm.Request{
+		System: "be brief",
+		Messages: []llm.Message{
+			{Role: llm.User, Text: "read it"},
+			{Role: llm.Assistant, Text: `<tool_call name="read_file"><file_path>a</file_path></tool_call>`},
+			{Role: llm.User, Text: `<tool_response id="1">ok</tool_response>`},
+		},
+		Stop:      []string{"<tool_response"},
+		MaxTokens: 500,
+	}
+	run := func(t *testing.T, pol llm.Policy, answers ...Answer) (*Server, string, *llm.Usage, string, error) {
+		t.Helper()
+		s := p.NewServer(t, answers...)
+		m := p.NewModel(t, s, pol)
+		text, usage, finish, err := Collect(m.Stream(t.Context(), req))
+		return s, text, usage, finish, err
+	}
+	quick := func() (llm.Policy, *Sleeps) {
+		sl := &Sleeps{}
+		return llm.Policy{Sleep: sl.Sleep, Timeout: 5 * time.Second}, sl
+	}
+
+	t.Run("streams text, usage and finish", func(t *testing.T) {
+		pol, _ := quick()
+		s, text, usage, finish, err := run(t, pol, Say("Hel", "lo ", "world").WithUsage(12, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text != "Hello world" || finish != "stop" {
+			t.Errorf("got %q finish %q, want \"Hello world\" finish stop", text, finish)
+		}
+		if usage == nil || usage.InputTokens != 12 || usage.OutputTokens != 3 {
+			t.Errorf("usage = %+v, want 12 in, 3 out", usage)
+		}
+		if n := len(s.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1", n)
+		}
+	})
+
+	t.Run("chunks arrive one by one", func(t *testing.T) {
+		pol, _ := quick()
+		s := p.NewServer(t, Say("a", "b", "c"))
+		var got []string
+		for c, err := range p.NewModel(t, s, pol).Stream(t.Context(), req) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Text != "" {
+				got = append(got, c.Text)
+			}
+		}
+		if !slices.Equal(got, []string{"a", "b", "c"}) {
+			t.Errorf("chunks = %q, want [a b c]", got)
+		}
+	})
+
+	t.Run("sends system, messages, stop and max tokens", func(t *testing.T) {
+		pol, _ := quick()
+		s, _, _, _, err := run(t, pol, Say("ok"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := s.Requests()[0]
+		if !r.Stream || r.System != req.System || r.MaxTokens != 500 {
+			t.Errorf("stream=%v system=%q max=%d, want true %q 500", r.Stream, r.System, r.MaxTokens, req.System)
+		}
+		if !slices.Equal(r.Messages, req.Messages) {
+			t.Errorf("messages = %+v, want %+v", r.Messages, req.Messages)
+		}
+		if !slices.Equal(r.Stop, req.Stop) {
+			t.Errorf("stop = %q, want %q", r.Stop, req.Stop)
+		}
+		if !strings.Contains(r.LastUser(), "<tool_response") {
+			t.Errorf("LastUser() = %q, want the tool response", r.LastUser())
+		}
+	})
+
+	t.Run("stop sequences beyond the limit are dropped", func(t *testing.T) {
+		pol, _ := quick()
+		s := p.NewServer(t, Say("ok"))
+		many := llm.Request{Messages: req.Messages[:1], Stop: []string{"a", "b", "c", "d", "e", "f", "g"}}
+		if _, _, _, err := Collect(p.NewModel(t, s, pol).Stream(t.Context(), many)); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Requests()[0].Stop; !slices.Equal(got, many.Stop[:p.MaxStop]) {
+			t.Errorf("stop = %q, want the first %d", got, p.MaxStop)
+		}
+	})
+
+	t.Run("429 with Retry-After then success", func(t *testing.T) {
+		pol, sl := quick()
+		s, text, _, _, err := run(t, pol, Fail(429, "Retry-After", "2"), Say("ok"))
+		if err != nil || text != "ok" {
+			t.Fatalf("got %q, %v; want ok", text, err)
+		}
+		if w := sl.Waits(); len(w) != 1 || w[0] != 2*time.Second {
+			t.Errorf("waits = %v, want [2s] as Retry-After asked", w)
+		}
+		if n := len(s.Requests()); n != 2 {
+			t.Errorf("%d requests, want 2", n)
+		}
+	})
+
+	t.Run("500 three times then a clear error", func(t *testing.T) {
+		pol, sl := quick()
+		s, _, _, _, err := run(t, pol, Fail(500), Fail(500), Fail(500))
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.KindServer || e.Status != 500 || e.Attempts != 3 {
+			t.Fatalf("err = %v, want a server error after 3 attempts", err)
+		}
+		oneLine(t, err)
+		if n := len(s.Requests()); n != 3 {
+			t.Errorf("%d requests, want 3", n)
+		}
+		if w := sl.Waits(); len(w) != 2 || w[1] <= w[0]/2 {
+			t.Errorf("waits = %v, want two growing backoffs", w)
+		}
+	})
+
+	t.Run("401 ends at once naming the key setting", func(t *testing.T) {
+		pol, _ := quick()
+		s, _, _, _, err := run(t, pol, Fail(401))
+		if err == nil || !strings.Contains(err.Error(), "(401): check "+p.KeySetting) {
+			t.Fatalf("err = %v, want it to name %s", err, p.KeySetting)
+		}
+		oneLine(t, err)
+		if strings.Contains(err.Error(), "llmtest-key") {
+			t.Errorf("the error shows the key: %v", err)
+		}
+		if n := len(s.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1 (no retry on 401)", n)
+		}
+	})
+
+	for _, code := range []int{400, 403} {
+		t.Run(fmt.Sprintf("no retry on %d", code), func(t *testing.T) {
+			pol, _ := quick()
+			s, _, _, _, err := run(t, pol, Fail(code), Say("never"))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			oneLine(t, err)
+			if n := len(s.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+		})
+	}
+
+	t.Run("connection reset before text is retried", func(t *testing.T) {
+		pol, _ := quick()
+		_, text, _, _, err := run(t, pol, Say().WithFault(FaultReset), Say("ok"))
+		if err != nil || text != "ok" {
+			t.Fatalf("got %q, %v; want ok", text, err)
+		}
+	})
+
+	t.Run("connection reset mid-stream is a recognisable drop", func(t *testing.T) {
+		pol, _ := quick()
+		s, text, _, _, err := run(t, pol, Say("partial ").WithFault(FaultReset), Say("never"))
+		if text != "partial " || !errors.Is(err, llm.ErrStreamDropped) {
+			t.Fatalf("got %q, %v; want the partial text and ErrStreamDropped", text, err)
+		}
+		if n := len(s.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1 (no replay after text)", n)
+		}
+	})
+
+	t.Run("stream cut without an end is a drop", func(t *testing.T) {
+		pol, _ := quick()
+		_, text, _, _, err := run(t, pol, Say("partial").WithFault(FaultCut))
+		if text != "partial" || !errors.Is(err, llm.ErrStreamDropped) {
+			t.Fatalf("got %q, %v; want the partial text and ErrStreamDropped", text, err)
+		}
+	})
+
+	t.Run("malformed SSE before text is retried, then reported", func(t *testing.T) {
+		pol, _ := quick()
+		_, text, _, _, err := run(t, pol, Say().WithFault(FaultMalformed), Say("ok"))
+		if err != nil || text != "ok" {
+			t.Fatalf("got %q, %v; want ok after one retry", text, err)
+		}
+		bad := Say().WithFault(FaultMalformed)
+		_, _, _, _, err = run(t, pol, bad, bad, bad)
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.KindMalformed {
+			t.Fatalf("err = %v, want a malformed-stream error", err)
+		}
+		oneLine(t, err)
+	})
+
+	t.Run("malformed SSE after text is a drop", func(t *testing.T) {
+		pol, _ := quick()
+		_, text, _, _, err := run(t, pol, Say("par").WithFault(FaultMalformed))
+		if text != "par" || !errors.Is(err, llm.ErrStreamDropped) {
+			t.Fatalf("got %q, %v; want the partial text and ErrStreamDropped", text, err)
+		}
+	})
+
+	t.Run("error event mid-stream", func(t *testing.T) {
+		pol, _ := quick()
+		ev := Say().WithFault(FaultErrorEvent)
+		ev.Status, ev.Message = 503, "overloaded"
+		_, text, _, _, err := run(t, pol, ev, Say("ok"))
+		if err != nil || text != "ok" {
+			t.Fatalf("got %q, %v; want ok after a retry", text, err)
+		}
+	})
+
+	t.Run("a server slower than the time limit", func(t *testing.T) {
+		pol, _ := quick()
+		pol.Timeout = 150 * time.Millisecond
+		_, _, _, _, err := run(t, pol, Say("late").WithDelay(time.Minute))
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.KindTimeout {
+			t.Fatalf("err = %v, want a timeout", err)
+		}
+		oneLine(t, err)
+	})
+
+	t.Run("a stream that stalls after text is a drop", func(t *testing.T) {
+		pol, _ := quick()
+		pol.Timeout = 150 * time.Millisecond
+		_, text, _, _, err := run(t, pol, Say("one").WithChunkDelay(time.Minute))
+		if text != "one" || !errors.Is(err, llm.ErrStreamDropped) {
+			t.Fatalf("got %q, %v; want the text and ErrStreamDropped", text, err)
+		}
+	})
+
+	t.Run("cancellation stops the stream at once", func(t *testing.T) {
+		pol, _ := quick()
+		s := p.NewServer(t, Say("first", "second").WithChunkDelay(time.Minute))
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		done := make(chan error, 1)
+		var text string
+		go func() {
+			var err error
+			text, _, _, err = Collect(cancelAfterFirst(p.NewModel(t, s, pol).Stream(ctx, req), cancel))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if text != "first" || !errors.Is(err, context.Canceled) {
+				t.Errorf("got %q, %v; want \"first\" and context.Canceled", text, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the stream did not stop when its context was cancelled")
+		}
+	})
+}
+
+// cancelAfterFirst passes seq through and calls cancel once text arrived.
+func cancelAfterFirst(seq iter.Seq2[llm.Chunk, error], cancel func()) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		for c, err := range seq {
+			if !yield(c, err) {
+				return
+			}
+			if c.Text != "" {
+				cancel()
+			}
+		}
+	}
+}
+
+func oneLine(t *testing.T, err error) {
+	t.Helper()
+	if s := err.Error(); strings.ContainsAny(s, "\r\n") {
+		t.Errorf("error has more than one line: %q", s)
+	}
+}

@@ -1,0 +1,43 @@
+// Package llmtest helps test code that talks to models: a scripted
+// in-process model (script.go), and fake provider servers that speak the
+// real wire protocols on 127.0.0.1 so that the official SDKs can be driven
+// end to end with no network.
+//
+// # Fake servers
+//
+// NewGeminiServer, NewOpenAIServer and NewAnthropicServer start a server
+// that answers each generation request with the next scripted Answer and
+// records every request:
+//
+//	s := llmtest.NewGeminiServer(t,
+//		llmtest.Fail(429, "Retry-After", "1"),       // rate limited once
+//		llmtest.Say(`<tool_call name="read_file">`, `<file_path>README.md</file_path></tool_call>`),
+//		llmtest.Say("Done."),
+//	)
+//	// point the SDK at s.URL, or the agent at it with s.Env()
+//	...
+//	reqs := s.Requests()
+//	if !strings.Contains(reqs[2].LastUser(), "<tool_response") { ... }
+//
+// Gemini serves POST /v1beta/models/{model}:generateContent and
+// :streamGenerateContent?alt=sse; OpenAI serves POST /v1/chat/completions
+// (s.URL ends in /v1); Anthropic serves POST /v1/messages. Streams are
+// server-sent events framed as each provider frames them, with the finish
+// reason and usage at the end.
+//
+// An Answer streams its Chunks, or fails: an HTTP error status with the
+// provider's error body and any headers (Fail), a Fault after the chunks
+// (TCP reset, malformed event, clean cut without an end, in-stream error
+// event), a Delay before answering or a ChunkDelay after each chunk (a slow
+// or stalled server), or a verbatim Body (Raw). Waits end when the client
+// goes away or the test ends, so no test hangs on them.
+//
+// Each Request is kept with its raw body and headers and with the neutral
+// fields every protocol has (Model, System, Messages, Stop, MaxTokens,
+// Stream). A request to an unknown path, a body the real API would reject
+// (e.g. too many stop sequences) or a request beyond the script fails the
+// test.
+//
+// RunModelTests is a conformance suite that each provider package runs
+// against its own fake server.
+package llmtest

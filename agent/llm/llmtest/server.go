@@ -1,0 +1,325 @@
+package llmtest
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentcli/agent/agent/llm"
+)
+
+// Request is one request a fake server received: the raw HTTP parts, and
+// the fields every protocol has, decoded into neutral form so that tests
+// can assert on what was sent without knowing the wire format.
+type Request struct {
+	Method string
+	Path   string // e.g. "/v1beta/models/gemini-2.5-flash:streamGenerateContent"
+	Query  url.Values
+	Header http.Header
+	Body   []byte // exactly as received
+
+	Model     string
+	Stream    bool
+	System    string
+	Messages  []llm.Message
+	Stop      []string
+	MaxTokens int
+}
+
+// LastUser is the text of the last user message, "" if there is none.
+// The loop sends tool responses as a user turn, so this is where a test
+// finds them.
+func (r Request) LastUser() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == llm.User {
+			return r.Messages[i].Text
+		}
+	}
+	return ""
+}
+
+// Server is a fake provider on 127.0.0.1 that answers each generation
+// request with the next scripted Answer and records every request. It is
+// closed when the test ends.
+type Server struct {
+	// URL is the base URL to hand to the provider's SDK (for OpenAI it
+	// ends in /v1, as OpenAI-compatible base URLs do).
+	URL string
+	// Root is the server's address without any path.
+	Root string
+
+	t     testing.TB
+	proto protocol
+	srv   *httptest.Server
+	done  chan struct{}
+
+	mu       sync.Mutex
+	answers  []Answer
+	next     int
+	requests []Request
+}
+
+func newServer(t testing.TB, p protocol, answers []Answer) *Server {
+	t.Helper()
+	s := &Server{t: t, proto: p, done: make(chan struct{}), answers: append([]Answer(nil), answers...)}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.Root = s.srv.URL
+	s.URL = s.srv.URL + p.basePath()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close stops the server, cutting any answer still waiting or streaming.
+// It is called when the test ends; calling it again is harmless.
+func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.done:
+		s.mu.Unlock()
+		return
+	default:
+		close(s.done)
+	}
+	s.mu.Unlock()
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// Push appends answers to the script.
+func (s *Server) Push(answers ...Answer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answers = append(s.answers, answers...)
+}
+
+// Requests returns a copy of every request received so far, in order,
+// including requests to paths the fake does not serve.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Remaining is how many scripted answers have not been used yet.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.answers) - s.next
+}
+
+// Env returns the environment that points the provider's SDK (and the
+// agent's configuration) at this server, with a dummy key.
+func (s *Server) Env() []string { return s.proto.env(s) }
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body}
+	ok, stream := s.proto.match(r)
+	var decodeErr error
+	if ok {
+		req.Stream = stream
+		decodeErr = s.proto.decode(body, &req)
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	n := len(s.requests)
+	var a Answer
+	exhausted := s.next >= len(s.answers)
+	if ok && !exhausted {
+		a = s.answers[s.next]
+		s.next++
+	}
+	s.mu.Unlock()
+
+	switch {
+	case !ok:
+		s.t.Errorf("llmtest: %s server: unexpected request %s %s", s.proto.name(), r.Method, r.URL.Path)
+		s.writeError(w, http.StatusNotFound, "no such endpoint in the fake "+s.proto.name()+" server")
+		return
+	case decodeErr != nil:
+		s.t.Errorf("llmtest: %s server: request %d has a body the real API would reject: %v", s.proto.name(), n, decodeErr)
+		s.writeError(w, http.StatusBadRequest, decodeErr.Error())
+		return
+	case exhausted:
+		s.t.Errorf("llmtest: %s server: request %d has no scripted answer (%d scripted)", s.proto.name(), n, len(s.answers))
+		s.writeError(w, http.StatusInternalServerError, "llmtest: no scripted answer left")
+		return
+	}
+	s.answer(w, r, req, a)
+}
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a Answer) {
+	if !s.wait(r, a.Delay) {
+		return
+	}
+	for k, vs := range a.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	if a.Body != "" {
+		status := a.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		ct := "application/json"
+		if status == http.StatusOK && req.Stream {
+			ct = "text/event-stream"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(status)
+		io.WriteString(w, a.Body)
+		return
+	}
+	if a.isError() {
+		s.writeError(w, a.Status, a.Message)
+		return
+	}
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, s.proto.unary(req, a))
+		return
+	}
+	s.stream(w, r, req, a)
+}
+
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, req Request, a Answer) {
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	send := func(events ...string) {
+		for _, e := range events {
+			io.WriteString(w, e)
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	send(s.proto.streamStart(req, a)...)
+	for i, c := range a.Chunks {
+		send(s.proto.streamChunk(req, a, i, c))
+		if !s.wait(r, a.ChunkDelay) {
+			return
+		}
+	}
+	switch a.Fault {
+	case FaultNone:
+		send(s.proto.streamEnd(req, a)...)
+	case FaultCut:
+	case FaultMalformed:
+		send(s.proto.malformed())
+	case FaultErrorEvent:
+		send(s.proto.errorEvent(a.Status, a.Message))
+	case FaultReset:
+		reset(w)
+	}
+}
+
+// reset takes the connection over and closes it with a TCP RST, the way a
+// crashed proxy or a dropped mobile link ends a stream.
+func reset(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	buf.Flush()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
+}
+
+func (s *Server) writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	io.WriteString(w, s.proto.errorBody(status, msg))
+}
+
+// wait sleeps d unless the client goes away or the server closes first;
+// it reports whether to carry on.
+func (s *Server) wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
+}
+
+// protocol is what differs between the providers' wire formats.
+type protocol interface {
+	name() string
+	basePath() string
+	env(s *Server) []string
+	// match reports whether r asks for a generation, and whether it streams
+	// (when the path says so; the body may say so too).
+	match(r *http.Request) (ok, stream bool)
+	decode(body []byte, req *Request) error
+	errorBody(status int, msg string) string
+	unary(req Request, a Answer) string
+	streamStart(req Request, a Answer) []string
+	streamChunk(req Request, a Answer, i int, text string) string
+	streamEnd(req Request, a Answer) []string
+	errorEvent(status int, msg string) string
+	// malformed is an event whose data is cut-off JSON.
+	malformed() string
+}
+
+// sse frames one server-sent event.
+func sse(event, data string) string {
+	if event == "" {
+		return "data: " + data + "\n\n"
+	}
+	return fmt.Sprintf("event: %s\ndata: %s\n\n", event, data)
+}
+
+// stopHit is the stop sequence that ends the answer's text, for protocols
+// that report it.
+func stopHit(req Request) string {
+	if len(req.Stop) > 0 {
+		return req.Stop[0]
+	}
+	return ""
+}
+
+// statusName is the Google RPC status for an HTTP status.
+func statusName(status int) string {
+	switch status {
+	case 400:
+		return "INVALID_ARGUMENT"
+	case 401:
+		return "UNAUTHENTICATED"
+	case 403:
+		return "PERMISSION_DENIED"
+	case 404:
+		return "NOT_FOUND"
+	case 429:
+		return "RESOURCE_EXHAUSTED"
+	case 503:
+		return "UNAVAILABLE"
+	case 504:
+		return "DEADLINE_EXCEEDED"
+	}
+	if status >= 500 {
+		return "INTERNAL"
+	}
+	return strings.ToUpper(strings.ReplaceAll(http.StatusText(status), " ", "_"))
+}
