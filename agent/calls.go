@@ -114,29 +114,34 @@ func brokenResult(e *xmlcall.Error) CallResult {
 	cr := CallResult{ID: e.ID, Tool: e.Name}
 	msg := e.Message
 	if e.Code == xmlcall.CodeIncomplete {
-		msg += "; it was not run. The reply was probably cut off by the output limit: send long content in smaller pieces, first a write with the first part and then partial writes that add the rest, one piece per call"
+		msg += "; it was not run. The reply was probably cut off by the output limit: send long content in smaller pieces, first a write with the first part and then partial writes that add the rest (start_line = last line + 1 appends), one piece per reply"
 	}
 	cr.Result = tools.Result{Code: e.Code, Message: msg}
 	return cr
+}
+
+// Response returns the <tool_response> block the model gets for r.
+func (r CallResult) Response() xmlcall.Response {
+	meta := make([]xmlcall.Attr, len(r.Result.Metadata))
+	for j, m := range r.Result.Metadata {
+		meta[j] = xmlcall.Attr{Name: m.Name, Value: m.Value}
+	}
+	return xmlcall.Response{
+		ID:       r.ID,
+		Name:     r.Tool,
+		Params:   r.Params,
+		Code:     r.Result.Code,
+		Message:  r.Result.Message,
+		Metadata: meta,
+		Content:  r.Result.Content,
+	}
 }
 
 // responses turns results into the blocks of the next user turn.
 func responses(results []CallResult) []xmlcall.Response {
 	rs := make([]xmlcall.Response, len(results))
 	for i, cr := range results {
-		meta := make([]xmlcall.Attr, len(cr.Result.Metadata))
-		for j, m := range cr.Result.Metadata {
-			meta[j] = xmlcall.Attr{Name: m.Name, Value: m.Value}
-		}
-		rs[i] = xmlcall.Response{
-			ID:       cr.ID,
-			Name:     cr.Tool,
-			Params:   cr.Params,
-			Code:     cr.Result.Code,
-			Message:  cr.Result.Message,
-			Metadata: meta,
-			Content:  cr.Result.Content,
-		}
+		rs[i] = cr.Response()
 	}
 	return rs
 }

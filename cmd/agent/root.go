@@ -34,6 +34,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newParseCmd(d),
 		newToolsCmd(d),
 		newRunCmd(d, nil),
+		newDemoCmd(d),
 	)
 	return root
 }

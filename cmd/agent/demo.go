@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/xmlcall"
+)
+
+// demoPrompt is the request of the demo, scripted or live.
+const demoPrompt = "Add a short Usage section at the end of README.md, then tell me what notes/todo.md asks for."
+
+// demoFiles is the temporary project the demo works in.
+var demoFiles = map[string]string{
+	"README.md":     "# Demo project\n\nA tiny project for the agent demo.\n\nIts open tasks are in notes/todo.md.\n",
+	"notes/todo.md": "# To do\n\n- write the usage section\n- add a licence file\n",
+	"main.go":       "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n",
+}
+
+// demoReplies is what the built-in model answers: a read, a partial write
+// that appends to the file it read, another read, and the answer. Any
+// file tool error would show in the printed responses.
+var demoReplies = []string{
+	"I'll read README.md first, to see where the section goes.\n\n" +
+		"<tool_call name=\"read_file\" id=\"1\">\n  <file_path>README.md</file_path>\n</tool_call>\n",
+	"README.md has 5 lines. I'll append the section after line 5 with a partial write, and read the to-do list.\n\n" +
+		"<tool_call name=\"write_file\" id=\"2\">\n  <operation_type>partial</operation_type>\n  <file_path>README.md</file_path>\n  <start_line>6</start_line>\n" +
+		"  <content>\n\n## Usage\n\nRun `go run .` to print a greeting.\n</content>\n</tool_call>\n\n" +
+		"<tool_call name=\"read_file\" id=\"3\">\n  <file_path>notes/todo.md</file_path>\n</tool_call>\n",
+	"Done. README.md now ends with a **Usage** section (the old version is backed up under `.agent/backups`).\n\n" +
+		"notes/todo.md asks for two things: write the usage section (now done) and add a licence file.\n",
+}
+
+func newDemoCmd(d *deps) *cobra.Command {
+	o := &runOptions{io: d.io, setup: d.setupRun, outputFormat: formatText}
+	var live, keep bool
+	cmd := &cobra.Command{
+		Use:   "demo-chat-tools",
+		Short: "Watch the whole tool loop at work in a temporary project",
+		Long: `demo-chat-tools creates a small temporary project and runs one request in
+it, printing the whole conversation as it goes: the model's text, each
+tool call as the model wrote it, and each <tool_response> sent back.
+
+By default a built-in scripted model plays the model's part, so the demo
+needs no key and no network. With --live the same request goes to the
+configured provider.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runDemo(cmd.Context(), d, o, live, keep)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&live, "live", false, "send the request to the configured provider instead of the scripted model")
+	f.BoolVar(&keep, "keep", false, "keep the temporary project afterwards")
+	f.StringVar(&o.provider, "provider", "", "model provider for --live")
+	f.StringVar(&o.model, "model", "", "model name for --live")
+	return cmd
+}
+
+func runDemo(ctx context.Context, d *deps, o *runOptions, live, keep bool) error {
+	dir, err := os.MkdirTemp("", "agent-demo-")
+	if err != nil {
+		return fmt.Errorf("create the demo project: %w", err)
+	}
+	if !keep {
+		defer os.RemoveAll(dir)
+	}
+	for name, content := range demoFiles {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	o.dir = dir
+
+	var model llm.Model = &demoModel{replies: demoReplies}
+	reg := d.registry(dir)
+	system := "(the scripted model needs no system prompt)"
+	if live {
+		s, err := o.setup(ctx, o)
+		if err != nil {
+			return err
+		}
+		if s.Close != nil {
+			defer s.Close()
+		}
+		model, reg, system = s.Model, s.Tools, s.System
+	}
+	sess := agent.NewSession(dir)
+	defer sess.Close()
+	audit := agent.NewAudit(dir)
+	defer audit.Close()
+	a := &agent.Agent{
+		Model:   model,
+		Tools:   reg,
+		Session: sess,
+		System:  system,
+		// Nothing is at stake in a temporary project.
+		Approval: agent.Approval{Policy: agent.PolicyAuto},
+		Audit:    audit,
+	}
+
+	w := d.io.Out
+	fmt.Fprintf(w, "agent demo: %s works in a temporary project, %s\n", model.Name(), dir)
+	fmt.Fprintf(w, "files: %s\n", strings.Join(sortedKeys(demoFiles), ", "))
+	p := &demoPrinter{w: w}
+	p.section("user")
+	fmt.Fprintln(w, demoPrompt)
+	out, err := a.Run(ctx, demoPrompt, p.event)
+	if err != nil {
+		return err
+	}
+	p.section("end")
+	changed := map[string]bool{}
+	for _, c := range out.Calls {
+		for _, f := range c.Result.Changed {
+			changed[f] = true
+		}
+	}
+	fmt.Fprintf(w, "%d model calls, %d tool calls; files changed: %s\n", out.Iterations, len(out.Calls), orNone(sortedKeys(changed)))
+	if b, err := os.ReadFile(filepath.Join(dir, "README.md")); err == nil {
+		fmt.Fprintf(w, "\nREADME.md is now:\n%s", indent(string(b)))
+	}
+	fmt.Fprintf(w, "\nsession log: %s\n", relTo(dir, sess.Path()))
+	if keep {
+		fmt.Fprintf(w, "the project is kept in %s\n", dir)
+	}
+	return nil
+}
+
+// demoPrinter prints the conversation as it happens: the model's text as
+// it streams, each call as the model wrote it, and each response as the
+// model will read it.
+type demoPrinter struct {
+	w         io.Writer
+	iteration int
+	results   bool // a responses section is open
+	midLine   bool
+}
+
+func (p *demoPrinter) section(title string) {
+	if p.midLine {
+		fmt.Fprintln(p.w)
+		p.midLine = false
+	}
+	fmt.Fprintf(p.w, "\n── %s %s\n", title, strings.Repeat("─", max(3, 60-len(title))))
+}
+
+func (p *demoPrinter) event(ev agent.Event) {
+	if ev.Iteration != p.iteration && (ev.Type == agent.EventText || ev.Type == agent.EventCall) {
+		p.iteration = ev.Iteration
+		p.results = false
+		p.section(fmt.Sprintf("model, reply %d", ev.Iteration))
+	}
+	switch ev.Type {
+	case agent.EventText:
+		fmt.Fprint(p.w, ev.Text)
+		p.midLine = !strings.HasSuffix(ev.Text, "\n")
+	case agent.EventCall:
+		// The call as the loop recognised it, written back as XML: what
+		// the model wrote, normalised.
+		if p.midLine {
+			fmt.Fprintln(p.w)
+		}
+		fmt.Fprint(p.w, xmlcall.RenderCall(*ev.Call))
+		p.midLine = false
+	case agent.EventResult:
+		if !p.results {
+			p.results = true
+			p.section("tool responses, sent back as one user turn")
+		}
+		r := ev.Result.Response()
+		r.Content = shortenLines(r.Content, 12)
+		fmt.Fprint(p.w, xmlcall.RenderString(r))
+	case agent.EventRetry:
+		fmt.Fprintf(p.w, "\n[%s]\n", ev.Text)
+	}
+}
+
+// shortenLines keeps the first n lines of s, saying how many were left out.
+func shortenLines(s string, n int) string {
+	lines := strings.SplitAfter(s, "\n")
+	if len(lines) <= n+1 {
+		return s
+	}
+	return strings.Join(lines[:n], "") + fmt.Sprintf("[... %d more lines]\n", len(lines)-n)
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ") + "\n"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func relTo(base, p string) string {
+	if r, err := filepath.Rel(base, p); err == nil {
+		return r
+	}
+	return p
+}
+
+// demoModel is the built-in scripted model: it streams its replies in
+// small pieces, one reply per request, as a provider would. (The test
+// package's Script is not used so that the binary does not link the
+// testing packages.)
+type demoModel struct {
+	replies []string
+	n       int
+}
+
+func (m *demoModel) Name() string { return "the built-in scripted model" }
+
+func (m *demoModel) Stream(ctx context.Context, _ llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		if m.n >= len(m.replies) {
+			yield(llm.Chunk{}, fmt.Errorf("the demo script has no reply %d", m.n+1))
+			return
+		}
+		text := m.replies[m.n]
+		m.n++
+		for len(text) > 0 {
+			if err := ctx.Err(); err != nil {
+				yield(llm.Chunk{}, err)
+				return
+			}
+			k := min(12, len(text))
+			if !yield(llm.Chunk{Text: text[:k]}, nil) {
+				return
+			}
+			text = text[k:]
+		}
+		yield(llm.Chunk{Finish: "stop"}, nil)
+	}
+}
