@@ -327,7 +327,8 @@ func (s *Scanner) opener(data string, i int, final bool) int {
 			s.st = stBetween
 			return len(data)
 		}
-		s.fail(&Error{Code: CodeMalformed, Message: "unreadable <tool_call> opener: no closing '>' within 4096 bytes"})
+		s.fail(&Error{Code: CodeMalformed,
+			Message: `unreadable <tool_call> opener: write <tool_call name="TOOL" id="N"> with quoted attribute values`})
 		return i + len("<tool_call")
 	}
 	s.call = &Call{Name: strings.TrimSpace(tag.attr("name")), ID: strings.TrimSpace(tag.attr("id"))}
@@ -405,14 +406,14 @@ func (s *Scanner) between(data string, i int, final bool) int {
 		} else if m == matchMore {
 			return wait(i)
 		}
-		// a stray closing tag: skip it
-		if k := strings.IndexByte(rest, '>'); k >= 0 {
-			return i + k + 1
-		}
-		if !final && len(rest) < maxTag {
+		// a stray closing tag (</name>): skip it whole; anything else
+		// that starts with "</" is skipped two bytes at a time, so a '>'
+		// far ahead can never swallow the real </tool_call>.
+		n, m := strayClose(rest, final)
+		if m == matchMore {
 			return wait(i)
 		}
-		return i + 2
+		return i + n
 	case '!':
 		if strings.HasPrefix(rest, "<![CDATA[") {
 			s.afterJunk = stBetween

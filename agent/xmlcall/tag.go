@@ -255,3 +255,22 @@ func decodeAll(v string) string {
 		}
 	}
 }
+
+// strayClose measures a closing tag </name> at the start of s that closes
+// nothing; it returns 2 when s holds no such tag, so the caller moves on.
+func strayClose(s string, final bool) (int, matchResult) {
+	i := 2
+	for i < len(s) && i < maxTag && isNameChar(s[i]) {
+		i++
+	}
+	for i < len(s) && i < maxTag && isSpace(s[i]) {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '>' && i > 2:
+		return i + 1, matchYes
+	case i == len(s) && !final && i < maxTag:
+		return 0, matchMore
+	}
+	return 2, matchNo
+}
