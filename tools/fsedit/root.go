@@ -120,7 +120,9 @@ func (r *Root) resolve(p string) (target, error) {
 	asked := p
 	p = strings.TrimSpace(p)
 	if p == "" || p == "." || p == "./" {
-		return target{rel: ".", asked: "."}, r.statInto(&target{rel: "."})
+		t := target{rel: ".", asked: "."}
+		err := r.statInto(&t)
+		return t, err
 	}
 	if filepath.IsAbs(p) {
 		rel, ok := r.relFromAbs(p)
