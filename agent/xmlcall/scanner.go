@@ -73,6 +73,9 @@ type Scanner struct {
 	ids     map[string]bool
 	autoSeq int
 	stopped bool
+	stopAt  int // offset in the reply of the model-written <tool_response
+	base    int // offset in the reply of the data being scanned
+	fed     int // bytes fed so far
 }
 
 // NewScanner returns a Scanner that asks lookup for the parameter names of
@@ -86,6 +89,16 @@ func NewScanner(lookup ParamLookup) *Scanner {
 // Scanner ignores everything fed after it.
 func (s *Scanner) Stopped() bool { return s.stopped }
 
+// StopOffset is the byte offset in the reply (counting everything fed)
+// where the first model-written <tool_response begins, or -1 when there is
+// none. The reply's text up to that offset is what the model really said.
+func (s *Scanner) StopOffset() int {
+	if !s.stopped {
+		return -1
+	}
+	return s.stopAt
+}
+
 // Feed consumes the next chunk of the reply and returns what it completed.
 // The returned slice is valid until the next call to Feed or Close.
 func (s *Scanner) Feed(chunk string) []Event {
@@ -93,6 +106,8 @@ func (s *Scanner) Feed(chunk string) []Event {
 	if s.st == stStopped {
 		return s.out
 	}
+	s.base = s.fed - len(s.carry)
+	s.fed += len(chunk)
 	if s.carry == "" && s.fastPath(chunk) {
 		return s.out
 	}
@@ -140,6 +155,7 @@ func (s *Scanner) fastPath(chunk string) bool {
 func (s *Scanner) Close() []Event {
 	s.out = s.out[:0]
 	data := s.carry
+	s.base = s.fed - len(data)
 	s.carry = ""
 	if s.st != stStopped {
 		s.run(data, true)
@@ -634,6 +650,9 @@ func (s *Scanner) siblingParam(name string) bool {
 // startResponse handles a model-written <tool_response>: the reply stops
 // there, or (ContinueAfterResponse) the block is skipped unread.
 func (s *Scanner) startResponse(data string, i int) int {
+	if !s.stopped {
+		s.stopAt = s.base + i
+	}
 	s.stopped = true
 	if !s.ContinueAfterResponse {
 		s.st = stStopped

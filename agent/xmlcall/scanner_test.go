@@ -250,3 +250,21 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 }
+
+func TestStopOffset(t *testing.T) {
+	reply := "ab <tool_call name=\"x\"><c><tool_response></c></tool_call> cd <tool_response id=\"1\">x"
+	want := strings.LastIndex(reply, "<tool_response")
+	for _, n := range []int{1, 3, 7, len(reply)} {
+		s := NewScanner(testLookup)
+		for i := 0; i < len(reply); i += n {
+			s.Feed(reply[i:min(i+n, len(reply))])
+		}
+		s.Close()
+		if got := s.StopOffset(); got != want {
+			t.Errorf("%d-byte chunks: StopOffset = %d, want %d", n, got, want)
+		}
+	}
+	if got := NewScanner(nil).StopOffset(); got != -1 {
+		t.Errorf("StopOffset before any response = %d, want -1", got)
+	}
+}
