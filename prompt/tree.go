@@ -1,0 +1,368 @@
+package prompt
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+)
+
+// Defaults of TreeOptions.
+const (
+	DefaultBudget     = 300
+	DefaultCountLimit = 100_000
+)
+
+// Style is how the tree marks files and folders.
+type Style int
+
+// The tree styles. Emoji is the seed's style; Plain suits models that
+// handle emoji poorly (and costs fewer tokens).
+const (
+	Emoji Style = iota // 📝 file, 📁 folder/
+	Plain              // file, folder/
+)
+
+// ParseStyle returns the style called s ("emoji" or "plain").
+func ParseStyle(s string) (Style, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "emoji":
+		return Emoji, nil
+	case "plain":
+		return Plain, nil
+	}
+	return Emoji, fmt.Errorf("unknown tree style %q (want emoji or plain)", s)
+}
+
+// String returns the style's name.
+func (s Style) String() string {
+	if s == Plain {
+		return "plain"
+	}
+	return "emoji"
+}
+
+// TreeOptions bound and shape the file tree.
+type TreeOptions struct {
+	// Budget is the most lines the tree has; DefaultBudget when zero.
+	Budget int
+	// FolderLimit is the most entries a folder may have and still be
+	// opened; a bigger folder is shown collapsed with its file count, so
+	// that one generated folder cannot use up the whole budget. Budget/3
+	// when zero.
+	FolderLimit int
+	// CountLimit stops the count of a collapsed folder at this many files
+	// (shown as "100,000+ files"); DefaultCountLimit when zero.
+	CountLimit int
+	Style      Style
+	// Ignore holds the rules; they are loaded from the root when nil.
+	Ignore *Ignore
+
+	// readDir replaces the folder reader in tests: they run as root in
+	// CI, where permissions cannot make a folder unreadable.
+	readDir func(string) ([]fs.DirEntry, error)
+}
+
+// Tree is a rendered file tree.
+type Tree struct {
+	// Text is the tree, one entry per line, each line ending in "\n".
+	Text string
+	// Lines is the number of lines of Text (at most the budget).
+	Lines int
+	// Files is the number of files that are not ignored, including those
+	// inside collapsed folders (a lower bound when a count hit its limit).
+	Files int
+	// Collapsed is the number of folders shown with a count instead of
+	// their entries.
+	Collapsed int
+}
+
+// alwaysCollapsed are folders that are never opened even when small and
+// not ignored: their content is installed or generated, and listing it
+// would only spend the budget. They are still counted.
+var alwaysCollapsed = map[string]bool{
+	"node_modules": true, "__pycache__": true, ".venv": true, "venv": true,
+	".tox": true, ".mypy_cache": true, ".pytest_cache": true, ".ruff_cache": true,
+	".gradle": true, ".next": true, ".nuxt": true, ".svelte-kit": true, ".terraform": true,
+}
+
+// node is one entry of the tree.
+type node struct {
+	name     string
+	isDir    bool
+	link     string // target, for a symbolic link
+	children []*node
+	expanded bool
+	// For folders that are not expanded:
+	unreadable bool
+	files      atomic.Int64 // counted so far
+}
+
+// BuildTree walks root breadth-first and renders at most opts.Budget lines:
+// the top levels always show, folders are opened in order while their
+// entries fit in what is left of the budget, and the others are shown
+// collapsed with the number of files they hold. Collapsed folders are
+// counted, not listed, and counting runs in parallel with the walk.
+func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error) {
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.FolderLimit <= 0 {
+		opts.FolderLimit = max(opts.Budget/3, 1)
+	}
+	if opts.CountLimit <= 0 {
+		opts.CountLimit = DefaultCountLimit
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return Tree{}, err
+	}
+	ig := opts.Ignore
+	if ig == nil {
+		if ig, err = NewIgnore(abs); err != nil {
+			return Tree{}, err
+		}
+	}
+	if opts.readDir == nil {
+		opts.readDir = readDir
+	}
+	entries, err := opts.readDir(abs)
+	if err != nil {
+		return Tree{}, fmt.Errorf("read project folder: %w", err)
+	}
+	c := newCounter(ctx, int64(opts.CountLimit), opts.readDir)
+	defer c.stop()
+	w := &walker{opts: opts}
+	top := &node{expanded: true}
+	top.children = w.filter(entries, ig.Root())
+	w.show(top.children, ig.Root())
+	left := opts.Budget
+	var hidden []*node // root entries past the budget: counted, not shown
+	if len(top.children) > left {
+		top.children, hidden = top.children[:left-1], top.children[left-1:]
+		left = 1
+	} else {
+		left -= len(top.children)
+	}
+	for _, h := range hidden {
+		if h.isDir {
+			c.add(h, ig.Root(), abs+string(filepath.Separator)+h.name, h.name)
+		}
+	}
+	type queued struct {
+		n   *node
+		abs string
+		dir *Dir
+	}
+	queue := []queued{{top, abs, ig.Root()}}
+	for len(queue) > 0 {
+		if err := ctx.Err(); err != nil {
+			return Tree{}, err
+		}
+		q := queue[0]
+		queue = queue[1:]
+		for _, ch := range q.n.children {
+			if !ch.isDir || ch.link != "" {
+				continue
+			}
+			chAbs := q.abs + string(filepath.Separator) + ch.name
+			if alwaysCollapsed[ch.name] {
+				c.add(ch, q.dir, chAbs, ch.name)
+				continue
+			}
+			ents, err := opts.readDir(chAbs)
+			if err != nil {
+				ch.unreadable = true
+				continue
+			}
+			sub := q.dir.Sub(ch.name, ents)
+			kids := w.filter(ents, sub)
+			if len(kids) > left || len(kids) > opts.FolderLimit {
+				c.addRead(ch, sub, chAbs, kids)
+				continue
+			}
+			w.show(kids, sub)
+			ch.children = kids
+			ch.expanded = true
+			left -= len(kids)
+			queue = append(queue, queued{ch, chAbs, sub})
+		}
+	}
+	c.wait()
+	if err := ctx.Err(); err != nil {
+		return Tree{}, err
+	}
+	var b strings.Builder
+	t := Tree{}
+	for _, ch := range top.children {
+		w.render(&b, ch, 0, &t)
+	}
+	for _, h := range hidden {
+		t.Files += w.countOf(h)
+	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(&b, "... and %s more entries\n", thousands(len(hidden)))
+		t.Lines++
+	}
+	t.Text = b.String()
+	return t, nil
+}
+
+type walker struct {
+	opts TreeOptions
+}
+
+// filter returns the entries of a folder that are not ignored.
+func (w *walker) filter(ents []fs.DirEntry, d *Dir) []*node {
+	nodes := make([]*node, 0, len(ents))
+	for _, e := range ents {
+		isDir := e.IsDir()
+		if d.Ignored(e.Name(), isDir) {
+			continue
+		}
+		n := &node{name: e.Name(), isDir: isDir}
+		if e.Type()&fs.ModeSymlink != 0 {
+			n.link = "?"
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes
+}
+
+// show prepares entries that will be displayed: sorted with files first,
+// then folders, each in byte order (so the output never depends on the
+// order the file system returns), and links resolved.
+func (w *walker) show(nodes []*node, d *Dir) {
+	slices.SortFunc(nodes, func(a, b *node) int {
+		if a.isDir != b.isDir {
+			if a.isDir {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.name, b.name)
+	})
+	for _, n := range nodes {
+		if n.link != "" {
+			if target, err := os.Readlink(filepath.Join(d.abs, n.name)); err == nil {
+				n.link = target
+			}
+		}
+	}
+}
+
+// countOf returns the number of files of a node that is not expanded.
+func (w *walker) countOf(n *node) int {
+	if !n.isDir {
+		return 1
+	}
+	return min(int(n.files.Load()), w.opts.CountLimit)
+}
+
+// render writes n and, when it is expanded, its children.
+func (w *walker) render(b *strings.Builder, n *node, depth int, t *Tree) {
+	for range depth {
+		b.WriteString("  ")
+	}
+	emoji := w.opts.Style == Emoji
+	name := displayName(n.name)
+	t.Lines++
+	switch {
+	case n.link != "":
+		if emoji {
+			b.WriteString("🔗 ")
+		}
+		b.WriteString(name + " -> " + displayName(n.link) + "\n")
+		t.Files++
+		return
+	case !n.isDir:
+		if emoji {
+			b.WriteString("📝 ")
+		}
+		b.WriteString(name + "\n")
+		t.Files++
+		return
+	}
+	if emoji {
+		b.WriteString("📁 ")
+	}
+	b.WriteString(name + "/")
+	switch {
+	case n.expanded:
+		b.WriteString("\n")
+		for _, c := range n.children {
+			w.render(b, c, depth+1, t)
+		}
+		return
+	case n.unreadable:
+		b.WriteString(" (unreadable)\n")
+		return
+	}
+	t.Collapsed++
+	// A count that reached the limit is shown as "limit+" whatever it
+	// reached: parallel counters may overshoot by a varying amount, and
+	// the tree must be the same on every run.
+	files := w.countOf(n)
+	t.Files += files
+	switch {
+	case files == 0:
+		b.WriteString(" (empty)\n")
+	case files >= w.opts.CountLimit:
+		fmt.Fprintf(b, " (%s+ files)\n", thousands(files))
+	case files == 1:
+		b.WriteString(" (1 file)\n")
+	default:
+		fmt.Fprintf(b, " (%s files)\n", thousands(files))
+	}
+}
+
+// displayName quotes names that would break the one-entry-per-line
+// layout (control characters) or are not valid UTF-8.
+func displayName(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			if c >= 0x80 && strings.ToValidUTF8(s, "\uFFFD") == s && !hasControl(s) {
+				return s
+			}
+			return fmt.Sprintf("%q", s)
+		}
+	}
+	return s
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return true
+		}
+	}
+	return false
+}
+
+// thousands formats n with comma separators: 38102 -> "38,102".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// readDir returns a folder's entries in the order the file system gives
+// them: sorting is left to the few folders that are shown.
+func readDir(path string) ([]fs.DirEntry, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
