@@ -17,8 +17,12 @@ import (
 )
 
 // rewriteKeep is the largest old content a rewrite keeps in memory for
-// its diff and placeholder check; a larger file is only hashed.
-const rewriteKeep = 8 << 20
+// its placeholder check; a larger file is only hashed. A diff is computed
+// only up to diffKeep: beyond that it costs more than it tells.
+const (
+	rewriteKeep = 8 << 20
+	diffKeep    = 1 << 20
+)
 
 // oldContent is a file's old content as a rewrite saw it.
 type oldContent struct {
@@ -116,10 +120,10 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 		Metadata: writeMeta(old.st.lines, newLines, old.st.ending, e.info.ChangeSet, blob),
 		Changed:  []string{e.t.rel},
 	}
-	if old.text != nil {
+	if old.text != nil && len(oldText) <= diffKeep && len(newText) <= diffKeep {
 		res.Content = shortDiff(e.t.rel, oldText, strings.ReplaceAll(newText, "\r\n", "\n"))
 	} else {
-		res.Content = fmt.Sprintf("(no diff: the old content is over %s)\n", humanSize(rewriteKeep))
+		res.Content = fmt.Sprintf("(no diff: the content is over %s)\n", humanSize(diffKeep))
 	}
 	return res, nil
 }
