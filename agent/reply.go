@@ -91,7 +91,7 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, iter int, emit func
 		r.take(sc.Feed(chunk.Text), iter, emit)
 		if sc.Stopped() {
 			r.stopped = true
-			r.cut(a.Tools.ParamNames)
+			r.cut(sc.StopOffset())
 			break
 		}
 	}
@@ -124,33 +124,14 @@ func (r *reply) take(evs []xmlcall.Event, iter int, emit func(Event)) {
 }
 
 // cut drops the model-written <tool_response and everything after it
-// from the reply text. The Scanner does not say where in the text it
-// stopped, and the marker may also appear earlier inside a call's value
-// (a file about this protocol), where it is content; so the place is found
-// by asking fresh Scanners about ever shorter prefixes: being stopped is
-// monotone in the prefix length, and the marker that stopped the Scanner
-// is the last one inside the shortest prefix that stops it. This runs
-// only for a reply that invented a result, which is rare.
-func (r *reply) cut(lookup xmlcall.ParamLookup) {
-	s := r.text.String()
-	stoppedBy := func(n int) bool {
-		sc := xmlcall.NewScanner(lookup)
-		sc.Feed(s[:n])
-		return sc.Stopped()
+// from the reply text; off is where the Scanner saw it begin.
+func (r *reply) cut(off int) {
+	if off < 0 || off > r.text.Len() {
+		return
 	}
-	lo, hi := 0, len(s)
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if stoppedBy(mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	if i := strings.LastIndex(s[:lo], stopMarker); i >= 0 {
-		r.text.Reset()
-		r.text.WriteString(s[:i])
-	}
+	s := r.text.String()[:off]
+	r.text.Reset()
+	r.text.WriteString(s)
 }
 
 func addUsage(a, b llm.Usage) llm.Usage {
