@@ -2,16 +2,23 @@ package main
 
 import (
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 )
 
 // deps is the only place that builds concrete things: the tool registry,
 // the provider, the stores. Commands receive it and ask for what they need.
 type deps struct {
 	io *streams
+	// files configures the file tools (allowed types, read limit, backup
+	// retention); the zero value means the defaults.
+	files fsedit.Options
 }
 
-// registry builds the built-in tools for the project at root.
+// registry builds the built-in tools for the project at root. Each call
+// starts a fresh file session: what the model has read is per conversation.
 func (d *deps) registry(root string) *tools.Registry {
-	_ = root
-	return tools.NewRegistry()
+	return tools.NewRegistry(fsedit.NewTools(d.fileRoot(root))...)
 }
+
+// fileRoot returns the file tools' sandbox for the project folder dir.
+func (d *deps) fileRoot(dir string) *fsedit.Root { return fsedit.NewRoot(dir, d.files) }

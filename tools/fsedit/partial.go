@@ -65,10 +65,14 @@ func (sp *splicer) insert(lines []string) {
 func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	a := e.args
 	total := e.seen.lines
-	if a.StartLine == nil || a.EndLine == nil {
-		return tools.Errorf(tools.CodeInvalidRange, "partial needs start_line and end_line, the lines to replace; %s has %s (start_line %d appends; end_line = start_line - 1 inserts before start_line)", e.t.asked, plural(total, "line", "lines"), total+1), nil
+	if a.StartLine == nil {
+		return tools.Errorf(tools.CodeInvalidRange, "partial needs start_line (and end_line to replace lines); %s has %s: start_line %d appends, start_line alone inserts before that line", e.t.asked, plural(total, "line", "lines"), total+1), nil
 	}
-	start, end := *a.StartLine, *a.EndLine
+	start := *a.StartLine
+	end := start - 1 // start_line alone inserts: the harmless reading
+	if a.EndLine != nil {
+		end = *a.EndLine
+	}
 	if start < 1 || start > total+1 || end < start-1 || end > total {
 		return tools.Errorf(tools.CodeInvalidRange, "lines %d-%d are not a range of %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.asked, plural(total, "line", "lines"), total, total+1), nil
 	}

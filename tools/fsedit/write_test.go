@@ -144,7 +144,12 @@ func TestPartialRanges(t *testing.T) {
 	}
 	p := newProject(t, map[string]string{"f.md": base})
 	wantOK(t, p.read("f.md"))
-	wantCode(t, p.write("partial", "f.md", "x", "start_line", "2"), tools.CodeInvalidRange, "end_line")
+	wantCode(t, p.write("partial", "f.md", "x", "end_line", "2"), tools.CodeInvalidRange, "start_line")
+	// start_line alone inserts before that line.
+	wantOK(t, p.write("partial", "f.md", "x\n", "start_line", "2"))
+	if got := p.content("f.md"); got != "1\nx\n2\n3\n4\n5\n" {
+		t.Errorf("start_line alone = %q", got)
+	}
 }
 
 func TestPartialKeepsEndingsAndFinalNewline(t *testing.T) {
