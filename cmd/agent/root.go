@@ -35,6 +35,10 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newToolsCmd(d),
 		newRunCmd(d, nil),
 		newDemoCmd(d),
+		newPromptCmd(d),
+		newBackupsCmd(d),
+		newUndoCmd(d),
+		newToolCallCmd(d),
 	)
 	return root
 }

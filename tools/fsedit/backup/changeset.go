@@ -135,6 +135,9 @@ func (s *Store) Find(id string) (ChangeSet, error) {
 // always kept, so the last reply can be undone whatever its size. It
 // returns how many change sets it dropped.
 func (s *Store) Prune() (int, error) {
+	if _, err := s.root.Lstat(path.Join(Dir, manifestName)); err != nil {
+		return 0, nil // nothing recorded: nothing to prune, and no folder to make
+	}
 	unlock, err := s.lock()
 	if err != nil {
 		return 0, err
