@@ -38,7 +38,13 @@ func checkGolden(t *testing.T, name, got string) {
 // fixture writes testdata/tree/name.txtar into a new folder.
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	a, err := txtar.ParseFile(filepath.Join("testdata", "tree", name+".txtar"))
+	return fixtureFrom(t, filepath.Join("testdata", "tree", name+".txtar"))
+}
+
+// fixtureFrom writes the files of a txtar archive into a new folder.
+func fixtureFrom(t *testing.T, path string) string {
+	t.Helper()
+	a, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/prompt"
+)
+
+// fixedPromptTarget is the size the never-changing part of the prompt
+// (role, protocol, built-in tool catalog) should stay under.
+const fixedPromptTarget = 6 << 10
+
+type promptOptions struct {
+	dir    string
+	stats  bool
+	budget int
+	style  string
+}
+
+func newPromptCmd(d *deps) *cobra.Command {
+	var o promptOptions
+	cmd := &cobra.Command{
+		Use:   "prompt",
+		Short: "Print the system prompt the next run would send",
+		Long: `Print the exact system prompt the next 'agent run' in the project folder would send:
+role and rules, the tool-call protocol, the tool catalog, the environment, the
+project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
+
+--stats prints the size of each section in bytes and estimated tokens instead.
+--budget and --style preview the file tree with other settings.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			style, err := prompt.ParseStyle(o.style)
+			if err != nil {
+				return usageError{err}
+			}
+			if o.budget < 0 {
+				return usageErrorf("--budget must be positive, got %d", o.budget)
+			}
+			root, err := projectFolder(o.dir)
+			if err != nil {
+				return err
+			}
+			s := promptSettings{tree: prompt.TreeOptions{Budget: o.budget, Style: style}}
+			p, err := buildSystemPrompt(cmd.Context(), root, d.registry(root), s)
+			if err != nil {
+				return err
+			}
+			if o.stats {
+				return writePromptStats(d.io.Out, p)
+			}
+			_, err = io.WriteString(d.io.Out, p.String())
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")
+	f.BoolVar(&o.stats, "stats", false, "print bytes and estimated tokens per section instead of the prompt")
+	f.IntVar(&o.budget, "budget", 0, fmt.Sprintf("most lines of the file tree (default %d)", prompt.DefaultBudget))
+	f.StringVar(&o.style, "style", "emoji", "file tree style: emoji or plain")
+	return cmd
+}
+
+// projectFolder returns the project folder named by --dir, absolute.
+func projectFolder(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("project folder: %w", err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return "", usageErrorf("--dir: %v", err)
+	}
+	if !info.IsDir() {
+		return "", usageErrorf("--dir: %s is not a folder", dir)
+	}
+	return abs, nil
+}
+
+// writePromptStats prints one line per section, the total, and the size
+// of the fixed part that every request repeats.
+func writePromptStats(w io.Writer, p prompt.Prompt) error {
+	var b strings.Builder
+	row := func(name string, bytes, tokens int) {
+		fmt.Fprintf(&b, "%-13s %8s %8s\n", name, groupDigits(bytes), groupDigits(tokens))
+	}
+	fmt.Fprintf(&b, "%-13s %8s %8s\n", "section", "bytes", "~tokens")
+	fixed := 0
+	for _, s := range p.Sections {
+		row(s.Name, len(s.Text), prompt.EstimateTokens(s.Text))
+		switch s.Name {
+		case prompt.SectionRole, prompt.SectionProtocol, prompt.SectionTools:
+			fixed += len(s.Text)
+		}
+	}
+	// The whole prompt, separators included, is what a request carries.
+	all := p.String()
+	row("total", len(all), prompt.EstimateTokens(all))
+	verdict := "under"
+	if fixed >= fixedPromptTarget {
+		verdict = "OVER"
+	}
+	fmt.Fprintf(&b, "\nrole + protocol + tools: %s bytes (%s the %s-byte target)\n", groupDigits(fixed), verdict, groupDigits(fixedPromptTarget))
+	instr := "none"
+	if p.InstructionsFile != "" {
+		instr = p.InstructionsFile
+	}
+	fmt.Fprintf(&b, "instructions file: %s\n", instr)
+	fmt.Fprintf(&b, "tree: %s lines, %s files, collapsed folders: %s\n", groupDigits(p.Tree.Lines), groupDigits(p.Tree.Files), groupDigits(p.Tree.Collapsed))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// groupDigits formats n with comma separators.
+func groupDigits(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + groupDigits(-n)
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/prompt"
+	"github.com/agentcli/agent/tools"
+)
+
+// runPromptCmd runs `agent prompt args...` in-process and returns stdout,
+// stderr and the exit code.
+func runPromptCmd(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	io := &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	code := execute(t.Context(), io, append([]string{"prompt"}, args...))
+	return out.String(), errOut.String(), code
+}
+
+func promptProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"README.md":      "# Demo\n",
+		"AGENTS.md":      "Use tabs.\n",
+		"src/main.go":    "package main\n",
+		"src/util.go":    "package main\n",
+		".gitignore":     "bin/\n",
+		"bin/demo":       "binary",
+		"docs/a/deep.md": "",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestPromptExamplesParseAndValidate checks that every protocol example
+// is shown (the built-in tools are registered), parses back to exactly the
+// call it was made from, and passes the registry's validation.
+func TestPromptExamplesParseAndValidate(t *testing.T) {
+	reg := (&deps{}).registry(t.TempDir())
+	ex := protocolExamples(reg)
+	for name, s := range map[string]string{"read": ex.Read, "create": ex.Create, "partial": ex.Partial, "error": ex.Error} {
+		if s == "" {
+			t.Errorf("example %s is missing with the built-in tools", name)
+		}
+	}
+	if !strings.Contains(ex.Create, "<![CDATA[") {
+		t.Errorf("the create example does not use CDATA:\n%s", ex.Create)
+	}
+	for _, c := range []xmlcall.Call{exampleRead, exampleCreate, examplePartial} {
+		calls, errs := xmlcall.Parse(xmlcall.RenderCall(c), reg.ParamNames)
+		if len(errs) > 0 || len(calls) != 1 {
+			t.Fatalf("example %s %s: parsed %d calls, errors %v", c.Name, c.ID, len(calls), errs)
+		}
+		got := calls[0]
+		if got.Name != c.Name || got.ID != c.ID || len(got.Params) != len(c.Params) {
+			t.Fatalf("example parsed as %+v, want %+v", got, c)
+		}
+		for i, p := range c.Params {
+			if got.Params[i] != p {
+				t.Errorf("example %s %s: param %d = %+v, want %+v", c.Name, c.ID, i, got.Params[i], p)
+			}
+		}
+		if _, _, res := reg.Validate(got.Name, got.Args()); res != nil {
+			t.Errorf("example %s %s does not validate: %s %s", c.Name, c.ID, res.Code, res.Message)
+		}
+	}
+}
+
+// TestPromptErrorExampleIsWhatTheToolSays runs the real read_file on the
+// example's missing path: the example must show its real answer.
+func TestPromptErrorExampleIsWhatTheToolSays(t *testing.T) {
+	reg := (&deps{}).registry(t.TempDir())
+	res, err := reg.Call(t.Context(), exampleError.Name, xmlcall.Call{Params: exampleError.Params}.Args())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != exampleError.Code || res.Message != exampleError.Message {
+		t.Errorf("read_file answers %s %q, the example shows %s %q", res.Code, res.Message, exampleError.Code, exampleError.Message)
+	}
+}
+
+func TestPromptWithoutTools(t *testing.T) {
+	ex := protocolExamples(tools.NewRegistry())
+	if ex != (prompt.Examples{}) {
+		t.Errorf("examples with no tools = %+v, want none", ex)
+	}
+}
+
+// TestPromptFixedPartSize keeps role + protocol + the built-in tools'
+// catalog under the target, and checks each tool and parameter is in it.
+func TestPromptFixedPartSize(t *testing.T) {
+	dir := promptProject(t)
+	reg := (&deps{}).registry(dir)
+	p, err := (&deps{}).systemPrompt(t.Context(), dir, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := 0
+	for _, s := range p.Sections {
+		t.Logf("%-12s %5d bytes", s.Name, len(s.Text))
+		switch s.Name {
+		case prompt.SectionRole, prompt.SectionProtocol, prompt.SectionTools:
+			fixed += len(s.Text)
+		}
+	}
+	if fixed >= fixedPromptTarget {
+		t.Errorf("role + protocol + tools = %d bytes, want under %d", fixed, fixedPromptTarget)
+	}
+	catalog := p.Section(prompt.SectionTools)
+	for _, tool := range reg.Tools() {
+		def := tool.Definition()
+		if !strings.Contains(catalog, "## "+def.Name+"\n") {
+			t.Errorf("catalog lacks tool %s", def.Name)
+		}
+		for _, param := range def.Params {
+			if !strings.Contains(catalog, "- "+param.Name) {
+				t.Errorf("catalog lacks %s's parameter %s", def.Name, param.Name)
+			}
+		}
+	}
+}
+
+// TestPromptCommandPrintsWhatRunSends compares the command's output with
+// the prompt the run path builds (the date line aside, which could change
+// at midnight between the two).
+func TestPromptCommandPrintsWhatRunSends(t *testing.T) {
+	dir := promptProject(t)
+	out, errOut, code := runPromptCmd(t, "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	d := &deps{}
+	p, err := d.systemPrompt(t.Context(), dir, d.registry(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropDate := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "- Date: ") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if dropDate(out) != dropDate(p.String()) {
+		t.Errorf("agent prompt printed:\n%s\nrun would send:\n%s", out, p.String())
+	}
+	for _, want := range []string{"📝 README.md", "📁 src/", "Use tabs.", "## read_file", "Project folder: " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "demo") && strings.Contains(out, "bin/") {
+		t.Error("prompt shows the ignored bin/ folder")
+	}
+}
+
+func TestPromptCommandStats(t *testing.T) {
+	out, errOut, code := runPromptCmd(t, "--dir", promptProject(t), "--stats")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"section", "role", "protocol", "tools", "environment", "instructions", "tree", "total", "role + protocol + tools:", "under the 6,144-byte target", "instructions file: AGENTS.md", "tree: 9 lines, 6 files"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--stats output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPromptCommandTreeFlags(t *testing.T) {
+	dir := promptProject(t)
+	out, _, code := runPromptCmd(t, "--dir", dir, "--style", "plain", "--budget", "3")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	tree := out[strings.Index(out, "# Project files"):]
+	if strings.Contains(tree, "📁") || strings.Contains(tree, "📝") {
+		t.Errorf("plain style shows emoji:\n%s", tree)
+	}
+	lines := strings.Split(strings.TrimSpace(tree), "\n")
+	if n := len(lines) - 4; n > 3 { // heading, blank, summary, blank
+		t.Errorf("tree has %d lines with --budget 3:\n%s", n, tree)
+	}
+}
+
+func TestPromptCommandUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--style", "fancy"},
+		{"--budget", "-1"},
+		{"--dir", filepath.Join(t.TempDir(), "missing")},
+		{"extra"},
+	} {
+		_, errOut, code := runPromptCmd(t, args...)
+		if code != exitUsage {
+			t.Errorf("agent prompt %v: exit %d, want %d (%s)", args, code, exitUsage, errOut)
+		}
+	}
+}
+
+func TestGroupDigits(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 12: "12", 1234: "1,234", 6144: "6,144", 1234567: "1,234,567", -9876: "-9,876"} {
+		if got := groupDigits(n); got != want {
+			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/prompt"
+	"github.com/agentcli/agent/tools"
+)
+
+// promptSettings are the knobs of the system prompt. The zero value gives
+// the defaults every run uses; `agent prompt --budget/--style` previews
+// other values.
+type promptSettings struct {
+	tree prompt.TreeOptions
+	now  func() time.Time // time.Now when nil
+}
+
+// systemPrompt builds the system prompt for the project at root and the
+// tools of reg. It is the one place the prompt is built: `agent run` sends
+// what it returns (p.String()), and `agent prompt` prints exactly that.
+func (d *deps) systemPrompt(ctx context.Context, root string, reg *tools.Registry) (prompt.Prompt, error) {
+	return buildSystemPrompt(ctx, root, reg, promptSettings{})
+}
+
+func buildSystemPrompt(ctx context.Context, root string, reg *tools.Registry, s promptSettings) (prompt.Prompt, error) {
+	return prompt.Build(ctx, prompt.Options{
+		Root:     root,
+		Tools:    promptCatalog(reg),
+		Examples: protocolExamples(reg),
+		Now:      s.now,
+		Tree:     s.tree,
+	})
+}
+
+// promptCatalog describes the registered tools for the prompt, in registry
+// order.
+func promptCatalog(reg *tools.Registry) []prompt.Tool {
+	var out []prompt.Tool
+	for _, t := range reg.Tools() {
+		def := t.Definition()
+		pt := prompt.Tool{Name: def.Name, Description: def.Description}
+		for _, p := range def.Params {
+			pt.Params = append(pt.Params, prompt.Param{
+				Name:        p.Name,
+				Kind:        p.Kind.String(),
+				Required:    p.Required,
+				Enum:        p.Enum,
+				Description: p.Description,
+			})
+		}
+		out = append(out, pt)
+	}
+	return out
+}
+
+// The example calls of the protocol section. They use the built-in file
+// tools; an example whose tool (or parameter) is not registered is left
+// out rather than shown wrong. The error response is the one read_file
+// really gives for a missing file (a test checks it).
+var (
+	exampleRead = xmlcall.Call{Name: "read_file", ID: "1", Params: []xmlcall.Param{
+		{Name: "file_path", Value: "README.md"},
+	}}
+	exampleCreate = xmlcall.Call{Name: "write_file", ID: "2", Params: []xmlcall.Param{
+		{Name: "operation_type", Value: "create"},
+		{Name: "file_path", Value: "docs/notes.md"},
+		{Name: "content", Value: "\n# Notes\nKeep <b>tags</b>, & and \"quotes\" as they are.\n"},
+	}}
+	examplePartial = xmlcall.Call{Name: "write_file", ID: "3", Params: []xmlcall.Param{
+		{Name: "operation_type", Value: "partial"},
+		{Name: "file_path", Value: "README.md"},
+		{Name: "start_line", Value: "3"},
+		{Name: "end_line", Value: "4"},
+		{Name: "content", Value: "\nThe new third line.\nThe new fourth line.\n"},
+	}}
+	exampleError = xmlcall.Response{ID: "4", Name: "read_file",
+		Params:  []xmlcall.Param{{Name: "file_path", Value: "docs/setup.md"}},
+		Code:    tools.CodeFileNotFound,
+		Message: "file not found: docs/setup.md; list_directory or search_files show what exists",
+	}
+)
+
+// protocolExamples renders the examples with the protocol package's own
+// renderer, so that they are exactly what the parser reads.
+func protocolExamples(reg *tools.Registry) prompt.Examples {
+	var ex prompt.Examples
+	if exampleRegistered(reg, exampleRead) {
+		ex.Read = xmlcall.RenderCall(exampleRead)
+	}
+	if exampleRegistered(reg, exampleCreate) {
+		ex.Create = xmlcall.RenderCall(exampleCreate)
+	}
+	if exampleRegistered(reg, examplePartial) {
+		ex.Partial = xmlcall.RenderCall(examplePartial)
+	}
+	if exampleRegistered(reg, xmlcall.Call{Name: exampleError.Name, Params: exampleError.Params}) {
+		ex.Error = xmlcall.RenderString(exampleError)
+	}
+	return ex
+}
+
+// exampleRegistered reports whether c is a valid call of a registered tool.
+func exampleRegistered(reg *tools.Registry, c xmlcall.Call) bool {
+	_, _, res := reg.Validate(c.Name, c.Args())
+	return res == nil
+}

@@ -1,0 +1,77 @@
+package prompt
+
+import (
+	"strings"
+)
+
+// Tool describes one tool for the catalog. The caller fills it from its
+// tool registry, so the catalog always lists exactly the tools that run.
+type Tool struct {
+	Name        string
+	Description string // may hold several lines
+	Params      []Param
+}
+
+// Param describes one parameter of a Tool.
+type Param struct {
+	Name string
+	// Kind is "string", "integer", "boolean", "enum" or "json".
+	Kind        string
+	Required    bool
+	Enum        []string // the allowed values of an enum
+	Description string
+}
+
+// Examples are the protocol examples shown to the model. The caller
+// renders them with the protocol package (a call as a model should write
+// it, a response as the agent sends it), so they cannot drift from what
+// the parser accepts. An empty example is left out.
+type Examples struct {
+	Read    string // a read_file call
+	Create  string // a write_file call creating a file, content in CDATA
+	Partial string // a write_file call replacing a range of lines
+	Error   string // a <tool_response> carrying an error
+}
+
+// renderCatalog lists the tools, one heading each, with their parameters
+// in definition order. Text parameters are the default and carry no kind,
+// which keeps the catalog short; every other kind is named.
+func renderCatalog(tools []Tool) string {
+	if len(tools) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("# Tools\n")
+	for _, t := range tools {
+		b.WriteString("\n## " + t.Name + "\n")
+		if d := strings.TrimSpace(t.Description); d != "" {
+			b.WriteString(d + "\n")
+		}
+		for _, p := range t.Params {
+			b.WriteString("- " + p.Name)
+			var tags []string
+			if p.Required {
+				tags = append(tags, "required")
+			}
+			switch {
+			case p.Kind == "enum" || len(p.Enum) > 0:
+				tags = append(tags, strings.Join(p.Enum, "|"))
+			case p.Kind != "" && p.Kind != "string":
+				tags = append(tags, p.Kind)
+			}
+			if len(tags) > 0 {
+				b.WriteString(" (" + strings.Join(tags, ", ") + ")")
+			}
+			if d := oneLine(p.Description); d != "" {
+				b.WriteString(": " + d)
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// oneLine folds whitespace runs, line breaks included, into single spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

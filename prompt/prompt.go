@@ -1,0 +1,190 @@
+package prompt
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/template"
+	"time"
+	"unicode/utf8"
+)
+
+//go:embed templates/*.md
+var templates embed.FS
+
+var (
+	roleText      = mustRead("templates/role.md")
+	protocolTempl = template.Must(template.New("protocol").Parse(mustRead("templates/protocol.md")))
+)
+
+func mustRead(name string) string {
+	b, err := templates.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: cannot happen
+	}
+	return string(b)
+}
+
+// The names of the sections, in the order they appear. The order puts
+// what never changes first and what changes most (the file tree) last,
+// so that a provider's prompt cache keeps the longest possible prefix.
+const (
+	SectionRole         = "role"
+	SectionProtocol     = "protocol"
+	SectionTools        = "tools"
+	SectionEnvironment  = "environment"
+	SectionInstructions = "instructions"
+	SectionTree         = "tree"
+)
+
+// Options are the inputs of Build.
+type Options struct {
+	// Root is the project folder.
+	Root     string
+	Tools    []Tool
+	Examples Examples
+	// Now is the clock; time.Now when nil. Only the date is shown, so
+	// the prompt stays the same all day.
+	Now func() time.Time
+	// Platform is shown as the operating system; runtime.GOOS/GOARCH
+	// when empty.
+	Platform string
+	Tree     TreeOptions
+	// MaxInstructions bounds the AGENTS.md section, in bytes;
+	// DefaultMaxInstructions when zero.
+	MaxInstructions int
+}
+
+// Section is one part of the system prompt.
+type Section struct {
+	Name string
+	// Text is the section, ending in a line break; empty when the section
+	// has nothing to say (no instructions file, no tools).
+	Text string
+}
+
+// Prompt is a system prompt made of sections in a fixed order.
+type Prompt struct {
+	Sections []Section
+	// Tree is the file tree the tree section shows.
+	Tree Tree
+	// InstructionsFile is the name of the instructions file used, or "".
+	InstructionsFile string
+}
+
+// String returns the system prompt: the non-empty sections separated by
+// a blank line.
+func (p Prompt) String() string {
+	var b strings.Builder
+	for _, s := range p.Sections {
+		if s.Text == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+// Section returns the text of the section called name.
+func (p Prompt) Section(name string) string {
+	for _, s := range p.Sections {
+		if s.Name == name {
+			return s.Text
+		}
+	}
+	return ""
+}
+
+// Build assembles the system prompt for the project at opts.Root.
+func Build(ctx context.Context, opts Options) (Prompt, error) {
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return Prompt{}, err
+	}
+	ex := opts.Examples
+	for _, e := range []*string{&ex.Read, &ex.Create, &ex.Partial, &ex.Error} {
+		*e = strings.TrimSpace(*e)
+	}
+	var protocol strings.Builder
+	if err := protocolTempl.Execute(&protocol, ex); err != nil {
+		return Prompt{}, fmt.Errorf("render protocol section: %w", err)
+	}
+	maxInstr := opts.MaxInstructions
+	if maxInstr <= 0 {
+		maxInstr = DefaultMaxInstructions
+	}
+	instrName, instr, err := instructions(root, maxInstr)
+	if err != nil {
+		return Prompt{}, err
+	}
+	tree, err := BuildTree(ctx, root, opts.Tree)
+	if err != nil {
+		return Prompt{}, err
+	}
+	p := Prompt{Tree: tree, InstructionsFile: instrName}
+	p.Sections = []Section{
+		{SectionRole, roleText},
+		{SectionProtocol, protocol.String()},
+		{SectionTools, renderCatalog(opts.Tools)},
+		{SectionEnvironment, environment(opts, root)},
+		{SectionInstructions, ""},
+		{SectionTree, treeSection(tree)},
+	}
+	if instr != "" {
+		p.Sections[4].Text = fmt.Sprintf("# Project instructions\n\nFrom %s in the project folder:\n\n%s\n", instrName, instr)
+	}
+	return p, nil
+}
+
+func environment(opts Options, root string) string {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	platform := opts.Platform
+	if platform == "" {
+		platform = runtime.GOOS + "/" + runtime.GOARCH
+	}
+	return fmt.Sprintf("# Environment\n\n- Date: %s\n- System: %s\n- Project folder: %s\n",
+		now().Format("2006-01-02 (Monday)"), platform, root)
+}
+
+func treeSection(t Tree) string {
+	var b strings.Builder
+	b.WriteString("# Project files\n\n")
+	if t.Lines == 0 {
+		b.WriteString("The project folder is empty.\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s files, ignored ones left out.", thousands(t.Files))
+	if t.Collapsed > 0 {
+		b.WriteString(" A folder followed by a count is not opened here; list it to see inside.")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(t.Text)
+	return b.String()
+}
+
+// EstimateTokens estimates how many tokens s costs: about four bytes of
+// ASCII text per token, and a token for each other character (accented
+// letters, CJK, emoji), which is close for the common tokenizers.
+func EstimateTokens(s string) int {
+	ascii, other := 0, 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			ascii++
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		other++
+		i += n
+	}
+	return (ascii+3)/4 + other
+}
