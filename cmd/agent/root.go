@@ -39,6 +39,9 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newBackupsCmd(d),
 		newUndoCmd(d),
 		newToolCallCmd(d),
+		newTestToolsCmd(d),
+		newTestFileWriteCmd(d),
+		newTestCombinedCmd(d),
 	)
 	return root
 }

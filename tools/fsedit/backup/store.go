@@ -131,11 +131,20 @@ func (s *Store) Append(e Entry) error {
 		return err
 	}
 	defer unlock()
-	f, err := s.root.OpenFile(path.Join(Dir, manifestName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := s.root.OpenFile(path.Join(Dir, manifestName), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("open backup manifest: %w", err)
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
+	line = append(line, '\n')
+	// A crash mid-append leaves a line without its break; start a new
+	// line so this entry is not glued to the torn one and lost with it.
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	if _, err := f.Write(line); err != nil {
 		f.Close()
 		return fmt.Errorf("write backup manifest: %w", err)
 	}
