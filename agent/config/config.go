@@ -1,0 +1,303 @@
+// Package config loads the agent's configuration: flags over environment
+// over the project's .agent/config.toml over the user's
+// $XDG_CONFIG_HOME/agent/config.toml over defaults. It resolves the
+// provider (choosing one from the keys in the environment when none is
+// named), its base URL and its key. Load has no hidden inputs: files,
+// environment, flags and the local probe are all passed in.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the effective configuration.
+type Config struct {
+	Provider string `toml:"provider"` // a preset name: gemini, openai, openrouter, venice, ollama, anthropic
+	Model    string `toml:"model"`
+	BaseURL  string `toml:"base_url"` // "" means the SDK's default address
+	// APIKeyEnv names the environment variable that holds the key, instead
+	// of the provider's usual one. Keys never live in config files.
+	APIKeyEnv string `toml:"api_key_env"`
+
+	MaxIterations int      `toml:"max_iterations"` // model calls per request
+	Approval      string   `toml:"approval"`       // ask, auto or never: how writes are approved
+	ToolTimeout   Duration `toml:"tool_timeout"`   // time limit of one tool call
+	ModelTimeout  Duration `toml:"model_timeout"`  // longest silence of the model before giving up
+
+	Retry   Retry   `toml:"retry"`
+	Tree    Tree    `toml:"tree"`
+	Files   Files   `toml:"files"`
+	Backups Backups `toml:"backups"`
+
+	// Resolved by Load, never read from files.
+
+	Family string `toml:"-"` // the wire protocol: FamilyGemini, FamilyOpenAI, FamilyAnthropic
+	APIKey string `toml:"-"` // the key itself; "" if none is set
+	KeyEnv string `toml:"-"` // the variable the key comes (or would come) from
+	// Origins says where each setting came from, by its dotted name
+	// ("model", "tree.budget", "api_key"): "default", "flag --model",
+	// "env AGENT_MODEL", a file path, or "auto: ...".
+	Origins map[string]string `toml:"-"`
+	// FilesRead are the config files that existed and were read.
+	FilesRead []string `toml:"-"`
+}
+
+// Retry bounds the retries of one model call.
+type Retry struct {
+	Attempts int      `toml:"attempts"` // requests in all, the first included
+	MaxTime  Duration `toml:"max_time"` // no retry starts later than this after the first request
+}
+
+// Tree configures the project file tree shown to the model.
+type Tree struct {
+	Budget int    `toml:"budget"` // entries shown at most
+	Style  string `toml:"style"`  // "emoji" (📝 file, 📁 folder) or "plain"
+}
+
+// Files configures the file tools.
+type Files struct {
+	ReadLimit       Size     `toml:"read_limit"`       // larger files are read by range
+	ExtraExtensions []string `toml:"extra_extensions"` // added to the allowlist, like ".tf" or "Jenkinsfile"
+}
+
+// Backups configures backup retention.
+type Backups struct {
+	MaxAge  Duration `toml:"max_age"`  // older change sets are pruned
+	MaxSize Size     `toml:"max_size"` // the oldest change sets go beyond this total
+}
+
+// Defaults is the configuration with nothing configured (provider not yet
+// resolved).
+func Defaults() Config {
+	return Config{
+		MaxIterations: 10,
+		Approval:      "ask",
+		ToolTimeout:   Duration(60 * time.Second),
+		ModelTimeout:  Duration(2 * time.Minute),
+		Retry:         Retry{Attempts: 3, MaxTime: Duration(2 * time.Minute)},
+		Tree:          Tree{Budget: 300, Style: "emoji"},
+		Files:         Files{ReadLimit: 1 << 20},
+		Backups:       Backups{MaxAge: Duration(14 * 24 * time.Hour), MaxSize: 100 << 20},
+	}
+}
+
+// Flags are the command-line settings; zero values are unset.
+type Flags struct {
+	Provider, Model, BaseURL, APIKeyEnv, Approval string
+	MaxIterations                                 int
+	ToolTimeout, ModelTimeout                     time.Duration
+}
+
+// Input is everything Load reads.
+type Input struct {
+	// Files are config files, lowest precedence first (the user's, then
+	// the project's); missing ones are skipped. See DefaultFiles.
+	Files []string
+	// Env is the environment (see EnvMap).
+	Env map[string]string
+	// Flags are the command-line settings.
+	Flags Flags
+	// Probe asks a local Ollama at baseURL whether it answers and which
+	// models it has. It is called only when nothing else chose a
+	// provider, or for ollama without a model. nil never probes.
+	Probe func(baseURL string) (models []string, ok bool)
+}
+
+// EnvMap turns os.Environ-style pairs into a map.
+func EnvMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// DefaultFiles are the user's and the project's config files, in
+// precedence order for Input.Files: $XDG_CONFIG_HOME/agent/config.toml (or
+// ~/.config/agent/config.toml) and <root>/.agent/config.toml.
+func DefaultFiles(env map[string]string, root string) []string {
+	var files []string
+	if dir := env["XDG_CONFIG_HOME"]; dir != "" {
+		files = append(files, filepath.Join(dir, "agent", "config.toml"))
+	} else if home := env["HOME"]; home != "" {
+		files = append(files, filepath.Join(home, ".config", "agent", "config.toml"))
+	}
+	return append(files, filepath.Join(root, ".agent", "config.toml"))
+}
+
+// Load builds the effective configuration from in.
+func Load(in Input) (Config, error) {
+	c := Defaults()
+	c.Origins = map[string]string{}
+	for _, path := range in.Files {
+		read, err := c.loadFile(path)
+		if err != nil {
+			return Config{}, err
+		}
+		if read {
+			c.FilesRead = append(c.FilesRead, path)
+		}
+	}
+	if err := c.applyEnv(in.Env); err != nil {
+		return Config{}, err
+	}
+	c.applyFlags(in.Flags)
+	if err := c.validate(); err != nil {
+		return Config{}, err
+	}
+	if err := c.resolveProvider(in); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// Origin is where setting key came from.
+func (c *Config) Origin(key string) string {
+	if o := c.Origins[key]; o != "" {
+		return o
+	}
+	return "default"
+}
+
+func (c *Config) set(key, origin string) { c.Origins[key] = origin }
+
+// loadFile decodes one TOML file over c; a missing file is not an error.
+func (c *Config) loadFile(path string) (bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read config: %w", err)
+	}
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		return false, fmt.Errorf("config file %s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0].String()
+		if strings.Contains(strings.ToLower(k), "key") && !strings.HasSuffix(k, "api_key_env") {
+			return false, fmt.Errorf("config file %s: %q is not a setting: keys are never stored in config files; set the provider's variable (like GEMINI_API_KEY), or name another one with api_key_env", path, k)
+		}
+		return false, fmt.Errorf("config file %s: unknown setting %q (agent config shows them all)", path, k)
+	}
+	for _, k := range md.Keys() {
+		if t := md.Type(k...); t != "Table" {
+			c.set(k.String(), path)
+		}
+	}
+	return true, nil
+}
+
+// envVars are the AGENT_* variables and the settings they set.
+var envVars = []struct{ name, key string }{
+	{"AGENT_PROVIDER", "provider"},
+	{"AGENT_MODEL", "model"},
+	{"AGENT_BASE_URL", "base_url"},
+	{"AGENT_API_KEY_ENV", "api_key_env"},
+	{"AGENT_MAX_ITERATIONS", "max_iterations"},
+	{"AGENT_APPROVAL", "approval"},
+	{"AGENT_TOOL_TIMEOUT", "tool_timeout"},
+	{"AGENT_MODEL_TIMEOUT", "model_timeout"},
+}
+
+func (c *Config) applyEnv(env map[string]string) error {
+	for _, e := range envVars {
+		v := strings.TrimSpace(env[e.name])
+		if v == "" {
+			continue
+		}
+		var err error
+		switch e.key {
+		case "provider":
+			c.Provider = v
+		case "model":
+			c.Model = v
+		case "base_url":
+			c.BaseURL = v
+		case "api_key_env":
+			c.APIKeyEnv = v
+		case "approval":
+			c.Approval = v
+		case "max_iterations":
+			c.MaxIterations, err = strconv.Atoi(v)
+		case "tool_timeout":
+			err = c.ToolTimeout.UnmarshalText([]byte(v))
+		case "model_timeout":
+			err = c.ModelTimeout.UnmarshalText([]byte(v))
+		}
+		if err != nil {
+			return fmt.Errorf("%s=%q: %w", e.name, v, err)
+		}
+		c.set(e.key, "env "+e.name)
+	}
+	return nil
+}
+
+func (c *Config) applyFlags(f Flags) {
+	str := func(v string, dst *string, key, flag string) {
+		if v != "" {
+			*dst = v
+			c.set(key, "flag --"+flag)
+		}
+	}
+	str(f.Provider, &c.Provider, "provider", "provider")
+	str(f.Model, &c.Model, "model", "model")
+	str(f.BaseURL, &c.BaseURL, "base_url", "base-url")
+	str(f.APIKeyEnv, &c.APIKeyEnv, "api_key_env", "api-key-env")
+	str(f.Approval, &c.Approval, "approval", "approval")
+	if f.MaxIterations != 0 {
+		c.MaxIterations = f.MaxIterations
+		c.set("max_iterations", "flag --max-iterations")
+	}
+	if f.ToolTimeout != 0 {
+		c.ToolTimeout = Duration(f.ToolTimeout)
+		c.set("tool_timeout", "flag --tool-timeout")
+	}
+	if f.ModelTimeout != 0 {
+		c.ModelTimeout = Duration(f.ModelTimeout)
+		c.set("model_timeout", "flag --model-timeout")
+	}
+}
+
+func (c *Config) validate() error {
+	bad := func(key string, v any, want string) error {
+		return fmt.Errorf("%s = %v (from %s): %s", key, v, c.Origin(key), want)
+	}
+	switch {
+	case c.Approval != "ask" && c.Approval != "auto" && c.Approval != "never":
+		return bad("approval", strconv.Quote(c.Approval), "use ask, auto or never")
+	case c.MaxIterations < 1:
+		return bad("max_iterations", c.MaxIterations, "use a number of 1 or more")
+	case c.ToolTimeout <= 0:
+		return bad("tool_timeout", c.ToolTimeout, "use a positive duration like 60s")
+	case c.ModelTimeout <= 0:
+		return bad("model_timeout", c.ModelTimeout, "use a positive duration like 2m")
+	case c.Retry.Attempts < 1:
+		return bad("retry.attempts", c.Retry.Attempts, "use 1 (no retry) or more")
+	case c.Retry.MaxTime <= 0:
+		return bad("retry.max_time", c.Retry.MaxTime, "use a positive duration like 2m")
+	case c.Tree.Budget < 1:
+		return bad("tree.budget", c.Tree.Budget, "use a number of entries of 1 or more")
+	case c.Tree.Style != "emoji" && c.Tree.Style != "plain":
+		return bad("tree.style", strconv.Quote(c.Tree.Style), "use emoji or plain")
+	case c.Files.ReadLimit <= 0:
+		return bad("files.read_limit", c.Files.ReadLimit, "use a positive size like 1MiB")
+	case c.Backups.MaxAge <= 0:
+		return bad("backups.max_age", c.Backups.MaxAge, "use a positive duration like 14d")
+	case c.Backups.MaxSize <= 0:
+		return bad("backups.max_size", c.Backups.MaxSize, "use a positive size like 100MiB")
+	}
+	return nil
+}

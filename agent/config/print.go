@@ -1,0 +1,73 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Mask shows enough of a secret to tell which one it is, and no more.
+func Mask(secret string) string {
+	switch {
+	case secret == "":
+		return ""
+	case len(secret) < 20:
+		return strings.Repeat("*", 8)
+	}
+	return secret[:4] + "…" + secret[len(secret)-4:]
+}
+
+// Write prints c as TOML that could be pasted into a config file, each
+// value followed by where it came from. The key is masked and shown only
+// as a comment: keys belong in the environment.
+func (c *Config) Write(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# Effective configuration: flags > environment > project file > user file > defaults.\n")
+	if len(c.FilesRead) == 0 {
+		b.WriteString("# Config files read: none\n")
+	} else {
+		b.WriteString("# Config files read: " + strings.Join(c.FilesRead, ", ") + "\n")
+	}
+	line := func(key, value string) {
+		name := key[strings.LastIndex(key, ".")+1:]
+		fmt.Fprintf(&b, "%-44s # %s\n", name+" = "+value, c.Origin(key))
+	}
+	q := strconv.Quote
+	line("provider", q(c.Provider))
+	line("model", q(c.Model))
+	line("base_url", q(c.BaseURL))
+	if c.APIKeyEnv != "" {
+		line("api_key_env", q(c.APIKeyEnv))
+	}
+	switch {
+	case c.APIKey != "":
+		fmt.Fprintf(&b, "# api key: %s (from %s)\n", Mask(c.APIKey), c.KeyEnv)
+	case c.KeyRequired():
+		fmt.Fprintf(&b, "# api key: not set (set %s)\n", c.KeyEnv)
+	default:
+		b.WriteString("# api key: none needed\n")
+	}
+	line("max_iterations", strconv.Itoa(c.MaxIterations))
+	line("approval", q(c.Approval))
+	line("tool_timeout", q(c.ToolTimeout.String()))
+	line("model_timeout", q(c.ModelTimeout.String()))
+	b.WriteString("\n[retry]\n")
+	line("retry.attempts", strconv.Itoa(c.Retry.Attempts))
+	line("retry.max_time", q(c.Retry.MaxTime.String()))
+	b.WriteString("\n[tree]\n")
+	line("tree.budget", strconv.Itoa(c.Tree.Budget))
+	line("tree.style", q(c.Tree.Style))
+	b.WriteString("\n[files]\n")
+	line("files.read_limit", q(c.Files.ReadLimit.String()))
+	exts := make([]string, len(c.Files.ExtraExtensions))
+	for i, e := range c.Files.ExtraExtensions {
+		exts[i] = q(e)
+	}
+	line("files.extra_extensions", "["+strings.Join(exts, ", ")+"]")
+	b.WriteString("\n[backups]\n")
+	line("backups.max_age", q(c.Backups.MaxAge.String()))
+	line("backups.max_size", q(c.Backups.MaxSize.String()))
+	_, err := io.WriteString(w, b.String())
+	return err
+}

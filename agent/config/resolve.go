@@ -1,0 +1,153 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// resolveProvider fills Provider (choosing one if none is named), Family,
+// BaseURL, Model, APIKey and KeyEnv.
+func (c *Config) resolveProvider(in Input) error {
+	env := in.Env
+	var probed []string
+	if c.Provider == "" {
+		name, why, models := autoProvider(env, in.Probe)
+		if name == "" {
+			return ErrNoProvider
+		}
+		c.Provider, probed = name, models
+		c.set("provider", "auto: "+why)
+	}
+	p, ok := LookupPreset(c.Provider)
+	if !ok {
+		return unknownProvider(c.Provider, c.Origin("provider"))
+	}
+	c.Provider, c.Family = p.Name, p.Family
+	c.resolveBaseURL(p, env)
+	c.resolveKey(p, env)
+	if c.Model == "" {
+		c.Model = p.Model
+		c.set("model", "default for "+p.Name)
+		if p.Name == "ollama" {
+			if probed == nil && in.Probe != nil {
+				probed, _ = in.Probe(c.BaseURL)
+			}
+			if len(probed) > 0 {
+				c.Model = probed[0]
+				c.set("model", "auto: the first model Ollama lists")
+			}
+		}
+	}
+	return nil
+}
+
+// autoProvider chooses a provider from the environment: the first of
+// autoOrder whose key is set, then an OpenAI-compatible server named by
+// OPENAI_BASE_URL, then a local Ollama that answers.
+func autoProvider(env map[string]string, probe func(string) ([]string, bool)) (name, why string, models []string) {
+	for _, n := range autoOrder {
+		p := presets[n]
+		for _, k := range p.KeyEnvs {
+			if env[k] != "" {
+				return n, k + " is set", nil
+			}
+		}
+	}
+	if env["OPENAI_BASE_URL"] != "" {
+		return "openai", "OPENAI_BASE_URL is set", nil
+	}
+	if probe != nil {
+		if models, ok := probe(OllamaURL); ok {
+			return "ollama", "Ollama answers on localhost:11434", models
+		}
+	}
+	return "", "", nil
+}
+
+// resolveBaseURL applies the precedence of addresses: base_url from a
+// flag or AGENT_BASE_URL, then the SDK's own variable (OPENAI_BASE_URL,
+// GOOGLE_GEMINI_BASE_URL, ANTHROPIC_BASE_URL), then base_url from a file,
+// then the preset's address.
+func (c *Config) resolveBaseURL(p Preset, env map[string]string) {
+	origin := c.Origin("base_url")
+	explicit := strings.HasPrefix(origin, "flag ") || strings.HasPrefix(origin, "env ")
+	if !explicit && p.URLEnv != "" && env[p.URLEnv] != "" {
+		c.BaseURL = env[p.URLEnv]
+		c.set("base_url", "env "+p.URLEnv)
+		return
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = p.BaseURL
+		if p.BaseURL == "" {
+			c.set("base_url", "default for "+p.Name+": the SDK's address")
+		} else {
+			c.set("base_url", "default for "+p.Name)
+		}
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+}
+
+// resolveKey finds the key: in the variable api_key_env names, else in the
+// preset's variables. A missing key is not an error here (the provider
+// reports it when built), so that `agent config` can still show the rest.
+func (c *Config) resolveKey(p Preset, env map[string]string) {
+	if c.APIKeyEnv != "" {
+		c.KeyEnv, c.APIKey = c.APIKeyEnv, env[c.APIKeyEnv]
+	} else if len(p.KeyEnvs) > 0 {
+		c.KeyEnv = p.KeyEnvs[0]
+		for _, k := range p.KeyEnvs {
+			if env[k] != "" {
+				c.KeyEnv, c.APIKey = k, env[k]
+				break
+			}
+		}
+	}
+	if c.APIKey != "" {
+		c.set("api_key", "env "+c.KeyEnv)
+	}
+}
+
+// KeyRequired reports whether the provider needs a key at its address: a
+// local or self-hosted OpenAI-compatible server usually needs none.
+func (c *Config) KeyRequired() bool {
+	p, ok := LookupPreset(c.Provider)
+	if !ok || p.NoKey {
+		return false
+	}
+	if p.Family == FamilyOpenAI {
+		return strings.TrimRight(c.BaseURL, "/") == strings.TrimRight(p.BaseURL, "/")
+	}
+	return true
+}
+
+// MissingKey is the error for a provider that needs a key when none is
+// set, or nil.
+func (c *Config) MissingKey() error {
+	if c.APIKey != "" || !c.KeyRequired() {
+		return nil
+	}
+	if c.APIKeyEnv != "" {
+		return fmt.Errorf("%s needs an API key: api_key_env (from %s) names %s, which is not set",
+			c.Provider, c.Origin("api_key_env"), c.APIKeyEnv)
+	}
+	p, _ := LookupPreset(c.Provider)
+	return fmt.Errorf("%s needs an API key: set %s, or choose another provider with --provider",
+		c.Provider, strings.Join(p.KeyEnvs, " or "))
+}
+
+// URLSetting names, for messages, where the base URL is configured.
+func (c *Config) URLSetting() string {
+	switch o := c.Origin("base_url"); {
+	case strings.HasPrefix(o, "flag "):
+		return strings.TrimPrefix(o, "flag ")
+	case strings.HasPrefix(o, "env "):
+		return strings.TrimPrefix(o, "env ")
+	case strings.HasPrefix(o, "default"):
+		if p, ok := LookupPreset(c.Provider); ok && p.URLEnv != "" {
+			return p.URLEnv + " or base_url"
+		}
+		return "base_url"
+	default:
+		return "base_url in " + o
+	}
+}

@@ -1,0 +1,104 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Duration is a time.Duration written as Go writes durations ("90s",
+// "2m30s") or in days ("30d"). A bare number counts seconds.
+type Duration time.Duration
+
+// UnmarshalText reads "90s", "2m", "1h30m", "30d" or "45".
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := parseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText writes the duration back in a form UnmarshalText reads.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// String is "30d" for whole days, else Go's form ("2m0s").
+func (d Duration) String() string {
+	td := time.Duration(d)
+	if td > 0 && td%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", td/(24*time.Hour))
+	}
+	return td.String()
+}
+
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("duration %q is negative", s)
+		}
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("duration %q: write days as a number followed by d, like 30d", s)
+		}
+		return time.Duration(n * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("duration %q: write it like 90s, 2m, 1h30m or 30d", s)
+	}
+	return d, nil
+}
+
+// Size is a number of bytes, written as a number or with a unit: "512KB",
+// "1MiB", "2GB" (KB, MB and GB are powers of 1000; KiB, MiB and GiB of 1024).
+type Size int64
+
+var sizeUnits = []struct {
+	suffix string
+	n      int64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+	{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30},
+	{"B", 1},
+}
+
+// UnmarshalText reads "1048576", "1MiB", "500KB", ...
+func (z *Size) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	mult := int64(1)
+	for _, u := range sizeUnits {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(rest), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("size %q: write it like 1048576, 512KB or 1MiB", string(b))
+	}
+	*z = Size(n * float64(mult))
+	return nil
+}
+
+// MarshalText writes the size back in a form UnmarshalText reads.
+func (z Size) MarshalText() ([]byte, error) { return []byte(z.String()), nil }
+
+// String is the size in the largest binary unit that divides it.
+func (z Size) String() string {
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if z > 0 && int64(z)%u.n == 0 {
+			return fmt.Sprintf("%d%s", int64(z)/u.n, u.suffix)
+		}
+	}
+	return strconv.FormatInt(int64(z), 10)
+}
