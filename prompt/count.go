@@ -2,74 +2,90 @@ package prompt
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
-// counter counts the files below collapsed folders with a few workers,
+// counter counts the files below collapsed folders with a few workers
 // while the breadth-first walk goes on. Counting needs only each folder's
-// entry names and types (getdents), never a stat per file.
+// entry names and types (getdents), never a stat per file. Each worker
+// goes depth-first through its own stack of folders and hands half of it
+// to the shared queue only when another worker is idle, so the workers
+// rarely touch the lock.
 type counter struct {
-	ctx     context.Context
-	limit   int64
-	readDir func(string) ([]fs.DirEntry, error)
+	ctx   context.Context
+	limit int64
+	scan  scanFunc
+
+	pending atomic.Int64 // folders queued, stacked or being read
+	idle    atomic.Int32
 
 	mu      sync.Mutex
-	cond    *sync.Cond
-	jobs    []countJob // a stack: depth-first keeps it short
-	pending int        // jobs queued or running
-	stopped bool
+	work    *sync.Cond // a job was queued, or stop
+	done    *sync.Cond // pending reached zero
+	jobs    []countJob
 	started bool
+	stopped bool
 }
 
-// countJob is one folder to count into n: either still to be read (ents
-// nil, dir is the parent's rules) or already read and filtered (kids).
+// countJob is one folder to count into n: the folder name inside the
+// folder whose rules are parent, at abs.
 type countJob struct {
 	n         *node
-	dir       *Dir
+	parent    *Dir
 	abs, name string
-	kids      []*node
-	read      bool
 }
 
-func newCounter(ctx context.Context, limit int64, readDir func(string) ([]fs.DirEntry, error)) *counter {
-	c := &counter{ctx: ctx, limit: limit, readDir: readDir}
-	c.cond = sync.NewCond(&c.mu)
+func newCounter(ctx context.Context, limit int64, scan scanFunc) *counter {
+	c := &counter{ctx: ctx, limit: limit, scan: scan}
+	c.work = sync.NewCond(&c.mu)
+	c.done = sync.NewCond(&c.mu)
 	return c
 }
 
-// add queues the folder name (at abs, inside a folder with rules parent)
-// to be counted into n.
+// add queues the folder name (at abs, inside the folder whose rules are
+// parent) to be counted into n.
 func (c *counter) add(n *node, parent *Dir, abs, name string) {
-	c.push([]countJob{{n: n, dir: parent, abs: abs, name: name}})
-}
-
-// addRead queues a folder whose entries were already read and filtered.
-func (c *counter) addRead(n *node, d *Dir, abs string, kids []*node) {
-	c.push([]countJob{{n: n, dir: d, abs: abs, kids: kids, read: true}})
-}
-
-func (c *counter) push(jobs []countJob) {
+	c.pending.Add(1)
 	c.mu.Lock()
 	if !c.started {
 		c.started = true
 		for range runtime.GOMAXPROCS(0) {
-			go c.work()
+			go c.worker()
 		}
 	}
-	c.jobs = append(c.jobs, jobs...)
-	c.pending += len(jobs)
+	c.jobs = append(c.jobs, countJob{n: n, parent: parent, abs: abs, name: name})
 	c.mu.Unlock()
-	c.cond.Broadcast()
+	c.work.Signal()
+}
+
+// addListed counts into n a folder the walk has already read (l, with
+// rules d): its files now, its subfolders by the workers.
+func (c *counter) addListed(n *node, d *Dir, abs string, l *listing) {
+	var files int64
+	for i, e := range l.ents {
+		name := l.name(i)
+		if d.Ignored(name, e.typ == typeDir) {
+			continue
+		}
+		if e.typ != typeDir {
+			files++
+			continue
+		}
+		name = strings.Clone(name)
+		c.add(n, d, abs+string(filepath.Separator)+name, name)
+	}
+	n.files.Add(files)
 }
 
 // wait blocks until every queued folder is counted.
 func (c *counter) wait() {
 	c.mu.Lock()
-	for c.pending > 0 {
-		c.cond.Wait()
+	for c.pending.Load() > 0 {
+		c.done.Wait()
 	}
 	c.mu.Unlock()
 }
@@ -80,67 +96,74 @@ func (c *counter) stop() {
 	c.stopped = true
 	c.jobs = nil
 	c.mu.Unlock()
-	c.cond.Broadcast()
+	c.work.Broadcast()
 }
 
-func (c *counter) work() {
-	var more []countJob
-	for ran := false; ; ran = true {
-		c.mu.Lock()
-		if ran {
-			c.jobs = append(c.jobs, more...)
-			c.pending += len(more) - 1 // the job just run is done
-			if len(more) > 0 || c.pending == 0 {
-				c.cond.Broadcast()
+func (c *counter) worker() {
+	var l listing
+	var stack []countJob
+	for {
+		if len(stack) == 0 {
+			c.mu.Lock()
+			for len(c.jobs) == 0 && !c.stopped {
+				c.idle.Add(1)
+				c.work.Wait()
+				c.idle.Add(-1)
 			}
-		}
-		for len(c.jobs) == 0 && !c.stopped {
-			c.cond.Wait()
-		}
-		if c.stopped {
+			if c.stopped {
+				c.mu.Unlock()
+				return
+			}
+			stack = append(stack, c.jobs[len(c.jobs)-1])
+			c.jobs = c.jobs[:len(c.jobs)-1]
 			c.mu.Unlock()
-			return
 		}
-		j := c.jobs[len(c.jobs)-1]
-		c.jobs = c.jobs[:len(c.jobs)-1]
-		c.mu.Unlock()
-		more = c.run(j, more[:0])
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		before := len(stack)
+		stack = c.run(j, &l, stack)
+		// Count the new folders before this one is done, so pending
+		// cannot touch zero while work remains.
+		c.pending.Add(int64(len(stack) - before))
+		if len(stack) > 1 && c.idle.Load() > 0 {
+			half := len(stack) / 2
+			c.mu.Lock()
+			c.jobs = append(c.jobs, stack[:half]...)
+			c.mu.Unlock()
+			stack = append(stack[:0], stack[half:]...)
+			c.work.Broadcast()
+		}
+		if c.pending.Add(-1) == 0 {
+			c.mu.Lock()
+			c.done.Broadcast()
+			c.mu.Unlock()
+		}
 	}
 }
 
-// run counts one folder's files into j.n and returns its subfolders as new
-// jobs appended to more.
-func (c *counter) run(j countJob, more []countJob) []countJob {
+// run counts one folder's files into j.n and pushes its subfolders onto
+// stack. A folder that cannot be read counts as empty.
+func (c *counter) run(j countJob, l *listing, stack []countJob) []countJob {
 	if c.ctx.Err() != nil || j.n.files.Load() >= c.limit {
-		return more
+		return stack
 	}
+	if err := l.read(c.scan, j.abs); err != nil {
+		return stack
+	}
+	d := j.parent.sub(j.name, l.hasGit, l.hasAgent)
 	var files int64
-	if j.read {
-		for _, k := range j.kids {
-			if !k.isDir {
-				files++
-				continue
-			}
-			more = append(more, countJob{n: j.n, dir: j.dir, abs: j.abs + string(filepath.Separator) + k.name, name: k.name})
+	for i, e := range l.ents {
+		name := l.name(i)
+		if d.Ignored(name, e.typ == typeDir) {
+			continue
 		}
-	} else {
-		ents, err := c.readDir(j.abs)
-		if err != nil {
-			return more
+		if e.typ != typeDir {
+			files++
+			continue
 		}
-		d := j.dir.Sub(j.name, ents)
-		for _, e := range ents {
-			isDir := e.IsDir()
-			if d.Ignored(e.Name(), isDir) {
-				continue
-			}
-			if !isDir {
-				files++
-				continue
-			}
-			more = append(more, countJob{n: j.n, dir: d, abs: j.abs + string(filepath.Separator) + e.Name(), name: e.Name()})
-		}
+		name = strings.Clone(name)
+		stack = append(stack, countJob{n: j.n, parent: d, abs: j.abs + string(filepath.Separator) + name, name: name})
 	}
 	j.n.files.Add(files)
-	return more
+	return stack
 }

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -167,6 +168,19 @@ func compareWithGit(t testing.TB, root string, report func(format string, args .
 		wrong++
 	}
 	compared++
+	// The tree's own walk (everything opened) and its parallel counter
+	// (everything collapsed) must both see git's files.
+	for _, opts := range []TreeOptions{{Budget: 1 << 20, FolderLimit: 1 << 20}, {Budget: 1}} {
+		tr, err := BuildTree(context.Background(), root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared++
+		if tr.Files != len(want) {
+			wrong++
+			report("BuildTree(budget %d) counts %d files, git shows %d", opts.Budget, tr.Files, len(want))
+		}
+	}
 	paths, dirs := allPaths(t, root)
 	ignored := gitIgnored(t, root, paths)
 	ig, err := NewIgnore(root)

@@ -60,7 +60,7 @@ func NewIgnore(root string) (*Ignore, error) {
 			d.lists = append(d.lists, parsePatterns("", data))
 		}
 	}
-	d = d.withFiles(nil)
+	d = d.withFiles(true, true)
 	// Descend from the repository's top to root, as git would.
 	if rest, _ := filepath.Rel(top, abs); rest != "." {
 		for _, seg := range strings.Split(filepath.ToSlash(rest), "/") {
@@ -185,34 +185,38 @@ func (d *Dir) Ignored(name string, isDir bool) bool {
 // whether there is an ignore file to read at all, which saves two failed
 // opens per folder. With nil entries Sub tries to read the files.
 func (d *Dir) Sub(name string, entries []fs.DirEntry) *Dir {
+	if entries == nil {
+		return d.sub(name, true, true)
+	}
+	var hasGit, hasAgent bool
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		switch e.Name() {
+		case gitIgnoreFile:
+			hasGit = true
+		case agentIgnoreFile:
+			hasAgent = true
+		}
+	}
+	return d.sub(name, hasGit, hasAgent)
+}
+
+// sub returns the rules in force in the subfolder name, reading the
+// ignore files the subfolder is known to hold.
+func (d *Dir) sub(name string, hasGit, hasAgent bool) *Dir {
 	s := &Dir{abs: d.abs + string(filepath.Separator) + name, depth: d.depth + 1, lists: d.lists}
 	if d.rel == "" {
 		s.rel = name
 	} else {
 		s.rel = d.rel + "/" + name
 	}
-	return s.withFiles(entries)
+	return s.withFiles(hasGit, hasAgent)
 }
 
 // withFiles adds the folder's own ignore files to d's rules.
-func (d *Dir) withFiles(entries []fs.DirEntry) *Dir {
-	var hasGit, hasAgent bool
-	if entries == nil {
-		hasGit, hasAgent = true, true
-	} else {
-		for _, e := range entries {
-			n := e.Name()
-			if len(n) < len(gitIgnoreFile) || n[0] != '.' || !e.Type().IsRegular() {
-				continue
-			}
-			switch n {
-			case gitIgnoreFile:
-				hasGit = true
-			case agentIgnoreFile:
-				hasAgent = true
-			}
-		}
-	}
+func (d *Dir) withFiles(hasGit, hasAgent bool) *Dir {
 	base := ""
 	if d.rel != "" {
 		base = d.rel + "/"

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,9 +62,9 @@ type TreeOptions struct {
 	// Ignore holds the rules; they are loaded from the root when nil.
 	Ignore *Ignore
 
-	// readDir replaces the folder reader in tests: they run as root in
-	// CI, where permissions cannot make a folder unreadable.
-	readDir func(string) ([]fs.DirEntry, error)
+	// scan replaces the folder reader in tests: they run as root in CI,
+	// where permissions cannot make a folder unreadable.
+	scan scanFunc
 }
 
 // Tree is a rendered file tree.
@@ -128,18 +127,18 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 			return Tree{}, err
 		}
 	}
-	if opts.readDir == nil {
-		opts.readDir = readDir
+	if opts.scan == nil {
+		opts.scan = scanDir
 	}
-	entries, err := opts.readDir(abs)
-	if err != nil {
+	var l listing
+	if err := l.read(opts.scan, abs); err != nil {
 		return Tree{}, fmt.Errorf("read project folder: %w", err)
 	}
-	c := newCounter(ctx, int64(opts.CountLimit), opts.readDir)
+	c := newCounter(ctx, int64(opts.CountLimit), opts.scan)
 	defer c.stop()
 	w := &walker{opts: opts}
 	top := &node{expanded: true}
-	top.children = w.filter(entries, ig.Root())
+	top.children = w.filter(&l, ig.Root())
 	w.show(top.children, ig.Root())
 	left := opts.Budget
 	var hidden []*node // root entries past the budget: counted, not shown
@@ -167,7 +166,7 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 		q := queue[0]
 		queue = queue[1:]
 		for _, ch := range q.n.children {
-			if !ch.isDir || ch.link != "" {
+			if !ch.isDir {
 				continue
 			}
 			chAbs := q.abs + string(filepath.Separator) + ch.name
@@ -175,21 +174,19 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 				c.add(ch, q.dir, chAbs, ch.name)
 				continue
 			}
-			ents, err := opts.readDir(chAbs)
-			if err != nil {
+			if err := l.read(opts.scan, chAbs); err != nil {
 				ch.unreadable = true
 				continue
 			}
-			sub := q.dir.Sub(ch.name, ents)
-			kids := w.filter(ents, sub)
-			if len(kids) > left || len(kids) > opts.FolderLimit {
-				c.addRead(ch, sub, chAbs, kids)
+			sub := q.dir.sub(ch.name, l.hasGit, l.hasAgent)
+			if n := w.visible(&l, sub); n > left || n > opts.FolderLimit {
+				c.addListed(ch, sub, chAbs, &l)
 				continue
 			}
-			w.show(kids, sub)
-			ch.children = kids
+			ch.children = w.filter(&l, sub)
+			w.show(ch.children, sub)
 			ch.expanded = true
-			left -= len(kids)
+			left -= len(ch.children)
 			queue = append(queue, queued{ch, chAbs, sub})
 		}
 	}
@@ -217,16 +214,27 @@ type walker struct {
 	opts TreeOptions
 }
 
-// filter returns the entries of a folder that are not ignored.
-func (w *walker) filter(ents []fs.DirEntry, d *Dir) []*node {
-	nodes := make([]*node, 0, len(ents))
-	for _, e := range ents {
-		isDir := e.IsDir()
-		if d.Ignored(e.Name(), isDir) {
+// visible counts the entries of a listing that are not ignored.
+func (w *walker) visible(l *listing, d *Dir) int {
+	n := 0
+	for i, e := range l.ents {
+		if !d.Ignored(l.name(i), e.typ == typeDir) {
+			n++
+		}
+	}
+	return n
+}
+
+// filter returns the entries of a listing that are not ignored, as nodes.
+func (w *walker) filter(l *listing, d *Dir) []*node {
+	var nodes []*node
+	for i, e := range l.ents {
+		name := l.name(i)
+		if d.Ignored(name, e.typ == typeDir) {
 			continue
 		}
-		n := &node{name: e.Name(), isDir: isDir}
-		if e.Type()&fs.ModeSymlink != 0 {
+		n := &node{name: strings.Clone(name), isDir: e.typ == typeDir}
+		if e.typ == typeLink {
 			n.link = "?"
 		}
 		nodes = append(nodes, n)
@@ -354,15 +362,4 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// readDir returns a folder's entries in the order the file system gives
-// them: sorting is left to the few folders that are shown.
-func readDir(path string) ([]fs.DirEntry, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
 }

@@ -124,11 +124,11 @@ func TestTreeGolden(t *testing.T) {
 			t.Cleanup(func() { os.Chmod(secret, 0o755) })
 			// Root ignores permissions (as in CI): make the read fail
 			// the way it fails for everyone else.
-			opts.readDir = func(p string) ([]fs.DirEntry, error) {
+			opts.scan = func(p string, buf []byte, fn func(string, byte)) error {
 				if p == secret {
-					return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission}
+					return &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission}
 				}
-				return readDir(p)
+				return scanDir(p, buf, fn)
 			}
 		}},
 	}
