@@ -12,7 +12,7 @@ import (
 
 // bigTree generates a project of 100,000 files: 10 packages × 10 folders
 // × 10 leaf folders × 100 files, with a .gitignore at the root and in each
-// package and an .agentignore in half the folders, so that about a fifth
+// package and an .agentignore in half the folders, so that about a third
 // of the files are ignored by rules at three depths (69,361 remain).
 func bigTree(b *testing.B) string {
 	b.Helper()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 )
 
@@ -33,22 +35,31 @@ role and rules, the tool-call protocol, the tool catalog, the environment, the
 project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 
 --stats prints the size of each section in bytes and estimated tokens instead.
---budget and --style preview the file tree with other settings.`,
+--budget and --style preview the file tree with other settings than the
+[tree] section of the configuration.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			style, err := prompt.ParseStyle(o.style)
-			if err != nil {
-				return usageError{err}
+			if cmd.Flags().Changed("budget") && o.budget < 1 {
+				return usageErrorf("--budget must be 1 or more, got %d", o.budget)
 			}
-			if o.budget < 0 {
-				return usageErrorf("--budget must be positive, got %d", o.budget)
+			if _, err := prompt.ParseStyle(o.style); err != nil {
+				return usageError{err}
 			}
 			root, err := projectFolder(o.dir)
 			if err != nil {
 				return err
 			}
-			s := promptSettings{tree: prompt.TreeOptions{Budget: o.budget, Style: style}}
-			p, err := buildSystemPrompt(cmd.Context(), root, d.registry(root), s)
+			tree, err := configuredTree(root)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("budget") {
+				tree.Budget = o.budget
+			}
+			if cmd.Flags().Changed("style") {
+				tree.Style = o.style
+			}
+			p, err := d.systemPrompt(cmd.Context(), root, d.registry(root), tree)
 			if err != nil {
 				return err
 			}
@@ -62,9 +73,20 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 	f := cmd.Flags()
 	f.StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")
 	f.BoolVar(&o.stats, "stats", false, "print bytes and estimated tokens per section instead of the prompt")
-	f.IntVar(&o.budget, "budget", 0, fmt.Sprintf("most lines of the file tree (default %d)", prompt.DefaultBudget))
-	f.StringVar(&o.style, "style", "emoji", "file tree style: emoji or plain")
+	f.IntVar(&o.budget, "budget", 0, "most lines of the file tree (default: tree.budget in the configuration, 300)")
+	f.StringVar(&o.style, "style", "", "file tree style, emoji or plain (default: tree.style in the configuration, emoji)")
 	return cmd
+}
+
+// configuredTree reads the [tree] settings the way a run does. Printing
+// the prompt needs no provider, so a missing key is no error here.
+func configuredTree(root string) (config.Tree, error) {
+	env := config.EnvMap(os.Environ())
+	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Env: env})
+	if err != nil && !errors.Is(err, config.ErrNoProvider) {
+		return config.Tree{}, err
+	}
+	return cfg.Tree, nil
 }
 
 // projectFolder returns the project folder named by --dir, absolute.

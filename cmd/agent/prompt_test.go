@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
@@ -16,6 +17,8 @@ import (
 // stderr and the exit code.
 func runPromptCmd(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	// Keep the user's own configuration out.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	var out, errOut bytes.Buffer
 	io := &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 	code := execute(t.Context(), io, append([]string{"prompt"}, args...))
@@ -104,7 +107,7 @@ func TestPromptWithoutTools(t *testing.T) {
 func TestPromptFixedPartSize(t *testing.T) {
 	dir := promptProject(t)
 	reg := (&deps{}).registry(dir)
-	p, err := (&deps{}).systemPrompt(t.Context(), dir, reg)
+	p, err := (&deps{}).systemPrompt(t.Context(), dir, reg, config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +146,7 @@ func TestPromptCommandPrintsWhatRunSends(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	d := &deps{}
-	p, err := d.systemPrompt(t.Context(), dir, d.registry(dir))
+	p, err := d.systemPrompt(t.Context(), dir, d.registry(dir), config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,10 +200,43 @@ func TestPromptCommandTreeFlags(t *testing.T) {
 	}
 }
 
+// TestPromptCommandReadsTreeConfig: the [tree] settings of the project's
+// configuration shape the tree, as they do for a run; flags win.
+func TestPromptCommandReadsTreeConfig(t *testing.T) {
+	dir := promptProject(t)
+	cfg := filepath.Join(dir, ".agent", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("[tree]\nbudget = 2\nstyle = \"plain\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runPromptCmd(t, "--dir", dir, "--stats")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "tree: 2 lines") {
+		t.Errorf("tree.budget = 2 not applied:\n%s", out)
+	}
+	out, _, _ = runPromptCmd(t, "--dir", dir)
+	if strings.Contains(out, "📝") {
+		t.Errorf("tree.style = plain not applied:\n%s", out)
+	}
+	out, _, _ = runPromptCmd(t, "--dir", dir, "--style", "emoji", "--budget", "5")
+	if !strings.Contains(out, "📝 ") {
+		t.Errorf("--style emoji did not win over the configuration:\n%s", out)
+	}
+	out, _, _ = runPromptCmd(t, "--dir", dir, "--budget", "5", "--stats")
+	if !strings.Contains(out, "tree: 5 lines") {
+		t.Errorf("--budget 5 did not win over the configuration:\n%s", out)
+	}
+}
+
 func TestPromptCommandUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"--style", "fancy"},
 		{"--budget", "-1"},
+		{"--budget", "0"},
 		{"--dir", filepath.Join(t.TempDir(), "missing")},
 		{"extra"},
 	} {

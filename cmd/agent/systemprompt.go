@@ -4,24 +4,38 @@ import (
 	"context"
 	"time"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 )
 
-// promptSettings are the knobs of the system prompt. The zero value gives
-// the defaults every run uses; `agent prompt --budget/--style` previews
-// other values.
+// promptSettings are the knobs of the system prompt beyond the project
+// and its tools.
 type promptSettings struct {
 	tree prompt.TreeOptions
 	now  func() time.Time // time.Now when nil
 }
 
-// systemPrompt builds the system prompt for the project at root and the
-// tools of reg. It is the one place the prompt is built: `agent run` sends
-// what it returns (p.String()), and `agent prompt` prints exactly that.
-func (d *deps) systemPrompt(ctx context.Context, root string, reg *tools.Registry) (prompt.Prompt, error) {
-	return buildSystemPrompt(ctx, root, reg, promptSettings{})
+// systemPrompt builds the system prompt for the project at root, the tools
+// of reg and the [tree] configuration (config.Defaults().Tree when nothing
+// is configured). It is the one place the prompt is built: `agent run`
+// sends p.String(), and `agent prompt` prints exactly that.
+func (d *deps) systemPrompt(ctx context.Context, root string, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+	opts, err := treeOptions(tree)
+	if err != nil {
+		return prompt.Prompt{}, err
+	}
+	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts})
+}
+
+// treeOptions turns the [tree] configuration into the tree's options.
+func treeOptions(t config.Tree) (prompt.TreeOptions, error) {
+	style, err := prompt.ParseStyle(t.Style)
+	if err != nil {
+		return prompt.TreeOptions{}, err
+	}
+	return prompt.TreeOptions{Budget: t.Budget, Style: style}, nil
 }
 
 func buildSystemPrompt(ctx context.Context, root string, reg *tools.Registry, s promptSettings) (prompt.Prompt, error) {
