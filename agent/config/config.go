@@ -47,8 +47,9 @@ type Config struct {
 	// ("model", "tree.budget", "api_key"): "default", "flag --model",
 	// "env AGENT_MODEL", a file path, or "auto: ...".
 	Origins map[string]string `toml:"-"`
-	// FilesRead are the config files that existed and were read.
-	FilesRead []string `toml:"-"`
+	// Searched are the config files considered, FilesRead those that
+	// existed and were read.
+	Searched, FilesRead []string `toml:"-"`
 }
 
 // Retry bounds the retries of one model call.
@@ -140,6 +141,7 @@ func DefaultFiles(env map[string]string, root string) []string {
 func Load(in Input) (Config, error) {
 	c := Defaults()
 	c.Origins = map[string]string{}
+	c.Searched = in.Files
 	for _, path := range in.Files {
 		read, err := c.loadFile(path)
 		if err != nil {

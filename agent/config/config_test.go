@@ -96,6 +96,19 @@ func TestAutoOllama(t *testing.T) {
 	}
 }
 
+func TestOllamaModelProbedOnlyAtOllama(t *testing.T) {
+	var asked []string
+	probe := func(u string) ([]string, bool) { asked = append(asked, u); return []string{"gemma3"}, true }
+	c, err := Load(Input{Flags: Flags{Provider: "ollama"}, Probe: probe})
+	if err != nil || c.Model != "gemma3" {
+		t.Errorf("model = %q, %v; want the one Ollama lists", c.Model, err)
+	}
+	c, err = Load(Input{Env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, Flags: Flags{Provider: "ollama"}, Probe: probe})
+	if err != nil || c.Model != "qwen3" || len(asked) != 1 {
+		t.Errorf("model = %q, %v, probes %q; want the default and no probe of another server", c.Model, err, asked)
+	}
+}
+
 func TestNoProvider(t *testing.T) {
 	_, err := Load(Input{Env: map[string]string{}, Probe: noProbe})
 	if !errors.Is(err, ErrNoProvider) {
@@ -237,6 +250,8 @@ func TestBadSettings(t *testing.T) {
 		{file: "provider = \"mistral\"\n", want: `unknown provider "mistral"`},
 		{env: map[string]string{"AGENT_MAX_ITERATIONS": "many"}, want: `AGENT_MAX_ITERATIONS="many"`},
 		{flags: Flags{Approval: "maybe"}, want: "(from flag --approval): use ask, auto or never"},
+		{flags: Flags{BaseURL: "localhost:11434"}, want: `base URL "localhost:11434" (from flag --base-url): use an http://`},
+		{file: "base_url = \"ftp://x\"\n", want: "use an http:// or https:// address"},
 	} {
 		env := map[string]string{"GEMINI_API_KEY": "k"}
 		for k, v := range tc.env {

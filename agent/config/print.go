@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,23 +25,30 @@ func Mask(secret string) string {
 func (c *Config) Write(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Effective configuration: flags > environment > project file > user file > defaults.\n")
-	if len(c.FilesRead) == 0 {
-		b.WriteString("# Config files read: none\n")
-	} else {
-		b.WriteString("# Config files read: " + strings.Join(c.FilesRead, ", ") + "\n")
+	for _, f := range c.Searched {
+		state := "not found"
+		if slices.Contains(c.FilesRead, f) {
+			state = "read"
+		}
+		fmt.Fprintf(&b, "# Config file %s (%s)\n", f, state)
 	}
 	line := func(key, value string) {
 		name := key[strings.LastIndex(key, ".")+1:]
 		fmt.Fprintf(&b, "%-44s # %s\n", name+" = "+value, c.Origin(key))
 	}
 	q := strconv.Quote
-	line("provider", q(c.Provider))
+	if c.Provider == "" {
+		b.WriteString("provider = \"\"                                # none configured\n")
+	} else {
+		line("provider", q(c.Provider))
+	}
 	line("model", q(c.Model))
 	line("base_url", q(c.BaseURL))
 	if c.APIKeyEnv != "" {
 		line("api_key_env", q(c.APIKeyEnv))
 	}
 	switch {
+	case c.Provider == "":
 	case c.APIKey != "":
 		fmt.Fprintf(&b, "# api key: %s (from %s)\n", Mask(c.APIKey), c.KeyEnv)
 	case c.KeyRequired():

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -24,12 +25,17 @@ func (c *Config) resolveProvider(in Input) error {
 	}
 	c.Provider, c.Family = p.Name, p.Family
 	c.resolveBaseURL(p, env)
+	if err := c.checkBaseURL(); err != nil {
+		return err
+	}
 	c.resolveKey(p, env)
 	if c.Model == "" {
 		c.Model = p.Model
 		c.set("model", "default for "+p.Name)
 		if p.Name == "ollama" {
-			if probed == nil && in.Probe != nil {
+			// Ask only Ollama's own address: another server behind
+			// OPENAI_BASE_URL would get a request it does not expect.
+			if probed == nil && in.Probe != nil && c.BaseURL == OllamaURL {
 				probed, _ = in.Probe(c.BaseURL)
 			}
 			if len(probed) > 0 {
@@ -150,4 +156,17 @@ func (c *Config) URLSetting() string {
 	default:
 		return "base_url in " + o
 	}
+}
+
+// checkBaseURL refuses an address no request could use, before any
+// request is made (the retry policy would otherwise call it unreachable).
+func (c *Config) checkBaseURL() error {
+	if c.BaseURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("base URL %q (from %s): use an http:// or https:// address", c.BaseURL, c.Origin("base_url"))
+	}
+	return nil
 }

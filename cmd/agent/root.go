@@ -42,6 +42,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestToolsCmd(d),
 		newTestFileWriteCmd(d),
 		newTestCombinedCmd(d),
+		newConfigCmd(d),
 	)
 	return root
 }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/llmtest"
+)
+
+// providerVars are the variables that choose or configure a provider.
+var providerVars = []string{
+	"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
+	"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY", "VENICE_API_KEY", "OLLAMA_API_KEY",
+	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
+	"AGENT_PROVIDER", "AGENT_MODEL", "AGENT_BASE_URL", "AGENT_API_KEY_ENV", "AGENT_MAX_ITERATIONS",
+	"AGENT_APPROVAL", "AGENT_TOOL_TIMEOUT", "AGENT_MODEL_TIMEOUT",
+}
+
+// cleanEnv hides the developer's own keys and config files from a test.
+func cleanEnv(t *testing.T) {
+	t.Helper()
+	for _, k := range providerVars {
+		t.Setenv(k, "")
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+}
+
+func TestConfigCmdMasksKey(t *testing.T) {
+	cleanEnv(t)
+	key := "AIzaSyD3adb33fC0ffee0123456789abcd"
+	t.Setenv("GEMINI_API_KEY", key)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".agent", "config.toml"), []byte("max_iterations = 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runAgent(t, "config", "--dir", dir, "--model", "gemini-2.5-pro")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, key[4:len(key)-4]) {
+		t.Errorf("the key shows:\n%s", out)
+	}
+	for _, want := range []string{
+		`provider = "gemini"`, `model = "gemini-2.5-pro"`, "# flag --model",
+		"max_iterations = 4", filepath.Join(dir, ".agent", "config.toml"),
+		"# api key: AIza…abcd (from GEMINI_API_KEY)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestConfigCmdMissingKey(t *testing.T) {
+	cleanEnv(t)
+	out, errOut, code := runAgent(t, "config", "--dir", t.TempDir(), "--provider", "openrouter")
+	if code != exitFailed || !strings.Contains(errOut, "set OPENROUTER_API_KEY") {
+		t.Errorf("exit %d, stderr %q; want 1 naming OPENROUTER_API_KEY", code, errOut)
+	}
+	if !strings.Contains(out, "# api key: not set (set OPENROUTER_API_KEY)") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestConfigCmdNoProvider(t *testing.T) {
+	cleanEnv(t)
+	if _, ok := config.OllamaProbe(t.Context(), nil)(config.OllamaURL); ok {
+		t.Skip("an Ollama answers on localhost:11434")
+	}
+	_, errOut, code := runAgent(t, "config", "--dir", t.TempDir())
+	if code != exitFailed || !strings.Contains(errOut, "agent demo-chat-tools") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestConfigCmdBadFile(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("GEMINI_API_KEY", "k")
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".agent", "config.toml"), []byte("approval = \"yolo\"\n"), 0o644)
+	_, errOut, code := runAgent(t, "config", "--dir", dir)
+	if code != exitFailed || !strings.Contains(errOut, "use ask, auto or never") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want one line", code, errOut)
+	}
+}
+
+// TestModelFactory builds each provider family from the environment its
+// fake server gives, exactly as a user would configure it, and streams a
+// reply through the real SDK.
+func TestModelFactory(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		start  func(testing.TB, ...llmtest.Answer) *llmtest.Server
+		extra  []string
+		family string
+		model  string
+	}{
+		{"gemini", llmtest.NewGeminiServer, nil, config.FamilyGemini, "gemini/gemini-2.5-flash"},
+		{"openai", llmtest.NewOpenAIServer, nil, config.FamilyOpenAI, "openai/gpt-4.1-mini"},
+		{"ollama via OPENAI_BASE_URL", llmtest.NewOpenAIServer, []string{"AGENT_PROVIDER=ollama", "OPENAI_API_KEY="}, config.FamilyOpenAI, "ollama/qwen3"},
+		{"anthropic", llmtest.NewAnthropicServer, nil, config.FamilyAnthropic, "anthropic/claude-sonnet-4-5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cleanEnv(t)
+			s := tc.start(t, llmtest.Say("o", "k"))
+			for _, kv := range append(s.Env(), tc.extra...) {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, v)
+			}
+			d := &deps{}
+			cfg, err := d.loadConfig(t.Context(), t.TempDir(), config.Flags{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Family != tc.family {
+				t.Fatalf("family = %q, want %q", cfg.Family, tc.family)
+			}
+			m, err := d.model(t.Context(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Name() != tc.model {
+				t.Errorf("Name() = %q, want %q", m.Name(), tc.model)
+			}
+			req := llm.Request{Messages: []llm.Message{{Role: llm.User, Text: "hi"}}, Stop: []string{"<tool_response"}}
+			text, _, _, err := llmtest.Collect(m.Stream(t.Context(), req))
+			if err != nil || text != "ok" {
+				t.Fatalf("got %q, %v", text, err)
+			}
+			if n := len(s.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+		})
+	}
+}
+
+func TestModelFactoryMissingKey(t *testing.T) {
+	cleanEnv(t)
+	d := &deps{}
+	cfg, err := d.loadConfig(t.Context(), t.TempDir(), config.Flags{Provider: "anthropic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.model(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Errorf("err = %v, want it to name ANTHROPIC_API_KEY", err)
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/anthropic"
+	"github.com/agentcli/agent/agent/llm/gemini"
+	"github.com/agentcli/agent/agent/llm/openai"
+)
+
+// loadConfig loads the effective configuration for the project folder
+// dir: flags over the environment over dir/.agent/config.toml over the
+// user's config file. With no provider configured and no key set, it asks
+// a local Ollama (briefly) whether it is there.
+func (d *deps) loadConfig(ctx context.Context, dir string, flags config.Flags) (config.Config, error) {
+	env := config.EnvMap(os.Environ())
+	return config.Load(config.Input{
+		Files: config.DefaultFiles(env, dir),
+		Env:   env,
+		Flags: flags,
+		Probe: config.OllamaProbe(ctx, nil),
+	})
+}
+
+// model builds the configured provider's model. It makes no request.
+func (d *deps) model(ctx context.Context, cfg config.Config) (llm.Model, error) {
+	if err := cfg.MissingKey(); err != nil {
+		return nil, err
+	}
+	policy := llm.Policy{
+		Attempts: cfg.Retry.Attempts,
+		MaxTime:  time.Duration(cfg.Retry.MaxTime),
+		Timeout:  time.Duration(cfg.ModelTimeout),
+	}
+	keySetting, urlSetting := cfg.KeyEnv, cfg.URLSetting()
+	switch cfg.Family {
+	case config.FamilyGemini:
+		return gemini.New(ctx, gemini.Options{
+			Model: cfg.Model, APIKey: cfg.APIKey, BaseURL: cfg.BaseURL, Policy: policy,
+			KeySetting: keySetting, URLSetting: urlSetting,
+		})
+	case config.FamilyOpenAI:
+		return openai.New(openai.Options{
+			Provider: cfg.Provider, Model: cfg.Model, APIKey: cfg.APIKey, BaseURL: cfg.BaseURL, Policy: policy,
+			KeySetting: keySetting, URLSetting: urlSetting,
+			// OpenAI itself wants max_completion_tokens (its reasoning
+			// models refuse max_tokens); compatible servers read max_tokens.
+			MaxCompletionTokens: cfg.Provider == "openai" && cfg.BaseURL == config.OpenAIURL,
+		})
+	case config.FamilyAnthropic:
+		o := anthropic.Options{
+			Model: cfg.Model, BaseURL: cfg.BaseURL, Policy: policy,
+			KeySetting: keySetting, URLSetting: urlSetting,
+		}
+		if cfg.KeyEnv == "ANTHROPIC_AUTH_TOKEN" {
+			o.AuthToken = cfg.APIKey
+		} else {
+			o.APIKey = cfg.APIKey
+		}
+		return anthropic.New(o)
+	}
+	return nil, fmt.Errorf("provider %q has no implementation", cfg.Provider)
+}
