@@ -143,8 +143,8 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 	left := opts.Budget
 	var hidden []*node // root entries past the budget: counted, not shown
 	if len(top.children) > left {
-		top.children, hidden = top.children[:left-1], top.children[left-1:]
-		left = 1
+		top.children, hidden = overflow(top.children, left-1)
+		left = 0 // the last line says what is hidden
 	} else {
 		left -= len(top.children)
 	}
@@ -170,7 +170,8 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 				continue
 			}
 			chAbs := q.abs + string(filepath.Separator) + ch.name
-			if alwaysCollapsed[ch.name] {
+			if left == 0 || alwaysCollapsed[ch.name] {
+				// Nothing more can be shown: leave it to the counters.
 				c.add(ch, q.dir, chAbs, ch.name)
 				continue
 			}
@@ -203,11 +204,36 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 		t.Files += w.countOf(h)
 	}
 	if len(hidden) > 0 {
-		fmt.Fprintf(&b, "... and %s more entries\n", thousands(len(hidden)))
+		what := "files"
+		for _, h := range hidden {
+			if h.isDir {
+				what = "entries"
+			}
+		}
+		fmt.Fprintf(&b, "... and %s more %s\n", thousands(len(hidden)), what)
 		t.Lines++
 	}
 	t.Text = b.String()
 	return t, nil
+}
+
+// overflow splits the sorted entries of a root folder that has more than
+// n of them into the n shown and the rest. Folders are kept before files:
+// they carry the project's structure, and their counts say what is inside.
+func overflow(nodes []*node, n int) (shown, hidden []*node) {
+	var files, dirs []*node
+	for _, c := range nodes {
+		if c.isDir {
+			dirs = append(dirs, c)
+		} else {
+			files = append(files, c)
+		}
+	}
+	nd := min(len(dirs), n)
+	nf := n - nd
+	shown = append(append(shown, files[:nf]...), dirs[:nd]...)
+	hidden = append(append(hidden, files[nf:]...), dirs[nd:]...)
+	return shown, hidden
 }
 
 type walker struct {
@@ -301,6 +327,9 @@ func (w *walker) render(b *strings.Builder, n *node, depth int, t *Tree) {
 	}
 	b.WriteString(name + "/")
 	switch {
+	case n.expanded && len(n.children) == 0:
+		b.WriteString(" (empty)\n")
+		return
 	case n.expanded:
 		b.WriteString("\n")
 		for _, c := range n.children {

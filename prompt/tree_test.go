@@ -93,6 +93,15 @@ func TestTreeGolden(t *testing.T) {
 			generate(t, dir, "", 8)
 			generate(t, dir, "zdir", 3)
 		}},
+		{name: "root-overflow-folders", opts: TreeOptions{Budget: 4}, setup: func(t *testing.T, dir string, _ *TreeOptions) {
+			generate(t, dir, "", 2)
+			for _, d := range []string{"a", "b", "c", "d", "e"} {
+				generate(t, dir, d, 1)
+			}
+		}},
+		{name: "empty-folders", setup: func(t *testing.T, dir string, _ *TreeOptions) {
+			writeFiles(t, dir, map[string]string{"empty/": "", "full/x.md": "", "full/empty-too/": ""})
+		}},
 		{name: "single-file", fixture: "single-file"},
 		{name: "unicode", fixture: "unicode", setup: func(t *testing.T, dir string, _ *TreeOptions) {
 			// A newline in a name must not break the layout.
