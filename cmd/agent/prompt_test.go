@@ -11,7 +11,12 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 )
+
+// The prompt's gitignore matcher is meant to replace the file tools' own:
+// it must keep fitting their interface.
+var _ fsedit.Ignorer = (*prompt.Ignore)(nil)
 
 // runPromptCmd runs `agent prompt args...` in-process and returns stdout,
 // stderr and the exit code.
