@@ -132,7 +132,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := len(s.requests)
 	var a Answer
 	exhausted := s.next >= len(s.answers)
-	if ok && !exhausted {
+	if ok && decodeErr == nil && !exhausted {
 		a = s.answers[s.next]
 		s.next++
 	}

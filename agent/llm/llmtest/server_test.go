@@ -1,0 +1,186 @@
+package llmtest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/openai/openai-go/v3"
+	ooption "github.com/openai/openai-go/v3/option"
+	"google.golang.org/genai"
+)
+
+// recTB records the errors a server reports instead of failing the test.
+type recTB struct {
+	testing.TB
+	mu   sync.Mutex
+	errs []string
+}
+
+func (r *recTB) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func (r *recTB) errors() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.errs...)
+}
+
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestGeminiUnary(t *testing.T) {
+	s := NewGeminiServer(t, Say("Hello", " there").WithUsage(7, 2))
+	c, err := genai.NewClient(t.Context(), &genai.ClientConfig{
+		APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: s.URL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Models.GenerateContent(t.Context(), "gemini-x", genai.Text("hi"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Text() != "Hello there" || resp.UsageMetadata.PromptTokenCount != 7 {
+		t.Errorf("text %q usage %+v", resp.Text(), resp.UsageMetadata)
+	}
+	r := s.Requests()[0]
+	if r.Stream || r.Model != "gemini-x" || r.LastUser() != "hi" {
+		t.Errorf("request = %+v", r)
+	}
+}
+
+func TestOpenAIUnary(t *testing.T) {
+	s := NewOpenAIServer(t, Say("Hello"))
+	c := openai.NewClient(ooption.WithBaseURL(s.URL), ooption.WithAPIKey("k"), ooption.WithMaxRetries(0))
+	resp, err := c.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{
+		Model:    "m",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("sys"), openai.UserMessage("hi")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Choices[0].Message.Content != "Hello" || resp.Choices[0].FinishReason != "stop" {
+		t.Errorf("resp = %+v", resp.Choices)
+	}
+	if r := s.Requests()[0]; r.System != "sys" || r.Stream {
+		t.Errorf("request = %+v", r)
+	}
+}
+
+func TestAnthropicUnary(t *testing.T) {
+	s := NewAnthropicServer(t, Say("Hello").WithFinish("length"))
+	c := anthropic.NewClient(aoption.WithBaseURL(s.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
+	resp, err := c.Messages.New(t.Context(), anthropic.MessageNewParams{
+		Model: "claude-x", MaxTokens: 10,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content[0].Text != "Hello" || resp.StopReason != anthropic.StopReasonMaxTokens {
+		t.Errorf("resp = %+v", resp)
+	}
+}
+
+func TestScriptExhausted(t *testing.T) {
+	rt := &recTB{TB: t}
+	s := NewOpenAIServer(rt, Say("one"))
+	body := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+	if code, _ := post(t, s.URL+"/chat/completions", body); code != 200 {
+		t.Fatalf("first request: status %d", code)
+	}
+	code, out := post(t, s.URL+"/chat/completions", body)
+	if code != 500 || !strings.Contains(out, "no scripted answer") {
+		t.Errorf("second request: %d %s", code, out)
+	}
+	if errs := rt.errors(); len(errs) != 1 || !strings.Contains(errs[0], "request 2 has no scripted answer") {
+		t.Errorf("errors = %q", errs)
+	}
+	if s.Remaining() != 0 || len(s.Requests()) != 2 {
+		t.Errorf("remaining %d, requests %d", s.Remaining(), len(s.Requests()))
+	}
+}
+
+func TestUnknownPathAndBadBody(t *testing.T) {
+	rt := &recTB{TB: t}
+	s := NewGeminiServer(rt, Say("never"))
+	if code, _ := post(t, s.Root+"/v1beta/files", "{}"); code != 404 {
+		t.Errorf("unknown path: status %d", code)
+	}
+	six := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generationConfig":{"stopSequences":["a","b","c","d","e","f"]}}`
+	if code, _ := post(t, s.Root+"/v1beta/models/m:generateContent", six); code != 400 {
+		t.Errorf("six stop sequences: status %d", code)
+	}
+	errs := rt.errors()
+	if len(errs) != 2 || !strings.Contains(errs[0], "unexpected request") || !strings.Contains(errs[1], "at most 5") {
+		t.Errorf("errors = %q", errs)
+	}
+	if s.Remaining() != 1 {
+		t.Errorf("a rejected request used an answer")
+	}
+}
+
+func TestPush(t *testing.T) {
+	s := NewAnthropicServer(t)
+	s.Push(Say("late"))
+	code, out := post(t, s.URL+"/v1/messages", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
+	if code != 200 || !strings.Contains(out, `"text":"late"`) {
+		t.Errorf("%d %s", code, out)
+	}
+}
+
+func TestFailHeaders(t *testing.T) {
+	s := NewGeminiServer(t, Fail(429, "Retry-After", "3"))
+	resp, err := http.Post(s.Root+"/v1beta/models/m:generateContent", "application/json",
+		strings.NewReader(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" || !strings.Contains(string(b), "RESOURCE_EXHAUSTED") {
+		t.Errorf("%d %v %s", resp.StatusCode, resp.Header, b)
+	}
+}
+
+func TestCloseCutsWaits(t *testing.T) {
+	s := NewOpenAIServer(t, Say("late").WithDelay(time.Hour))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+"/chat/completions",
+			strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	for len(s.Requests()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	s.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not cut the hour-long delay")
+	}
+}
