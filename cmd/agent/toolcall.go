@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -21,23 +23,33 @@ import (
 //
 //	agent tool-call [--dir D] NAME k=v ... [+ NAME k=v ...]
 //
-// A value k=@path is read from the file path.
+// A value k=@path is read from the file path. --state FILE keeps what the
+// model "read" between runs, as a continued conversation does, so that a
+// read in one run and a write in the next measure the write alone.
 func newToolCallCmd(d *deps) *cobra.Command {
 	var (
-		dir   string
-		quiet bool
+		dir, state string
+		quiet      bool
 	)
 	cmd := &cobra.Command{
 		Use:    "tool-call NAME [key=value ...] [+ NAME key=value ...]",
 		Short:  "Run tool calls directly, without a model (for benchmarks)",
 		Hidden: true,
 		Args:   cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			calls, err := parseToolCallArgs(args)
 			if err != nil {
 				return usageError{err}
 			}
-			reg := d.registry(projectDir(dir))
+			reg, save, err := toolCallRegistry(d, projectDir(dir), state)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if serr := save(); serr != nil && err == nil {
+					err = serr
+				}
+			}()
 			changeSet := fsedit.NewChangeSetID(time.Now())
 			failed := false
 			for i, c := range calls {
@@ -64,6 +76,7 @@ func newToolCallCmd(d *deps) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "leave the content out of the printed responses")
+	cmd.Flags().StringVar(&state, "state", "", "load and save the file tools' session state (what was read) in this file, to continue across processes")
 	return cmd
 }
 
@@ -97,4 +110,49 @@ func parseToolCallArgs(args []string) ([]xmlcall.Call, error) {
 		return nil, fmt.Errorf("no tool named")
 	}
 	return calls, nil
+}
+
+// toolCallRegistry returns the registry of tool-call: d.registry's tools,
+// with the file tools of a session that loads and saves state when a
+// state file is given. save writes the state back.
+func toolCallRegistry(d *deps, dir, state string) (*tools.Registry, func() error, error) {
+	base := d.registry(dir)
+	if state == "" {
+		return base, func() error { return nil }, nil
+	}
+	sess := fsedit.NewSession(d.fileRoot(dir))
+	if f, err := os.Open(state); err == nil {
+		err = sess.LoadState(f)
+		f.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, err
+	}
+	own := map[string]tools.Tool{}
+	for _, t := range sess.Tools() {
+		own[t.Definition().Name] = t
+	}
+	reg := tools.NewRegistry()
+	for _, t := range base.Tools() {
+		if o, ok := own[t.Definition().Name]; ok {
+			t = o
+		}
+		if err := reg.Add(t); err != nil {
+			return nil, nil, err
+		}
+	}
+	save := func() error {
+		f, err := os.Create(state)
+		if err != nil {
+			return err
+		}
+		if err := sess.SaveState(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return reg, save, nil
 }

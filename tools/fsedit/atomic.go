@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -35,7 +34,9 @@ type replacement struct {
 	tmpName string
 	tmp     *os.File
 	buf     *bufio.Writer
-	sum     hash.Hash
+	sum     *asyncHash // of the new content, computed alongside the write
+	final   [sha256.Size]byte
+	crc     uint32 // CRC-32C of the new content
 	n       int64
 	done    bool
 }
@@ -56,31 +57,29 @@ func newReplacement(dir dirHandle, name string, perm fs.FileMode) (*replacement,
 		dir.Remove(tmpName)
 		return nil, fmt.Errorf("set mode of temp file for %s: %w", name, err)
 	}
-	r := &replacement{dir: dir, name: name, tmpName: tmpName, tmp: f, sum: sha256.New()}
-	var w io.Writer = f
+	r := &replacement{dir: dir, name: name, tmpName: tmpName, tmp: f, sum: newAsyncHash()}
+	var w io.Writer = &writeback{f: f}
 	if testHookWrap != nil {
 		w = testHookWrap(w)
 	}
-	r.buf = bufio.NewWriterSize(w, writeBufSize)
+	r.buf = bufio.NewWriterSize(fingerprintWriter{w: w, crc: &r.crc, sha: r.sum}, writeBufSize)
 	return r, nil
 }
 
 // Write adds to the new content.
 func (r *replacement) Write(p []byte) (int, error) {
-	r.sum.Write(p)
 	r.n += int64(len(p))
 	return r.buf.Write(p)
 }
 
 // WriteString adds to the new content.
 func (r *replacement) WriteString(s string) (int, error) {
-	io.WriteString(r.sum, s)
 	r.n += int64(len(s))
 	return r.buf.WriteString(s)
 }
 
-// hash returns the SHA-256 of everything written.
-func (r *replacement) hash() string { return hex.EncodeToString(r.sum.Sum(nil)) }
+// hash returns the SHA-256 of the new content; valid after flush.
+func (r *replacement) hash() string { return hex.EncodeToString(r.final[:]) }
 
 // chown gives the temp file the owner of the file it replaces, where the
 // process may (as root); otherwise the new file keeps the writer's owner.
@@ -93,11 +92,19 @@ func (r *replacement) chown(old fs.FileInfo) {
 // flush writes the buffered content and syncs it to disk, and returns the
 // temp file's final state. After flush only commit or abort remain.
 func (r *replacement) flush() (fs.FileInfo, error) {
-	if err := r.buf.Flush(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", r.name, err)
+	err := r.buf.Flush()
+	if err == nil {
+		// The disk catches up while the hash of the new content, on its
+		// own goroutine, finishes.
+		if err = r.tmp.Sync(); err != nil {
+			err = fmt.Errorf("sync %s: %w", r.name, err)
+		}
+	} else {
+		err = fmt.Errorf("write %s: %w", r.name, err)
 	}
-	if err := r.tmp.Sync(); err != nil {
-		return nil, fmt.Errorf("sync %s: %w", r.name, err)
+	r.final = r.sum.Sum()
+	if err != nil {
+		return nil, err
 	}
 	fi, err := r.tmp.Stat()
 	if err != nil {
@@ -146,6 +153,7 @@ func (r *replacement) abort() {
 		return
 	}
 	r.done = true
+	r.sum.Sum() // stop the hashing goroutine
 	r.tmp.Close()
 	r.dir.Remove(r.tmpName)
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,6 +20,10 @@ const maxCapture = 2000
 
 // contextLines is the diff context of a partial write.
 const contextLines = 3
+
+// spliceBufSize is the read buffer of a partial write: large, since most
+// of a big file is copied in bulk through it.
+const spliceBufSize = 256 << 10
 
 // splicer streams the old file into the new one, line by line, putting
 // the new lines in place of the range. Memory stays flat whatever the
@@ -83,19 +86,35 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
 	defer rep.abort()
-	h := sha256.New()
-	br := bufio.NewReaderSize(io.TeeReader(e.f, h), readBufSize)
+	// The old content is checked against the read with CRC-32C (with its
+	// size and mtime): SHA-256 would double the time of a write to a huge
+	// file. Its SHA-256 for the manifest is the one taken at the read.
+	fp := &fingerprint{r: e.f}
+	br := bufio.NewReaderSize(fp, spliceBufSize)
 	sp := &splicer{out: rep, style: firstBreak(br), start: start, end: end}
 	sp.h.start = max(1, start-contextLines)
 
-	var (
-		line      = 1
-		lineStart = true
-		inserted  bool
-		last      byte
-		size      int64
-	)
+	// Lines before the context are copied in bulk, untouched; so is the
+	// rest after the context that follows the range. Only the lines in
+	// between go one by one.
+	line, size, last, err := copyLines(br, rep, start-contextLines-1)
+	if err != nil {
+		return tools.Result{}, describeWriteErr(e.t.rel, err)
+	}
+	lineStart, inserted := true, false
 	for {
+		if lineStart && inserted && line > end+contextLines {
+			if sp.open {
+				sp.beginLine() // the break owed to the last line written
+				sp.open = false
+			}
+			n, err := br.WriteTo(rep)
+			size += n
+			if err != nil {
+				return tools.Result{}, describeWriteErr(e.t.rel, err)
+			}
+			break
+		}
 		piece, err := br.ReadSlice('\n')
 		if len(piece) > 0 {
 			if lineStart && line == start && !inserted {
@@ -151,13 +170,13 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	if size == 0 {
 		finalNewline = strings.HasSuffix(a.Content, "\n")
 	}
-	if sp.open && finalNewline {
+	if sp.open && finalNewline { // the range reached the end of the file
 		sp.beginLine()
 	}
-	oldSum := hex.EncodeToString(h.Sum(nil))
-	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
+	if fp.crc != e.seen.crc || size != e.seen.size {
 		return tools.Result{}, errStale
 	}
+	oldSum := hex.EncodeToString(e.seen.sum[:])
 	if sp.badLine > 0 {
 		return tools.Errorf(tools.CodeUnsupportedType, "line %d of %s holds bytes that are not valid UTF-8, which replacing it would lose; leave that line out of the range", sp.badLine, e.t.asked), nil
 	}
@@ -259,4 +278,39 @@ func describeSplice(start, end, total, n int) string {
 
 func placeholderPartial(e *edit, n int, line string, removed int) tools.Result {
 	return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain, and it replaces %d longer lines of %s; send the real lines, or narrow start_line-end_line to the lines you change", n, line, removed, e.t.asked)
+}
+
+// copyLines copies the first n lines of br to w verbatim, in bulk, and
+// returns the number of the next line, the bytes copied and the last of
+// them. It stops early at the end of the file.
+func copyLines(br *bufio.Reader, w io.Writer, n int) (next int, size int64, last byte, err error) {
+	next = 1
+	for next <= n {
+		if _, err := br.Peek(1); err != nil {
+			if errors.Is(err, io.EOF) {
+				return next, size, last, nil
+			}
+			return next, size, last, err
+		}
+		chunk, _ := br.Peek(br.Buffered())
+		take := len(chunk)
+		if c := bytes.Count(chunk, []byte{'\n'}); next+c > n {
+			// The n-th line ends in this chunk: find its break.
+			take = 0
+			for next <= n {
+				i := bytes.IndexByte(chunk[take:], '\n')
+				take += i + 1
+				next++
+			}
+		} else {
+			next += c
+		}
+		if _, err := w.Write(chunk[:take]); err != nil {
+			return next, size, last, err
+		}
+		size += int64(take)
+		last = chunk[take-1]
+		br.Discard(take)
+	}
+	return next, size, last, nil
 }

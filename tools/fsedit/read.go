@@ -3,7 +3,6 @@ package fsedit
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -68,8 +67,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return s.tooLarge(ctx, t, f, fi.Size())
 	}
 
-	h := sha256.New()
-	br := bufio.NewReaderSize(io.TeeReader(f, h), readBufSize)
+	fp := &fingerprint{r: f, sha: newAsyncHash()}
+	defer fp.sha.Sum()
+	br := bufio.NewReaderSize(fp, readBufSize)
 	var (
 		c        lineCounter
 		out      strings.Builder
@@ -109,9 +109,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if overflow {
 		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
 	}
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, lines: st.lines})
+	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: fp.sha.Sum(), crc: fp.crc, lines: st.lines})
 
 	text := out.String()
 	if st.ending != endingLF {

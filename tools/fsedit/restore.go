@@ -201,14 +201,14 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, undoes, changeSet st
 	if _, err := io.Copy(w, src); err != nil {
 		return "", fmt.Errorf("restore %s: read backup: %w", rel, err)
 	}
-	if w.hash() != s.before.SHA256Before {
-		return "", fmt.Errorf("restore %s: the backup does not match its recorded hash; it was left alone", rel)
-	}
 	if oldFi != nil {
 		w.chown(oldFi)
 	}
 	if _, err := w.flush(); err != nil {
 		return "", describeWriteErr(rel, err)
+	}
+	if w.hash() != s.before.SHA256Before {
+		return "", fmt.Errorf("restore %s: the backup does not match its recorded hash; it was left alone", rel)
 	}
 	entry.Op, entry.SHA256After = backup.OpRestore, w.hash()
 	if err := r.record(entry); err != nil {

@@ -16,6 +16,7 @@ type fileState struct {
 	size  int64
 	mtime time.Time
 	sum   [sha256.Size]byte
+	crc   uint32 // CRC-32C of the content: the fast check of a partial write
 	lines int
 }
 

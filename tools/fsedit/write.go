@@ -199,9 +199,7 @@ func (s *Session) commitEdit(e *edit, rep *replacement, oldSum string, op string
 // rememberWritten records a file the agent wrote as known to the model:
 // it knows the content it just sent, so a following partial write works.
 func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int) {
-	st := fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines}
-	copy(st.sum[:], rep.sum.Sum(nil))
-	s.remember(rel, st)
+	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc})
 }
 
 // callInfo returns the call's ids, inventing a change set when the caller

@@ -1,0 +1,56 @@
+package fsedit
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// savedFile is one file's entry in a saved session state.
+type savedFile struct {
+	Size   int64     `json:"size"`
+	MTime  time.Time `json:"mtime"`
+	SHA256 string    `json:"sha256"`
+	CRC32C uint32    `json:"crc32c"`
+	Lines  int       `json:"lines"`
+}
+
+// SaveState writes what the session knows of the files (which files the
+// model read, and in what state) as JSON, so a conversation continued in
+// another process keeps its reads: without it every write after a
+// restart would be refused with FILE_STALE.
+func (s *Session) SaveState(w io.Writer) error {
+	s.mu.Lock()
+	files := make(map[string]savedFile, len(s.seen))
+	for rel, st := range s.seen {
+		files[rel] = savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines}
+	}
+	s.mu.Unlock()
+	return json.NewEncoder(w).Encode(map[string]any{"files": files})
+}
+
+// LoadState adds the files of a state written by SaveState. A file that
+// changed on disk since is still refused at its next write (FILE_STALE),
+// as it would have been in the original process.
+func (s *Session) LoadState(r io.Reader) error {
+	var in struct {
+		Files map[string]savedFile `json:"files"`
+	}
+	if err := json.NewDecoder(r).Decode(&in); err != nil {
+		return fmt.Errorf("load file session state: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for rel, f := range in.Files {
+		st := fileState{size: f.Size, mtime: f.MTime, crc: f.CRC32C, lines: f.Lines}
+		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != len(st.sum) {
+			continue
+		} else {
+			copy(st.sum[:], b)
+		}
+		s.seen[rel] = st
+	}
+	return nil
+}
