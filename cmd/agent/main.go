@@ -4,12 +4,17 @@ package main
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 	"syscall"
 )
 
 func main() {
+	// The genai SDK writes stream errors to the standard logger as well as
+	// returning them; the agent reports each failure once, in its own words.
+	log.SetOutput(io.Discard)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := execute(ctx, newStreams(), os.Args[1:])
 	stop()
