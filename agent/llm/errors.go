@@ -1,8 +1,11 @@
 package llm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -118,7 +121,28 @@ func causeText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return ": " + OneLine(err.Error(), 200)
+	return ": " + OneLine(detail(err), 200)
+}
+
+// detail is the part of an error chain a user can act on: the JSON
+// problem, or the network operation that failed, without the layers of
+// SDK context around it.
+func detail(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var op *net.OpError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &syn):
+		return "invalid JSON: " + syn.Error()
+	case errors.As(err, &typ):
+		return "unexpected JSON: " + typ.Error()
+	case errors.As(err, &op):
+		return op.Error()
+	case errors.As(err, &ue):
+		return ue.Err.Error()
+	}
+	return err.Error()
 }
 
 // OneLine squeezes s onto one line of at most max bytes, so that a

@@ -67,7 +67,7 @@ func convertError(err error, tap *responseTap) error {
 		// The SDK reports lines that are not "data:" events, and data that
 		// is not JSON, as plain errors with these words.
 		if s := err.Error(); strings.Contains(s, "invalid stream chunk") || strings.Contains(s, "error unmarshalling") {
-			return fmt.Errorf("%w: %s", llm.ErrMalformed, llm.OneLine(s, 160))
+			return fmt.Errorf("%w: %w", llm.ErrMalformed, err)
 		}
 		return err
 	}
