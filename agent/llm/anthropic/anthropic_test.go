@@ -96,3 +96,18 @@ func TestAuthToken(t *testing.T) {
 		t.Errorf("Authorization = %q", got)
 	}
 }
+
+// BenchmarkStream is one streamed reply of three chunks through the SDK
+// against the fake server on 127.0.0.1: the agent's own cost per model
+// call, with no model latency.
+func BenchmarkStream(b *testing.B) {
+	s := llmtest.NewAnthropicServer(b)
+	m := newTestModel(b, s, llm.Policy{})
+	req := llm.Request{System: "be brief", Messages: []llm.Message{{Role: llm.User, Text: "hi"}}, Stop: []string{"<tool_response"}}
+	for b.Loop() {
+		s.Push(llmtest.Say("a", "b", "c"))
+		if _, _, _, err := llmtest.Collect(m.Stream(b.Context(), req)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
