@@ -205,14 +205,14 @@ func TestPolicySilenceAfterTextIsDrop(t *testing.T) {
 
 func TestPolicySlowConsumerIsNotSilence(t *testing.T) {
 	s := &script{outcomes: []outcome{{text: []string{"a", "b"}}}}
-	p := Policy{Timeout: 20 * time.Millisecond}
+	p := Policy{Timeout: 50 * time.Millisecond}
 	var b strings.Builder
 	for c, err := range p.Stream(t.Context(), testEndpoint, s.attempt) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		b.WriteString(c.Text)
-		time.Sleep(40 * time.Millisecond) // longer than Timeout
+		time.Sleep(120 * time.Millisecond) // longer than Timeout
 	}
 	if b.String() != "ab" {
 		t.Errorf("text = %q, want ab", b.String())
