@@ -46,13 +46,20 @@ type textPrinter struct {
 	tty         bool
 	// midLine is true when the prose printed so far does not end a line.
 	midLine bool
+	// newlines counts the line breaks that end the prose printed so far
+	// (up to 2), so replies can be set apart by one blank line.
+	newlines int
+	printed  bool
+	// pending is whitespace held back: the line breaks around a call
+	// would otherwise pile up as blank lines.
+	pending   string
+	iteration int
 }
 
 func (p *textPrinter) event(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventText:
-		fmt.Fprint(p.out, ev.Text)
-		p.midLine = !strings.HasSuffix(ev.Text, "\n")
+		p.text(ev)
 	case agent.EventCall:
 		p.breakLine()
 		fmt.Fprintf(p.errOut, "→ %s\n", callSummary(ev.Call))
@@ -72,6 +79,7 @@ func (p *textPrinter) event(ev agent.Event) {
 		p.breakLine()
 		fmt.Fprintf(p.errOut, "agent: %s\n", ev.Text)
 	case agent.EventDone:
+		p.pending = ""
 		if p.midLine {
 			fmt.Fprintln(p.out)
 			p.midLine = false
@@ -82,12 +90,36 @@ func (p *textPrinter) event(ev agent.Event) {
 	}
 }
 
+// text prints prose. Whitespace is held back until more prose follows, and
+// each reply after the first starts after one blank line.
+func (p *textPrinter) text(ev agent.Event) {
+	if strings.TrimSpace(ev.Text) == "" {
+		p.pending += ev.Text
+		return
+	}
+	t := p.pending + ev.Text
+	p.pending = ""
+	if ev.Iteration != p.iteration {
+		p.iteration = ev.Iteration
+		t = strings.TrimLeft(t, " \t\r\n")
+		if p.printed {
+			t = strings.Repeat("\n", max(0, 2-p.newlines)) + t
+		}
+	}
+	fmt.Fprint(p.out, t)
+	p.printed = true
+	trimmed := strings.TrimRight(t, "\n")
+	p.newlines = min(2, len(t)-len(trimmed))
+	p.midLine = p.newlines == 0
+}
+
 // breakLine ends a line of prose on a terminal before tool activity is
 // shown, since both streams share the screen there.
 func (p *textPrinter) breakLine() {
 	if p.midLine && p.tty {
 		fmt.Fprintln(p.out)
 		p.midLine = false
+		p.newlines = 1
 	}
 }
 

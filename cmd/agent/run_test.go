@@ -126,13 +126,15 @@ func TestRunUsageErrors(t *testing.T) {
 }
 
 func TestRunTextOutput(t *testing.T) {
-	h := newRunHarness(t, readCall, "The title is Hello.")
+	h := newRunHarness(t, readCall+"\n\n", "\n\nThe title is Hello.")
 	h.write("README.md", "# Hello\n")
 	out, errOut, code := h.run("what is the title?")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if out != "Reading.\nThe title is Hello.\n" {
+	// The prose only, each reply set apart by one blank line, the line
+	// breaks around the call not piling up.
+	if out != "Reading.\n\nThe title is Hello.\n" {
 		t.Errorf("stdout = %q, want the prose only", out)
 	}
 	for _, want := range []string{"→ read_file file_path=README.md", "✓ read_file: read README.md"} {
