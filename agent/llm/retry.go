@@ -118,6 +118,9 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 				yield(Chunk{}, f.err)
 				return
 			}
+			if notify, ok := ctx.Value(notifyKey{}).(func(RetryNotice)); ok {
+				notify(RetryNotice{Attempt: try, Wait: wait, Err: f.err})
+			}
 			if err := p.Sleep(ctx, wait); err != nil {
 				yield(Chunk{}, ctx.Err())
 				return
@@ -275,4 +278,20 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// RetryNotice tells that a model call failed and will be tried again.
+type RetryNotice struct {
+	Attempt int           // the attempt that failed, from 1
+	Wait    time.Duration // the wait before the next attempt
+	Err     *Error        // why it failed, worded for the user
+}
+
+type notifyKey struct{}
+
+// WithRetryNotify returns a context whose model calls report each retry to
+// f before waiting, so that an interface can say "rate limited, retrying
+// in 20s" instead of going quiet. f runs on the streaming goroutine.
+func WithRetryNotify(ctx context.Context, f func(RetryNotice)) context.Context {
+	return context.WithValue(ctx, notifyKey{}, f)
 }

@@ -287,3 +287,17 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("OneLine cut inside a rune: %q", got)
 	}
 }
+
+func TestRetryNotify(t *testing.T) {
+	s := &script{outcomes: []outcome{{err: &APIError{Status: 429, RetryAfter: 3 * time.Second}}, {err: &APIError{Status: 503}}, {text: []string{"ok"}}}}
+	var w sleeps
+	var got []RetryNotice
+	ctx := WithRetryNotify(t.Context(), func(n RetryNotice) { got = append(got, n) })
+	if _, err := collect((Policy{Sleep: w.sleep}).Stream(ctx, testEndpoint, s.attempt)); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Attempt != 1 || got[0].Wait != 3*time.Second || got[0].Err.Kind != KindRateLimit ||
+		got[1].Attempt != 2 || got[1].Err.Status != 503 {
+		t.Errorf("notices = %+v", got)
+	}
+}
