@@ -221,3 +221,19 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestDisplayName(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain.txt":   "plain.txt",
+		"café 🎉.md":   "café 🎉.md",
+		"two\nlines":  `"two\nlines"`,
+		"tab\there":   `"tab\there"`,
+		"bad\xffutf8": `"bad\xffutf8"`,
+		"sep\u2028x":  `"sep\u2028x"`,
+		"del\x7fchar": `"del\x7fchar"`,
+	} {
+		if got := displayName(in); got != want {
+			t.Errorf("displayName(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
