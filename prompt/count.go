@@ -22,6 +22,7 @@ type counter struct {
 
 	pending atomic.Int64 // folders queued, stacked or being read
 	idle    atomic.Int32
+	halted  atomic.Bool // stop was called: drop the work left
 
 	mu      sync.Mutex
 	work    *sync.Cond // a job was queued, or stop
@@ -92,6 +93,7 @@ func (c *counter) wait() {
 
 // stop ends the workers; counting left undone is abandoned.
 func (c *counter) stop() {
+	c.halted.Store(true)
 	c.mu.Lock()
 	c.stopped = true
 	c.jobs = nil
@@ -144,7 +146,7 @@ func (c *counter) worker() {
 // run counts one folder's files into j.n and pushes its subfolders onto
 // stack. A folder that cannot be read counts as empty.
 func (c *counter) run(j countJob, l *listing, stack []countJob) []countJob {
-	if c.ctx.Err() != nil || j.n.files.Load() >= c.limit {
+	if c.halted.Load() || c.ctx.Err() != nil || j.n.files.Load() >= c.limit {
 		return stack
 	}
 	if err := l.read(c.scan, j.abs); err != nil {

@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -205,6 +208,36 @@ func TestTreeCancelled(t *testing.T) {
 	cancel()
 	if _, err := BuildTree(ctx, dir, TreeOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("BuildTree(cancelled) error = %v, want context.Canceled", err)
+	}
+}
+
+// TestTreeCancelledWhileCounting cancels from inside the walk, while
+// collapsed folders are being counted: BuildTree must return the
+// cancellation, and its workers must end.
+func TestTreeCancelledWhileCounting(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 30 {
+		generate(t, dir, fmt.Sprintf("d%02d/x/y", i), 3)
+	}
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var calls atomic.Int32
+	opts := TreeOptions{Budget: 3, scan: func(p string, buf []byte, fn func(string, byte)) error {
+		if calls.Add(1) == 10 {
+			cancel()
+		}
+		return scanDir(p, buf, fn)
+	}}
+	if _, err := BuildTree(ctx, dir, opts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("BuildTree cancelled mid-walk: error = %v, want context.Canceled", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left running after BuildTree returned (%d before)", n, before)
 	}
 }
 
