@@ -49,16 +49,19 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 			if err != nil {
 				return err
 			}
-			tree, err := configuredTree(root)
+			cfg, err := promptConfig(root)
 			if err != nil {
 				return err
 			}
+			tree := cfg.Tree
 			if cmd.Flags().Changed("budget") {
 				tree.Budget = o.budget
 			}
 			if cmd.Flags().Changed("style") {
 				tree.Style = o.style
 			}
+			// Build the tools as a run does, so their catalog is the same.
+			d.files = fileOptions(cfg)
 			p, err := d.systemPrompt(cmd.Context(), root, d.registry(root), tree)
 			if err != nil {
 				return err
@@ -78,15 +81,16 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 	return cmd
 }
 
-// configuredTree reads the [tree] settings the way a run does. Printing
-// the prompt needs no provider, so a missing key is no error here.
-func configuredTree(root string) (config.Tree, error) {
+// promptConfig loads the configuration the way a run does, except that
+// printing the prompt needs no provider: a missing key is no error here,
+// and no local server is probed.
+func promptConfig(root string) (config.Config, error) {
 	env := config.EnvMap(os.Environ())
 	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Env: env})
 	if err != nil && !errors.Is(err, config.ErrNoProvider) {
-		return config.Tree{}, err
+		return config.Config{}, err
 	}
-	return cfg.Tree, nil
+	return cfg, nil
 }
 
 // projectFolder returns the project folder named by --dir, absolute.
