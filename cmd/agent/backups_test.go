@@ -81,3 +81,28 @@ func TestBackupsUndoRestore(t *testing.T) {
 		t.Errorf("unknown id: exit %d %q", code, errOut)
 	}
 }
+
+// TestListingHidesWhatTheTreeHides checks the file tools use the project's
+// gitignore rules (package prompt's), including a deeper "!" rule that
+// brings back what a higher .gitignore hides, as git does.
+func TestListingHidesWhatTheTreeHides(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		".gitignore":     "*.log\n",
+		"sub/.gitignore": "!keep.log\n",
+		"sub/keep.log":   "kept\n",
+		"sub/drop.log":   "dropped\n",
+		"sub/a.md":       "a\n",
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	out, errOut, code := runAgent(t, "tool-call", "--dir", dir, "list_directory", "depth=3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "keep.log") || strings.Contains(out, "drop.log") || !strings.Contains(out, "a.md") {
+		t.Errorf("listing:\n%s", out)
+	}
+}

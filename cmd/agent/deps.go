@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 )
@@ -21,4 +22,11 @@ func (d *deps) registry(root string) *tools.Registry {
 }
 
 // fileRoot returns the file tools' sandbox for the project folder dir.
-func (d *deps) fileRoot(dir string) *fsedit.Root { return fsedit.NewRoot(dir, d.files) }
+// Listings and searches hide what the file tree hides (prompt's rules).
+func (d *deps) fileRoot(dir string) *fsedit.Root {
+	opts := d.files
+	if opts.NewIgnorer == nil {
+		opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
+	}
+	return fsedit.NewRoot(dir, opts)
+}

@@ -44,6 +44,9 @@ type Options struct {
 	BackupMaxBytes int64
 	// Now is the clock of backups and change-set ids; time.Now when nil.
 	Now func() time.Time
+	// NewIgnorer builds the gitignore matcher of one listing or search for
+	// the project folder dir; nil, or an error, means the built-in one.
+	NewIgnorer func(dir string) (Ignorer, error)
 }
 
 func (o Options) withDefaults() Options {

@@ -82,5 +82,10 @@ func (s *Session) ignorer(fsys fs.FS) Ignorer {
 	if s.newIgnorer != nil {
 		return s.newIgnorer(fsys)
 	}
+	if f := s.root.opts.NewIgnorer; f != nil {
+		if ig, err := f(s.root.dir); err == nil {
+			return ig
+		}
+	}
 	return newGitignores(fsys)
 }
