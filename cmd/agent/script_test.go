@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,6 +33,8 @@ func TestMain(m *testing.M) {
 //	llmreq N [FIELD]           print request N's last user message
 //	                           (FIELD: last, system, body, stop)
 //	llmreq count               print how many requests were made
+//	jsonl PATH...              fail unless every line of each file (or of
+//	                           each *.jsonl file in a folder) is JSON
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -44,6 +48,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"fakellm": func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeLLM(t, ts, neg, args) },
 			"llmreq":  cmdLLMReq,
+			"jsonl":   cmdJSONL,
 		},
 	})
 }
@@ -174,5 +179,33 @@ func cmdLLMReq(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintln(ts.Stdout(), strings.Join(r.Stop, "\n"))
 	default:
 		ts.Fatalf("unknown field %q", field)
+	}
+}
+
+func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: jsonl PATH...")
+	}
+	var files []string
+	for _, a := range args {
+		p := ts.MkAbs(a)
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			matches, _ := filepath.Glob(filepath.Join(p, "*.jsonl"))
+			if len(matches) == 0 {
+				ts.Fatalf("no .jsonl files in %s", a)
+			}
+			files = append(files, matches...)
+			continue
+		}
+		files = append(files, p)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		ts.Check(err)
+		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			if !json.Valid([]byte(line)) {
+				ts.Fatalf("%s line %d is not JSON: %q", f, i+1, line)
+			}
+		}
 	}
 }
