@@ -242,3 +242,34 @@ func TestBackupsRecorded(t *testing.T) {
 		t.Errorf("create_backup=false kept a blob: %+v", es[1])
 	}
 }
+
+// TestPartialBulkCopy covers the bulk paths of a partial write: lines
+// longer than the read buffer before and after the range, CRLF, and a
+// range far from both ends.
+func TestPartialBulkCopy(t *testing.T) {
+	long := strings.Repeat("x", 600<<10)
+	var b strings.Builder
+	for i := 1; i <= 2000; i++ {
+		if i == 10 || i == 1990 {
+			b.WriteString(long + "\r\n")
+			continue
+		}
+		b.WriteString("line " + itoa(i) + "\r\n")
+	}
+	old := b.String()
+	p := newProject(t, map[string]string{"big.md": old})
+	wantOK(t, p.read("big.md", "start_line", "1", "end_line", "1"))
+	wantOK(t, p.write("partial", "big.md", "new a\nnew b\n", "start_line", "1000", "end_line", "1001"))
+	want := strings.Replace(old, "line 1000\r\nline 1001\r\n", "new a\r\nnew b\r\n", 1)
+	if got := p.content("big.md"); got != want {
+		t.Fatalf("bulk partial: %d bytes, want %d", len(got), len(want))
+	}
+	// Right after the long line, and at the end of the file.
+	wantOK(t, p.write("partial", "big.md", "after long\n", "start_line", "11", "end_line", "11"))
+	wantOK(t, p.write("partial", "big.md", "last\n", "start_line", "2000", "end_line", "2000"))
+	want = strings.Replace(want, long+"\r\nline 11\r\n", long+"\r\nafter long\r\n", 1)
+	want = strings.TrimSuffix(want, "line 2000\r\n") + "last\r\n"
+	if got := p.content("big.md"); got != want {
+		t.Fatalf("second partials: %d bytes, want %d", len(got), len(want))
+	}
+}
