@@ -73,6 +73,7 @@ type Scanner struct {
 	ids     map[string]bool
 	autoSeq int
 	stopped bool
+	held    int // "]" bytes at the end of a chunk inside CDATA, not yet decided
 	stopAt  int // offset in the reply of the model-written <tool_response
 	base    int // offset in the reply of the data being scanned
 	fed     int // bytes fed so far
@@ -137,16 +138,26 @@ func (s *Scanner) fastPath(chunk string) bool {
 		if indexSet(chunk, &valueStops) >= 0 {
 			return false
 		}
-		s.value.WriteString(chunk)
+		s.appendValue(chunk)
 	case stCDATA:
-		if strings.IndexByte(chunk, ']') >= 0 {
+		if s.held > 0 || strings.Contains(chunk, "]]>") {
 			return false
 		}
-		s.value.WriteString(chunk)
+		s.cdata(chunk, 0, false) // consumes it all: no terminator inside
 	default:
 		return false
 	}
 	return true
+}
+
+// appendValue adds to the value being read, doubling the buffer when it
+// must grow: append's gentler growth for large buffers made a 10 MB value
+// fed in small chunks copy about 50 MB.
+func (s *Scanner) appendValue(v string) {
+	if s.value.Cap()-s.value.Len() < len(v) {
+		s.value.Grow(len(v))
+	}
+	s.value.WriteString(v)
 }
 
 // Close ends the stream. It flushes held-back prose and reports a call
@@ -392,6 +403,7 @@ func (s *Scanner) finishCall() {
 }
 
 func (s *Scanner) resetCall() {
+	s.held = 0
 	s.call = nil
 	s.known = false
 	s.params = nil
@@ -477,10 +489,10 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 	rest := data[i:]
 	j := indexSet(rest, &valueStops)
 	if j < 0 {
-		s.value.WriteString(rest)
+		s.appendValue(rest)
 		return len(data)
 	}
-	s.value.WriteString(rest[:j])
+	s.appendValue(rest[:j])
 	i += j
 	rest = data[i:]
 	if rest[0] == '&' {
@@ -489,7 +501,7 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 		case matchMore:
 			return wait(i)
 		case matchYes:
-			s.value.WriteString(r)
+			s.appendValue(r)
 			return i + n
 		}
 		s.value.WriteByte('&')
@@ -504,7 +516,7 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 	}
 	if n, m := matchClose(rest, s.param, final); m == matchYes {
 		s.mark = s.value.Len()
-		s.value.WriteString(rest[:n])
+		s.appendValue(rest[:n])
 		s.st = stAfterClose
 		return i + n
 	} else if m == matchMore {
@@ -545,33 +557,67 @@ func (s *Scanner) endValue(n int) {
 
 // cdata copies CDATA content verbatim up to "]]>".
 func (s *Scanner) cdata(data string, i int, final bool) int {
+	keepValue := s.st == stCDATA
+	// Brackets held back by the previous chunk: they may be the start of
+	// the "]]>" that ends the section, or content.
+	for s.held > 0 && i < len(data) {
+		switch c := data[i]; {
+		case c == '>' && s.held == 2:
+			s.held = 0
+			s.endCDATA()
+			return i + 1
+		case c == ']' && s.held == 2:
+			if keepValue {
+				s.appendValue("]") // "]]]": the first one is content
+			}
+		case c == ']':
+			s.held++
+		default:
+			if keepValue {
+				s.appendValue("]]"[:s.held])
+			}
+			s.held = 0
+			continue
+		}
+		i++
+	}
+	if i == len(data) {
+		if final {
+			s.held = 0
+		}
+		return i
+	}
 	rest := data[i:]
 	j := strings.Index(rest, "]]>")
 	if j < 0 {
-		// Keep back a trailing "]" or "]]" that may start the terminator.
-		keep := 0
+		// Hold back a trailing "]" or "]]" that may start the terminator,
+		// without copying the input: the next chunk decides.
 		if !final {
 			if strings.HasSuffix(rest, "]]") {
-				keep = 2
+				s.held = 2
 			} else if strings.HasSuffix(rest, "]") {
-				keep = 1
+				s.held = 1
 			}
 		}
-		if s.st == stCDATA {
-			s.value.WriteString(rest[:len(rest)-keep])
+		if keepValue {
+			s.appendValue(rest[:len(rest)-s.held])
 		}
-		if keep > 0 && len(rest) == keep {
-			return wait(i)
-		}
-		return len(data) - keep
+		return len(data)
 	}
+	if keepValue {
+		s.appendValue(rest[:j])
+	}
+	s.endCDATA()
+	return i + j + 3
+}
+
+// endCDATA returns from a CDATA section to the state it was opened in.
+func (s *Scanner) endCDATA() {
 	if s.st == stCDATA {
-		s.value.WriteString(rest[:j])
 		s.st = stValue
 	} else {
 		s.st = s.afterJunk
 	}
-	return i + j + 3
 }
 
 // afterClose decides whether the closing tag just read ends the value: it
@@ -583,7 +629,7 @@ func (s *Scanner) afterClose(data string, i int, final bool) int {
 	for k < len(rest) && isSpace(rest[k]) {
 		k++
 	}
-	s.value.WriteString(rest[:k])
+	s.appendValue(rest[:k])
 	i += k
 	rest = rest[k:]
 	if rest == "" {
