@@ -91,12 +91,18 @@ func (a *Audit) Close() error {
 	return err
 }
 
-// secretName matches parameter names whose values are credentials.
-var secretName = regexp.MustCompile(`(?i)(api[_-]?key|token|secret|password|passwd|authorization|credential|private[_-]?key)`)
+// secretName matches parameter names whose values are credentials. The
+// patterns are compiled on first use: most runs of the program never write
+// an audit line, and compiling them costs milliseconds at start-up.
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(api[_-]?key|token|secret|password|passwd|authorization|credential|private[_-]?key)`)
+})
 
 // secretValue matches the shapes of common credentials, wherever they
 // appear in a value: provider keys, bearer tokens, private key blocks.
-var secretValue = regexp.MustCompile(`(?i)(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,}|bearer\s+[A-Za-z0-9._~+/=-]{16,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
+var secretValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abpr]-[A-Za-z0-9-]{10,}|bearer\s+[A-Za-z0-9._~+/=-]{16,}|-----BEGIN [A-Z ]*PRIVATE KEY-----)`)
+})
 
 // auditParams shortens long values and masks secrets.
 func auditParams(in map[string]string) map[string]string {
@@ -106,10 +112,10 @@ func auditParams(in map[string]string) map[string]string {
 	out := make(map[string]string, len(in))
 	for k, v := range in {
 		switch {
-		case secretName.MatchString(k):
+		case secretName().MatchString(k):
 			v = "[redacted]"
 		default:
-			v = secretValue.ReplaceAllString(v, "[redacted]")
+			v = secretValue().ReplaceAllString(v, "[redacted]")
 			v = shortenValue(v, auditValueMax)
 		}
 		out[k] = v

@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -26,8 +25,21 @@ const SessionDir = ".agent/sessions"
 const sessionVersion = 1
 
 // validID keeps session ids to file-name-safe characters: an id comes from
-// the command line and becomes a path.
-var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// the command line and becomes a path. (A hand-written check rather than a
+// regexp, to keep start-up free of compiling one.)
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Session is one conversation and its append-only log,
 // .agent/sessions/<id>.jsonl. Every message is written as one JSON line
@@ -83,7 +95,7 @@ func newSessionID(t time.Time) string {
 // A last line cut short by a crash is dropped (and removed from the file
 // before the next append, so the log stays valid JSON lines).
 func OpenSession(root, id string) (*Session, error) {
-	if !validID.MatchString(id) {
+	if !validID(id) {
 		return nil, fmt.Errorf("%w: %q is not a session id", ErrNoSession, id)
 	}
 	s := &Session{ID: id, path: filepath.Join(root, SessionDir), now: time.Now, torn: -1}
@@ -131,7 +143,7 @@ func LastSession(root string) (string, error) {
 	var bestTime time.Time
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || e.IsDir() || !validID.MatchString(id) {
+		if !ok || e.IsDir() || !validID(id) {
 			continue
 		}
 		info, err := e.Info()

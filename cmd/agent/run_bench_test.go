@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentcli/agent/agent/llm/llmtest"
+)
+
+// BenchmarkRunProcess measures one-shot `agent run` as a whole process,
+// the way a user or a script meets it: a fresh binary in a 31-file
+// project, asked a question whose scripted model reads README.md and then
+// answers, against a fake Gemini server on 127.0.0.1 with no model
+// latency. It reports per run:
+//
+//	wall-ms      wall time from exec to exit
+//	cpu-ms       user + system CPU time of the process
+//	peak-rss-MB  peak resident set size, the largest of the runs
+//	median-rss-MB  and its median
+//	req1-bytes   the body of the first request to the provider
+//	requests     requests made (2: nothing beyond the conversation)
+//
+// Targets: under 60 ms wall, under 40 MB peak RSS, first request under
+// 10 KB. Run it with
+//
+//	go test ./cmd/agent -run '^$' -bench RunProcess -benchtime 20x
+func BenchmarkRunProcess(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "agent")
+	build := exec.Command("go", "build", "-ldflags", "-s -w", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	project := benchProject(b)
+	srv := llmtest.NewGeminiServer(b)
+	env := append(srv.Env(),
+		"HOME="+b.TempDir(),
+		"XDG_CONFIG_HOME="+filepath.Join(b.TempDir(), "config"),
+		"PATH="+os.Getenv("PATH"),
+		// Any request that is not to the fake server fails at once
+		// instead of leaving the machine.
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1",
+	)
+
+	var wall, cpu []time.Duration
+	var rss []int64
+	var firstReq, requests int
+	for b.Loop() {
+		before := len(srv.Requests())
+		srv.Push(
+			llmtest.Say("I'll read it.\n", `<tool_call name="read_file" id="1"><file_path>README.md</file_path></tool_call>`),
+			llmtest.Say("It is a small Go service that greets people."),
+		)
+		cmd := exec.Command(bin, "run", "what does this project do?")
+		cmd.Dir = project
+		cmd.Env = env
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		start := time.Now()
+		out, err := cmd.Output()
+		elapsed := time.Since(start)
+		if err != nil {
+			b.Fatalf("agent run: %v\n%s", err, stderr.String())
+		}
+		if !strings.Contains(string(out), "greets people") {
+			b.Fatalf("unexpected answer %q", out)
+		}
+		st := cmd.ProcessState
+		wall = append(wall, elapsed)
+		cpu = append(cpu, st.UserTime()+st.SystemTime())
+		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+			rss = append(rss, int64(ru.Maxrss)*1024) // KiB on Linux
+		}
+		reqs := srv.Requests()[before:]
+		requests = len(reqs)
+		firstReq = len(reqs[0].Body)
+		if !strings.Contains(reqs[1].LastUser(), "greets") && !strings.Contains(reqs[1].LastUser(), "README") {
+			b.Fatalf("second request lacks the tool response: %q", reqs[1].LastUser())
+		}
+	}
+	b.ReportMetric(ms(median(wall)), "wall-ms")
+	b.ReportMetric(ms(median(cpu)), "cpu-ms")
+	b.ReportMetric(float64(slices.Max(rss))/(1<<20), "peak-rss-MB")
+	b.ReportMetric(float64(median(rss))/(1<<20), "median-rss-MB")
+	b.ReportMetric(float64(firstReq), "req1-bytes")
+	b.ReportMetric(float64(requests), "requests")
+}
+
+// benchProject writes a 31-file project: a README, Go sources, docs,
+// config and a .gitignore, in a few folders.
+func benchProject(b *testing.B) string {
+	dir := b.TempDir()
+	files := map[string]string{
+		"README.md":  "# greeter\n\nA small Go service that greets people over HTTP.\n\n## Build\n\n    go build ./...\n",
+		".gitignore": "/bin/\n*.log\n",
+		"go.mod":     "module example.com/greeter\n\ngo 1.22\n",
+		"Makefile":   "build:\n\tgo build ./...\n",
+	}
+	for i := range 12 {
+		files[fmt.Sprintf("internal/greet/greet%02d.go", i)] = fmt.Sprintf("package greet\n\n// Hello%d greets.\nfunc Hello%d(name string) string { return \"hello \" + name }\n", i, i)
+	}
+	for i := range 8 {
+		files[fmt.Sprintf("cmd/greeter/part%d.go", i)] = "package main\n"
+	}
+	for i := range 7 {
+		files[fmt.Sprintf("docs/page%d.md", i)] = fmt.Sprintf("# Page %d\n\nSome documentation.\n", i)
+	}
+	if len(files) != 31 {
+		b.Fatalf("project has %d files, want 31", len(files))
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func median[T int64 | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
