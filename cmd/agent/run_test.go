@@ -286,3 +286,59 @@ func TestRunProviderFailureExitsOne(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+func TestRunAsksOnATerminal(t *testing.T) {
+	two := writeCall + "\n<tool_call name=\"write_file\" id=\"3\"><file_path>two.md</file_path><content>2</content></tool_call>"
+	for _, tc := range []struct {
+		answer string
+		wrote  []bool
+	}{
+		{"y\nn\n", []bool{true, false}},
+		{"a\n", []bool{true, true}},
+		{"n\ny\n", []bool{false, false}}, // the second is skipped: the first failed
+		{"", []bool{false, false}},       // end of input denies
+	} {
+		h := newRunHarness(t, two, "done")
+		h.stdinTTY = true
+		h.stdin = tc.answer
+		_, errOut, code := h.run("write")
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", tc.answer, code, errOut)
+		}
+		if !strings.Contains(errOut, "allow write_file file_path=out.md content=new?") {
+			t.Errorf("%q: no question on stderr:\n%s", tc.answer, errOut)
+		}
+		for i, name := range []string{"out.md", "two.md"} {
+			_, err := os.Stat(filepath.Join(h.dir, name))
+			if (err == nil) != tc.wrote[i] {
+				t.Errorf("%q: %s written = %v, want %v", tc.answer, name, err == nil, tc.wrote[i])
+			}
+		}
+	}
+}
+
+func TestRunSessionResumesAGivenConversation(t *testing.T) {
+	h := newRunHarness(t, "one")
+	out, _, code := h.run("--output-format", "json", "first")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var first struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &first); err != nil {
+		t.Fatal(err)
+	}
+	h.model = llmtest.Texts("two")
+	if _, _, code := h.run("second"); code != 0 { // a new session
+		t.Fatal(code)
+	}
+	h.model = llmtest.Texts("three")
+	if _, errOut, code := h.run("--session", first.SessionID, "third"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	msgs := h.model.Requests()[0].Messages
+	if len(msgs) != 3 || msgs[0].Text != "first" || msgs[2].Text != "third" {
+		t.Errorf("conversation = %+v, want the first session continued", msgs)
+	}
+}
