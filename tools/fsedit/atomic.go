@@ -38,6 +38,9 @@ type replacement struct {
 	final   [sha256.Size]byte
 	crc     uint32 // CRC-32C of the new content
 	n       int64
+	// paused: the hash waits for resumeHash; pausedBytes went by meanwhile.
+	paused      bool
+	pausedBytes int64
 	done    bool
 }
 
@@ -62,7 +65,7 @@ func newReplacement(dir dirHandle, name string, perm fs.FileMode) (*replacement,
 	if testHookWrap != nil {
 		w = testHookWrap(w)
 	}
-	r.buf = bufio.NewWriterSize(fingerprintWriter{w: w, crc: &r.crc, sha: r.sum}, writeBufSize)
+	r.buf = bufio.NewWriterSize(fingerprintWriter{w: w, r: r}, writeBufSize)
 	return r, nil
 }
 
@@ -76,6 +79,40 @@ func (r *replacement) Write(p []byte) (int, error) {
 func (r *replacement) WriteString(s string) (int, error) {
 	r.n += int64(len(s))
 	return r.buf.WriteString(s)
+}
+
+// pauseHash stops feeding the hash until resumeHash. Call it before the
+// first write.
+func (r *replacement) pauseHash() { r.paused = true }
+
+// resumeHash brings the hash up to date after a pause during which the
+// new content was an unchanged copy of old: it restarts from cp, the
+// state after cp.off bytes of old, hashes old from there up to what was
+// written, and feeds the hash again from then on.
+func (r *replacement) resumeHash(old io.ReaderAt, cp checkpoint) error {
+	if err := r.buf.Flush(); err != nil {
+		return err
+	}
+	r.sum.Sum() // the paused hash saw nothing: drop it
+	r.sum = resumeAsyncHash(cp)
+	r.paused = false
+	if _, err := io.Copy(r.sum, io.NewSectionReader(old, cp.off, r.pausedBytes-cp.off)); err != nil {
+		return fmt.Errorf("hash %s: %w", r.name, err)
+	}
+	return nil
+}
+
+// checkpoints returns the hash states of the new content; valid after
+// flush. prefix are checkpoints of the old content still valid for the
+// new (those at or before the resume point).
+func (r *replacement) checkpoints(prefix []checkpoint, resumedAt int64) []checkpoint {
+	var out []checkpoint
+	for _, c := range prefix {
+		if c.off <= resumedAt {
+			out = append(out, c)
+		}
+	}
+	return append(out, r.sum.cps...)
 }
 
 // hash returns the SHA-256 of the new content; valid after flush.

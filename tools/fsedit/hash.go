@@ -2,6 +2,7 @@ package fsedit
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"hash/crc32"
 	"io"
 )
@@ -10,6 +11,20 @@ import (
 // it fingerprints a file's content at several GB/s, so the staleness check
 // of a partial write costs little even on a huge file.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// checkpointEvery is how often a hash records its state. SHA-256 is
+// computed front to back, so the state after a prefix is the same for any
+// file that starts with that prefix: a partial write in the middle of a
+// large file resumes from the last checkpoint before its range instead of
+// hashing the unchanged prefix again.
+// (A variable so that tests can make checkpoints dense.)
+var checkpointEvery int64 = 16 << 20
+
+// checkpoint is the SHA-256 state after the first off bytes of a content.
+type checkpoint struct {
+	off   int64
+	state []byte
+}
 
 // asyncHash computes a SHA-256 on its own goroutine, so that hashing a
 // large file overlaps with reading and writing it instead of adding to
@@ -21,6 +36,7 @@ type asyncHash struct {
 	done   chan [sha256.Size]byte
 	closed bool
 	sum    [sha256.Size]byte
+	cps    []checkpoint // valid after Sum
 }
 
 const (
@@ -28,7 +44,11 @@ const (
 	asyncBufSize = 256 << 10
 )
 
-func newAsyncHash() *asyncHash {
+func newAsyncHash() *asyncHash { return resumeAsyncHash(checkpoint{}) }
+
+// resumeAsyncHash continues a hash from cp (from the start when cp is
+// zero): what is written next is the content from byte cp.off on.
+func resumeAsyncHash(cp checkpoint) *asyncHash {
 	a := &asyncHash{
 		free: make(chan []byte, asyncBufs),
 		work: make(chan []byte, asyncBufs),
@@ -37,10 +57,25 @@ func newAsyncHash() *asyncHash {
 	for range asyncBufs {
 		a.free <- make([]byte, 0, asyncBufSize)
 	}
+	h := sha256.New()
+	if cp.state != nil {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(cp.state); err != nil {
+			h.Reset()
+			cp = checkpoint{}
+		}
+	}
 	go func() {
-		h := sha256.New()
+		every := checkpointEvery
+		n, next := cp.off, cp.off+every
 		for b := range a.work {
 			h.Write(b)
+			n += int64(len(b))
+			if n >= next {
+				if st, err := h.(encoding.BinaryMarshaler).MarshalBinary(); err == nil {
+					a.cps = append(a.cps, checkpoint{off: n, state: st})
+				}
+				next = n + every
+			}
 			a.free <- b[:0]
 		}
 		var sum [sha256.Size]byte
@@ -74,6 +109,17 @@ func (a *asyncHash) Sum() [sha256.Size]byte {
 	return a.sum
 }
 
+// lastBefore returns the last checkpoint at or before off (zero if none).
+func lastBefore(cps []checkpoint, off int64) checkpoint {
+	var best checkpoint
+	for _, c := range cps {
+		if c.off <= off && c.off > best.off {
+			best = c
+		}
+	}
+	return best
+}
+
 // fingerprint reads through r, computing the CRC-32C of what it reads
 // and, when sha is set, its SHA-256 on another goroutine.
 type fingerprint struct {
@@ -92,16 +138,21 @@ func (f *fingerprint) Read(p []byte) (int, error) {
 }
 
 // fingerprintWriter writes to w, computing the CRC-32C and SHA-256 of
-// what it writes.
+// what it writes. While paused, bytes go to w and the CRC only; the
+// owner then brings the hash up to date from elsewhere (see
+// replacement.resumeHash).
 type fingerprintWriter struct {
-	w   io.Writer
-	crc *uint32
-	sha *asyncHash
+	w io.Writer
+	r *replacement
 }
 
 func (f fingerprintWriter) Write(p []byte) (int, error) {
 	n, err := f.w.Write(p)
-	*f.crc = crc32.Update(*f.crc, castagnoli, p[:n])
-	f.sha.Write(p[:n])
+	f.r.crc = crc32.Update(f.r.crc, castagnoli, p[:n])
+	if f.r.paused {
+		f.r.pausedBytes += int64(n)
+	} else {
+		f.r.sum.Write(p[:n])
+	}
 	return n, err
 }

@@ -86,6 +86,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
 	defer rep.abort()
+	rep.pauseHash()
 	// The old content is checked against the read with CRC-32C (with its
 	// size and mtime): SHA-256 would double the time of a write to a huge
 	// file. Its SHA-256 for the manifest is the one taken at the read.
@@ -101,6 +102,13 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
+	// The copied prefix is the old one: its hash resumes from the read's
+	// last checkpoint before it rather than starting over.
+	cp := lastBefore(e.seen.cps, size)
+	if err := rep.resumeHash(e.f, cp); err != nil {
+		return tools.Result{}, describeWriteErr(e.t.rel, err)
+	}
+	e.resumedAt = cp.off
 	lineStart, inserted := true, false
 	for {
 		if lineStart && inserted && line > end+contextLines {

@@ -109,7 +109,8 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if overflow {
 		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
 	}
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: fp.sha.Sum(), crc: fp.crc, lines: st.lines})
+	sum := fp.sha.Sum()
+	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps})
 
 	text := out.String()
 	if st.ending != endingLF {

@@ -18,6 +18,7 @@ type fileState struct {
 	sum   [sha256.Size]byte
 	crc   uint32 // CRC-32C of the content: the fast check of a partial write
 	lines int
+	cps   []checkpoint // SHA-256 states along the content
 }
 
 func (s fileState) matches(fi fs.FileInfo) bool {

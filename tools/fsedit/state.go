@@ -15,6 +15,13 @@ type savedFile struct {
 	SHA256 string    `json:"sha256"`
 	CRC32C uint32    `json:"crc32c"`
 	Lines  int       `json:"lines"`
+	// States are SHA-256 checkpoints: offset and marshalled state.
+	States []savedState `json:"sha256_states,omitempty"`
+}
+
+type savedState struct {
+	Offset int64  `json:"offset"`
+	State  []byte `json:"state"`
 }
 
 // SaveState writes what the session knows of the files (which files the
@@ -25,7 +32,11 @@ func (s *Session) SaveState(w io.Writer) error {
 	s.mu.Lock()
 	files := make(map[string]savedFile, len(s.seen))
 	for rel, st := range s.seen {
-		files[rel] = savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines}
+		f := savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines}
+		for _, c := range st.cps {
+			f.States = append(f.States, savedState{Offset: c.off, State: c.state})
+		}
+		files[rel] = f
 	}
 	s.mu.Unlock()
 	return json.NewEncoder(w).Encode(map[string]any{"files": files})
@@ -45,6 +56,9 @@ func (s *Session) LoadState(r io.Reader) error {
 	defer s.mu.Unlock()
 	for rel, f := range in.Files {
 		st := fileState{size: f.Size, mtime: f.MTime, crc: f.CRC32C, lines: f.Lines}
+		for _, c := range f.States {
+			st.cps = append(st.cps, checkpoint{off: c.Offset, state: c.State})
+		}
 		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != len(st.sum) {
 			continue
 		} else {

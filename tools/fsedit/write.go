@@ -46,6 +46,9 @@ type edit struct {
 	seen   fileState   // what the model last knew of it
 	info   tools.CallInfo
 	backup bool
+	// resumedAt is where the new content's hash resumed from a checkpoint
+	// of the old content: those up to it stay valid for the new content.
+	resumedAt int64
 }
 
 func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) {
@@ -148,7 +151,7 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	}); err != nil {
 		return tools.Result{}, err
 	}
-	s.rememberWritten(t.rel, fi, rep, lines)
+	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0))
 	return tools.Result{
 		Message:  fmt.Sprintf("created %s (%s, %s)", t.rel, plural(lines, "line", "lines"), humanSize(fi.Size())),
 		Metadata: []tools.Attr{{Name: "lines", Value: itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
@@ -192,14 +195,14 @@ func (s *Session) commitEdit(e *edit, rep *replacement, oldSum string, op string
 	if err := rep.commit(true); err != nil {
 		return "", describeWriteErr(e.t.rel, err)
 	}
-	s.rememberWritten(e.t.rel, newFi, rep, newLines)
+	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt))
 	return blob, nil
 }
 
 // rememberWritten records a file the agent wrote as known to the model:
 // it knows the content it just sent, so a following partial write works.
-func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int) {
-	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc})
+func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint) {
+	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps})
 }
 
 // callInfo returns the call's ids, inventing a change set when the caller

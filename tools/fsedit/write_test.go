@@ -273,3 +273,31 @@ func TestPartialBulkCopy(t *testing.T) {
 		t.Fatalf("second partials: %d bytes, want %d", len(got), len(want))
 	}
 }
+
+// TestPartialHashResumesFromCheckpoints checks that the SHA-256 recorded
+// for a partial write, which resumes from a checkpoint of the read, is
+// the hash of the file written, write after write.
+func TestPartialHashResumesFromCheckpoints(t *testing.T) {
+	old := checkpointEvery
+	checkpointEvery = 4 << 10
+	t.Cleanup(func() { checkpointEvery = old })
+	var b strings.Builder
+	for i := 1; i <= 20000; i++ {
+		b.WriteString("line " + itoa(i) + " of the file\n")
+	}
+	p := newProject(t, map[string]string{"f.md": b.String()})
+	wantOK(t, p.read("f.md", "start_line", "1", "end_line", "1"))
+	st, _ := p.root.Backups()
+	for _, at := range []string{"15000", "10", "10000", "19999", "1", "12000"} {
+		wantOK(t, p.write("partial", "f.md", "changed at "+at+"\n", "start_line", at, "end_line", at))
+		es, _ := st.Entries()
+		got := es[len(es)-1].SHA256After
+		sum := sha256.Sum256([]byte(p.content("f.md")))
+		if got != hex.EncodeToString(sum[:]) {
+			t.Fatalf("write at %s: manifest says %s, file hashes to %x", at, got, sum)
+		}
+		if seen, _ := p.sess.recall("f.md"); seen.sum != sum {
+			t.Fatalf("write at %s: the session remembers a wrong hash", at)
+		}
+	}
+}
