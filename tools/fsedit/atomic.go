@@ -41,7 +41,7 @@ type replacement struct {
 	// paused: the hash waits for resumeHash; pausedBytes went by meanwhile.
 	paused      bool
 	pausedBytes int64
-	done    bool
+	done        bool
 }
 
 // newReplacement creates the temp file for name in dir with mode perm.
