@@ -69,6 +69,15 @@ func TestRunReadThenPartialWriteThenAnswer(t *testing.T) {
 		}
 	}
 
+	// The fence around the second call is not shown, but the
+	// conversation keeps the reply as the model wrote it.
+	if strings.Contains(e.streamedText(), "```") {
+		t.Errorf("streamed text shows the fence: %q", e.streamedText())
+	}
+	if !strings.Contains(reqs[2].Messages[3].Text, "```xml\n<tool_call") {
+		t.Errorf("second reply kept as %q, want it as written", reqs[2].Messages[3].Text)
+	}
+
 	// Events: text before the call, the call recognised, then its result.
 	var kinds []EventType
 	for _, ev := range e.events {

@@ -34,6 +34,9 @@ type reply struct {
 	finish string
 	// stopped is true when the model began writing <tool_response.
 	stopped bool
+	// fence keeps the markdown fences around calls out of the prose
+	// shown.
+	fence fenceFilter
 }
 
 func (r *reply) hasCall() bool {
@@ -96,6 +99,7 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, iter int, emit func
 		}
 	}
 	r.take(sc.Close(), iter, emit)
+	r.showText(r.fence.flush(), iter, emit)
 	if r.usage != (llm.Usage{}) {
 		u := r.usage
 		emit(Event{Type: EventUsage, Iteration: iter, Usage: &u})
@@ -109,18 +113,27 @@ func (r *reply) take(evs []xmlcall.Event, iter int, emit func(Event)) {
 	for _, ev := range evs {
 		switch {
 		case ev.Text != "":
-			r.prose.WriteString(ev.Text)
-			emit(Event{Type: EventText, Iteration: iter, Text: ev.Text})
+			r.showText(r.fence.text(ev.Text), iter, emit)
 		case ev.Call != nil:
+			r.fence.call()
 			c := *ev.Call
 			c.Params = slices.Clone(c.Params)
 			r.items = append(r.items, item{call: &c})
 			emit(Event{Type: EventCall, Iteration: iter, Call: &c})
 		case ev.Err != nil:
+			r.fence.call()
 			e := *ev.Err
 			r.items = append(r.items, item{err: &e})
 		}
 	}
+}
+
+func (r *reply) showText(t string, iter int, emit func(Event)) {
+	if t == "" {
+		return
+	}
+	r.prose.WriteString(t)
+	emit(Event{Type: EventText, Iteration: iter, Text: t})
 }
 
 // cut drops the model-written <tool_response and everything after it
