@@ -16,7 +16,9 @@ import (
 const DefaultMaxIterations = 10
 
 // Agent runs conversations with one model and one set of tools. Build it
-// with a struct literal; Model, Tools and Session are required.
+// with a struct literal; Model, Tools and Session are required. One Agent
+// runs one request at a time: Run must not be called concurrently (the
+// conversation is one sequence of turns).
 type Agent struct {
 	Model   llm.Model
 	Tools   *tools.Registry
