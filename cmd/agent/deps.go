@@ -18,7 +18,13 @@ type deps struct {
 // registry builds the built-in tools for the project at root. Each call
 // starts a fresh file session: what the model has read is per conversation.
 func (d *deps) registry(root string) *tools.Registry {
-	return tools.NewRegistry(fsedit.NewTools(d.fileRoot(root))...)
+	return d.registryWith(fsedit.NewSession(d.fileRoot(root)))
+}
+
+// registryWith builds the built-in tools around the file session files
+// (one whose reads were restored, for a continued conversation).
+func (d *deps) registryWith(files *fsedit.Session) *tools.Registry {
+	return tools.NewRegistry(files.Tools()...)
 }
 
 // fileRoot returns the file tools' sandbox for the project folder dir.
