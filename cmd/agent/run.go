@@ -14,6 +14,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 )
 
 // runOptions are the flags and inputs of `agent run`.
@@ -46,6 +47,9 @@ type runSetup struct {
 	// the default.
 	MaxIterations int
 	Approval      agent.Policy
+	// Files is the file tools' session, whose knowledge of what the
+	// model read is kept with the conversation; may be nil.
+	Files *fsedit.Session
 	// Close releases what setup opened; may be nil.
 	Close func() error
 }
@@ -203,6 +207,11 @@ func runRun(ctx context.Context, o *runOptions) error {
 	if s.Close != nil {
 		defer s.Close()
 	}
+	if s.Files != nil {
+		if err := loadFileState(s.Files, root, sess.ID); err != nil {
+			return err
+		}
+	}
 	audit := agent.NewAudit(root)
 	defer audit.Close()
 
@@ -226,6 +235,11 @@ func runRun(ctx context.Context, o *runOptions) error {
 
 	p := newRunPrinter(o.outputFormat, o.io)
 	out, runErr := a.Run(ctx, o.prompt, p.event)
+	if s.Files != nil && len(out.Calls) > 0 {
+		if err := saveFileState(s.Files, root, sess.ID); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
 	if err := p.finish(out, runErr); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write output: %w", err)
 	}

@@ -2,6 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,7 +32,8 @@ func (d *deps) setupRun(ctx context.Context, o *runOptions) (*runSetup, error) {
 		return nil, err
 	}
 	d.files = fileOptions(cfg)
-	reg := d.registry(o.dir)
+	files := fsedit.NewSession(d.fileRoot(o.dir))
+	reg := d.registryWith(files)
 	reg.Timeout = time.Duration(cfg.ToolTimeout)
 	p, err := d.systemPrompt(ctx, o.dir, reg, cfg.Tree)
 	if err != nil {
@@ -39,7 +45,56 @@ func (d *deps) setupRun(ctx context.Context, o *runOptions) (*runSetup, error) {
 		System:        p.String(),
 		MaxIterations: cfg.MaxIterations,
 		Approval:      agent.Policy(cfg.Approval),
+		Files:         files,
 	}, nil
+}
+
+// fileStatePath is where the file tools' knowledge of a session (which
+// files the model read, and in what state) is kept between runs.
+func fileStatePath(root, sessionID string) string {
+	return filepath.Join(root, agent.SessionDir, sessionID+".files.json")
+}
+
+// loadFileState restores what the model of a continued session had read,
+// so its writes are not refused as stale. A missing state is no error.
+func loadFileState(files *fsedit.Session, root, sessionID string) error {
+	f, err := os.Open(fileStatePath(root, sessionID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read file state: %w", err)
+	}
+	defer f.Close()
+	if err := files.LoadState(f); err != nil {
+		return fmt.Errorf("read file state: %w", err)
+	}
+	return nil
+}
+
+// saveFileState writes the file session's state next to the session log,
+// through a temporary file so a crash never leaves half a state.
+func saveFileState(files *fsedit.Session, root, sessionID string) error {
+	path := fileStatePath(root, sessionID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("save file state: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".files-*.tmp")
+	if err != nil {
+		return fmt.Errorf("save file state: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := files.SaveState(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save file state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save file state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save file state: %w", err)
+	}
+	return nil
 }
 
 // fileOptions maps the configuration's file and backup settings onto the
