@@ -189,7 +189,17 @@ func (o *runOptions) policy(configured agent.Policy) agent.Policy {
 	return agent.PolicyAsk
 }
 
-func runRun(ctx context.Context, o *runOptions) error {
+func runRun(ctx context.Context, o *runOptions) (err error) {
+	p := newRunPrinter(o.outputFormat, o.io)
+	started := false
+	defer func() {
+		// A failure before the loop started still gives a script its
+		// JSON: the error, and no answer.
+		if err != nil && !started {
+			p.event(agent.Event{Type: agent.EventError, Err: err})
+			_ = p.finish(nil, err)
+		}
+	}()
 	root, err := o.root()
 	if err != nil {
 		return err
@@ -233,7 +243,7 @@ func runRun(ctx context.Context, o *runOptions) error {
 		a.Approval.Ask = terminalAsker(o.io)
 	}
 
-	p := newRunPrinter(o.outputFormat, o.io)
+	started = true
 	out, runErr := a.Run(ctx, o.prompt, p.event)
 	if s.Files != nil && len(out.Calls) > 0 {
 		if err := saveFileState(s.Files, root, sess.ID); err != nil && runErr == nil {

@@ -342,3 +342,21 @@ func TestRunSessionResumesAGivenConversation(t *testing.T) {
 		t.Errorf("conversation = %+v, want the first session continued", msgs)
 	}
 }
+
+func TestRunJSONReportsSetupFailures(t *testing.T) {
+	for _, format := range []string{"json", "stream-json"} {
+		h := newRunHarness(t)
+		out, _, code := h.run("--output-format", format, "--session", "missing", "hi")
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d", format, code, exitUsage)
+		}
+		var got struct{ Error, Type string }
+		if err := json.Unmarshal([]byte(out), &got); err != nil || !strings.Contains(got.Error, "no such session") {
+			t.Errorf("%s: stdout = %q, want a JSON error", format, out)
+		}
+	}
+	h := newRunHarness(t)
+	if out, _, _ := h.run("--session", "missing", "hi"); out != "" {
+		t.Errorf("text: stdout = %q, want nothing", out)
+	}
+}
