@@ -78,6 +78,9 @@ func (p *textPrinter) event(ev agent.Event) {
 	case agent.EventRetry:
 		p.breakLine()
 		fmt.Fprintf(p.errOut, "agent: %s\n", ev.Text)
+		// The reply starts again: set it apart like a new one.
+		p.iteration = -1
+		p.pending = ""
 	case agent.EventDone:
 		p.pending = ""
 		if p.midLine {
