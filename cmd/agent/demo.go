@@ -134,9 +134,10 @@ func runDemo(ctx context.Context, d *deps, o *runOptions, live, keep bool) error
 	if b, err := os.ReadFile(filepath.Join(dir, "README.md")); err == nil {
 		fmt.Fprintf(w, "\nREADME.md is now:\n%s", indent(string(b)))
 	}
-	fmt.Fprintf(w, "\nsession log: %s\n", relTo(dir, sess.Path()))
 	if keep {
-		fmt.Fprintf(w, "the project is kept in %s\n", dir)
+		fmt.Fprintf(w, "\nthe project is kept in %s (session log: %s)\n", dir, relTo(dir, sess.Path()))
+	} else {
+		fmt.Fprintln(w, "\nthe temporary project was removed (keep it with --keep)")
 	}
 	return nil
 }
