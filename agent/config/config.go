@@ -87,7 +87,7 @@ func Defaults() Config {
 		Retry:         Retry{Attempts: 3, MaxTime: Duration(2 * time.Minute)},
 		Tree:          Tree{Budget: 300, Style: "emoji"},
 		Files:         Files{ReadLimit: 1 << 20},
-		Backups:       Backups{MaxAge: Duration(14 * 24 * time.Hour), MaxSize: 100 << 20},
+		Backups:       Backups{MaxAge: Duration(30 * 24 * time.Hour), MaxSize: 1 << 30},
 	}
 }
 

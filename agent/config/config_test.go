@@ -147,7 +147,7 @@ func TestPrecedence(t *testing.T) {
 	check("max_iterations", c.MaxIterations, 7, "flag --max-iterations")
 	check("tree.budget", c.Tree.Budget, 80, fs[1])
 	check("tree.style", c.Tree.Style, "plain", fs[0])
-	check("backups.max_size", c.Backups.MaxSize, Size(100<<20), "default")
+	check("backups.max_size", c.Backups.MaxSize, Size(1<<30), "default")
 	if len(c.FilesRead) != 2 {
 		t.Errorf("files read = %v", c.FilesRead)
 	}
@@ -312,7 +312,7 @@ func TestWriteMasksKey(t *testing.T) {
 	if strings.Contains(out, key) || strings.Contains(out, key[4:len(key)-4]) {
 		t.Errorf("the key shows:\n%s", out)
 	}
-	for _, want := range []string{`provider = "gemini"`, "# auto: GEMINI_API_KEY is set", "# api key: AIza…abcd (from GEMINI_API_KEY)", "[backups]", `max_age = "14d"`} {
+	for _, want := range []string{`provider = "gemini"`, "# auto: GEMINI_API_KEY is set", "# api key: AIza…abcd (from GEMINI_API_KEY)", "[backups]", `max_age = "30d"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -31,7 +31,11 @@ any of them (an id prefix is enough). Both are recorded as change sets of
 their own, so they can be undone in turn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := d.fileRoot(projectDir(dir)).Backups()
+			root, err := d.configuredFileRoot(projectDir(dir))
+			if err != nil {
+				return err
+			}
+			st, err := root.Backups()
 			if err != nil {
 				return err
 			}
@@ -75,7 +79,10 @@ removed. If a file changed after the change set wrote it, nothing is done
 unless --force is given. The current content is backed up first.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := d.fileRoot(projectDir(*dir))
+			root, err := d.configuredFileRoot(projectDir(*dir))
+			if err != nil {
+				return err
+			}
 			rep, err := root.Restore(cmd.Context(), args[0], force)
 			return reportRestore(d, rep, err)
 		},
@@ -100,7 +107,10 @@ If a file changed after the reply wrote it (you edited it), nothing is done
 unless --force is given; the current content is backed up first either way.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root := d.fileRoot(projectDir(dir))
+			root, err := d.configuredFileRoot(projectDir(dir))
+			if err != nil {
+				return err
+			}
 			rep, err := root.Undo(cmd.Context(), force)
 			if errors.Is(err, fsedit.ErrNothingToUndo) {
 				fmt.Fprintln(d.io.Out, "nothing to undo: the agent has not written anything in this project yet")

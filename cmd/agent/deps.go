@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+	"os"
+
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
@@ -35,4 +39,27 @@ func (d *deps) fileRoot(dir string) *fsedit.Root {
 		opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
 	}
 	return fsedit.NewRoot(dir, opts)
+}
+
+// localConfig loads the configuration the way a run does, for commands
+// that need no provider (prompt, backups, undo): a missing key is no error
+// here, and no local server is probed.
+func localConfig(root string) (config.Config, error) {
+	env := config.EnvMap(os.Environ())
+	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Env: env})
+	if err != nil && !errors.Is(err, config.ErrNoProvider) {
+		return config.Config{}, err
+	}
+	return cfg, nil
+}
+
+// configuredFileRoot returns the sandbox for dir with the configured file
+// settings, so that every command prunes backups by the same rules.
+func (d *deps) configuredFileRoot(dir string) (*fsedit.Root, error) {
+	cfg, err := localConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	d.files = fileOptions(cfg)
+	return d.fileRoot(dir), nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 )
 
@@ -49,7 +47,7 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 			if err != nil {
 				return err
 			}
-			cfg, err := promptConfig(root)
+			cfg, err := localConfig(root)
 			if err != nil {
 				return err
 			}
@@ -79,18 +77,6 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 	f.IntVar(&o.budget, "budget", 0, "most lines of the file tree (default: tree.budget in the configuration, 300)")
 	f.StringVar(&o.style, "style", "", "file tree style, emoji or plain (default: tree.style in the configuration, emoji)")
 	return cmd
-}
-
-// promptConfig loads the configuration the way a run does, except that
-// printing the prompt needs no provider: a missing key is no error here,
-// and no local server is probed.
-func promptConfig(root string) (config.Config, error) {
-	env := config.EnvMap(os.Environ())
-	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Env: env})
-	if err != nil && !errors.Is(err, config.ErrNoProvider) {
-		return config.Config{}, err
-	}
-	return cfg, nil
 }
 
 // projectFolder returns the project folder named by --dir, absolute.
