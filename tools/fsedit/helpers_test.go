@@ -2,6 +2,7 @@ package fsedit
 
 import (
 	"context"
+	"github.com/agentcli/agent/prompt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,10 @@ func newProjectOpts(t *testing.T, files map[string]string, opts Options) *projec
 	dir := t.TempDir()
 	for name, content := range files {
 		writeFile(t, filepath.Join(dir, name), content)
+	}
+	if opts.NewIgnorer == nil {
+		// The matcher the agent injects: the file tree's.
+		opts.NewIgnorer = func(dir string) (Ignorer, error) { return prompt.NewIgnore(dir) }
 	}
 	root := NewRoot(dir, opts)
 	t.Cleanup(func() { root.Close() })

@@ -74,7 +74,7 @@ func (s *Session) list(ctx context.Context, a ListArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	fsys := root.FS()
-	l := &lister{ctx: ctx, fsys: fsys, ig: s.ignorer(fsys), depth: depth}
+	l := &lister{ctx: ctx, fsys: fsys, ig: s.ignorer(), depth: depth}
 	if err := l.walk(t.rel, 1); err != nil {
 		return tools.Result{}, err
 	}

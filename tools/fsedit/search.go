@@ -80,7 +80,7 @@ func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error
 		}
 		sr.glob = &g
 	}
-	ig := s.ignorer(sr.fsys)
+	ig := s.ignorer()
 	err = fs.WalkDir(sr.fsys, t.rel, func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if rel == t.rel {

@@ -33,9 +33,6 @@ type Session struct {
 	root *Root
 	mu   sync.Mutex
 	seen map[string]fileState // by canonical path
-	// newIgnorer builds the gitignore matcher of one listing or search,
-	// fresh each time so an edited .gitignore counts at once.
-	newIgnorer func(fs.FS) Ignorer
 }
 
 // NewSession returns a Session over root with nothing read yet.
@@ -75,18 +72,14 @@ func (s *Session) forget(rel string) {
 	delete(s.seen, rel)
 }
 
-// SetIgnorer replaces the gitignore matcher used by list_directory and
-// search_files; f gets the project folder as an fs.FS.
-func (s *Session) SetIgnorer(f func(fs.FS) Ignorer) { s.newIgnorer = f }
-
-func (s *Session) ignorer(fsys fs.FS) Ignorer {
-	if s.newIgnorer != nil {
-		return s.newIgnorer(fsys)
-	}
+// ignorer builds the gitignore matcher of one listing or search, fresh
+// each time so an edited .gitignore counts at once. Without
+// Options.NewIgnorer nothing is ignored.
+func (s *Session) ignorer() Ignorer {
 	if f := s.root.opts.NewIgnorer; f != nil {
 		if ig, err := f(s.root.dir); err == nil {
 			return ig
 		}
 	}
-	return newGitignores(fsys)
+	return noIgnore{}
 }
