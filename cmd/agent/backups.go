@@ -31,7 +31,7 @@ any of them (an id prefix is enough). Both are recorded as change sets of
 their own, so they can be undone in turn.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := d.configuredFileRoot(projectDir(dir))
+			root, err := d.configuredFileRoot(dir)
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ removed. If a file changed after the change set wrote it, nothing is done
 unless --force is given. The current content is backed up first.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := d.configuredFileRoot(projectDir(*dir))
+			root, err := d.configuredFileRoot(*dir)
 			if err != nil {
 				return err
 			}
@@ -107,7 +107,7 @@ If a file changed after the reply wrote it (you edited it), nothing is done
 unless --force is given; the current content is backed up first either way.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := d.configuredFileRoot(projectDir(dir))
+			root, err := d.configuredFileRoot(dir)
 			if err != nil {
 				return err
 			}
@@ -176,12 +176,4 @@ func summarizeFiles(files []string, n int) string {
 		return strings.Join(files, ", ")
 	}
 	return fmt.Sprintf("%s (+%d more)", strings.Join(files[:n], ", "), len(files)-n)
-}
-
-// projectDir is the --dir value, or the current folder.
-func projectDir(dir string) string {
-	if dir == "" {
-		return "."
-	}
-	return dir
 }

@@ -53,9 +53,14 @@ func localConfig(root string) (config.Config, error) {
 	return cfg, nil
 }
 
-// configuredFileRoot returns the sandbox for dir with the configured file
+// configuredFileRoot returns the sandbox for the project folder dir ("" is
+// the current folder) with the configured file
 // settings, so that every command prunes backups by the same rules.
 func (d *deps) configuredFileRoot(dir string) (*fsedit.Root, error) {
+	dir, err := projectFolder(dir)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := localConfig(dir)
 	if err != nil {
 		return nil, err

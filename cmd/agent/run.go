@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -137,24 +135,7 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 }
 
 // root returns the project folder, absolute.
-func (o *runOptions) root() (string, error) {
-	dir := o.dir
-	if dir == "" {
-		dir = "."
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("project folder: %w", err)
-	}
-	info, err := os.Stat(abs)
-	if err != nil {
-		return "", usageErrorf("--dir: %v", err)
-	}
-	if !info.IsDir() {
-		return "", usageErrorf("--dir: %s is not a folder", dir)
-	}
-	return abs, nil
-}
+func (o *runOptions) root() (string, error) { return projectFolder(o.dir) }
 
 // session starts or resumes the conversation the flags ask for.
 func (o *runOptions) session(root string) (*agent.Session, error) {

@@ -41,7 +41,11 @@ func newToolCallCmd(d *deps) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			reg, save, err := toolCallRegistry(d, projectDir(dir), state)
+			root, err := projectFolder(dir)
+			if err != nil {
+				return err
+			}
+			reg, save, err := toolCallRegistry(d, root, state)
 			if err != nil {
 				return err
 			}
