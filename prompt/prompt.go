@@ -162,7 +162,11 @@ func treeSection(t Tree) string {
 		b.WriteString("The project folder is empty.\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s files, ignored ones left out.", thousands(t.Files))
+	noun := "files"
+	if t.Files == 1 {
+		noun = "file"
+	}
+	fmt.Fprintf(&b, "%s %s, ignored ones left out.", thousands(t.Files), noun)
 	if t.Collapsed > 0 {
 		b.WriteString(" A folder followed by a count is not opened here; list it to see inside.")
 	}
