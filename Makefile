@@ -9,7 +9,7 @@ SHARED   ?= ../shared
 CORPUS   := $(SHARED)/corpus/parse
 FUZZTIME ?= 5m
 
-.PHONY: build install test unit corpus bench fuzz lint clean
+.PHONY: build install test unit race corpus bench fuzz lint clean
 
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent
@@ -17,12 +17,16 @@ build:
 install:
 	$(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/agent
 
-# test runs every test: lint, the Go tests, and the shared parser corpus
-# against the built binary.
-test: lint unit corpus
+# test runs every test: lint, the Go tests (once plainly, once under the
+# race detector with the long crash test shortened), and the shared parser
+# corpus against the built binary.
+test: lint unit race corpus
 
 unit:
 	$(GO) test -count=1 ./...
+
+race:
+	$(GO) test -race -short -count=1 ./...
 
 corpus: build
 	@if [ -f "$(CORPUS)/check.py" ]; then \
