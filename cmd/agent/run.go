@@ -221,7 +221,7 @@ func runRun(ctx context.Context, o *runOptions) (err error) {
 	// Ask only when someone can answer: the prompt did not come through
 	// standard input, which is a terminal.
 	if a.Approval.Policy == agent.PolicyAsk && o.io.stdinTTY {
-		a.Approval.Ask = terminalAsker(o.io)
+		a.Approval.Ask = terminalAsker(o.io, root)
 	}
 
 	started = true

@@ -12,9 +12,12 @@ import (
 // terminalAsker asks on the terminal before each write: the question on
 // stderr, the answer read from stdin. "a" allows every later write of the
 // run too.
-func terminalAsker(io *streams) agent.Asker {
+func terminalAsker(io *streams, root string) agent.Asker {
 	in := bufio.NewReader(io.In)
 	return func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
+		if p := writePreview(root, req); p != "" {
+			fmt.Fprintf(io.ErrOut, "\n%s", p)
+		}
 		fmt.Fprintf(io.ErrOut, "\nallow %s? [y]es / [n]o / [a]ll writes of this run: ", callSummary(&req.Call))
 		type line struct {
 			s   string
