@@ -104,14 +104,14 @@ func (s *Scanner) legacy(data string, i int, final bool) int {
 		case '}', ']':
 			s.legDepth--
 			if s.legDepth == 0 {
-				s.appendValue(data[start : i+1])
+				s.value.WriteString(data[start : i+1])
 				s.legDepth = -1
 				return i + 1
 			}
 		}
 		i++
 	}
-	s.appendValue(data[start:i])
+	s.value.WriteString(data[start:i])
 	return i
 }
 

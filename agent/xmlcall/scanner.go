@@ -59,8 +59,9 @@ type Scanner struct {
 	known     bool     // the tool is registered
 	params    []string // its parameter names
 	param     string   // the parameter being read
-	value     strings.Builder
-	mark      int // value length before the candidate closing tag
+	value     valueBuf
+	tail      strings.Builder // a candidate closing tag and the spaces after it, not yet in value
+	mark      int             // value length before the candidate closing tag
 	lastMark  int // fallback end: last unqualified candidate, or -1
 	afterJunk state
 
@@ -138,7 +139,7 @@ func (s *Scanner) fastPath(chunk string) bool {
 		if indexSet(chunk, &valueStops) >= 0 {
 			return false
 		}
-		s.appendValue(chunk)
+		s.value.WriteString(chunk)
 	case stCDATA:
 		if s.held > 0 || strings.Contains(chunk, "]]>") {
 			return false
@@ -150,15 +151,6 @@ func (s *Scanner) fastPath(chunk string) bool {
 	return true
 }
 
-// appendValue adds to the value being read, doubling the buffer when it
-// must grow: append's gentler growth for large buffers made a 10 MB value
-// fed in small chunks copy about 50 MB.
-func (s *Scanner) appendValue(v string) {
-	if s.value.Cap()-s.value.Len() < len(v) {
-		s.value.Grow(len(v))
-	}
-	s.value.WriteString(v)
-}
 
 // Close ends the stream. It flushes held-back prose and reports a call
 // that never reached </tool_call> as CALL_INCOMPLETE: such a call is never
@@ -409,6 +401,7 @@ func (s *Scanner) resetCall() {
 	s.params = nil
 	s.param = ""
 	s.value.Reset()
+	s.tail.Reset()
 	s.lastMark = -1
 }
 
@@ -489,10 +482,10 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 	rest := data[i:]
 	j := indexSet(rest, &valueStops)
 	if j < 0 {
-		s.appendValue(rest)
+		s.value.WriteString(rest)
 		return len(data)
 	}
-	s.appendValue(rest[:j])
+	s.value.WriteString(rest[:j])
 	i += j
 	rest = data[i:]
 	if rest[0] == '&' {
@@ -501,7 +494,7 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 		case matchMore:
 			return wait(i)
 		case matchYes:
-			s.appendValue(r)
+			s.value.WriteString(r)
 			return i + n
 		}
 		s.value.WriteByte('&')
@@ -515,8 +508,11 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 		return wait(i)
 	}
 	if n, m := matchClose(rest, s.param, final); m == matchYes {
+		// Keep the tag aside until it is known to end the value or not:
+		// a value that ends here then needs no copy at all.
 		s.mark = s.value.Len()
-		s.appendValue(rest[:n])
+		s.tail.Reset()
+		s.tail.WriteString(rest[:n])
 		s.st = stAfterClose
 		return i + n
 	} else if m == matchMore {
@@ -551,6 +547,7 @@ func (s *Scanner) endValue(n int) {
 	v := s.value.String()[:n]
 	s.call.Params = append(s.call.Params, Param{Name: s.param, Value: v})
 	s.value.Reset()
+	s.tail.Reset()
 	s.param = ""
 	s.lastMark = -1
 }
@@ -568,13 +565,13 @@ func (s *Scanner) cdata(data string, i int, final bool) int {
 			return i + 1
 		case c == ']' && s.held == 2:
 			if keepValue {
-				s.appendValue("]") // "]]]": the first one is content
+				s.value.WriteString("]") // "]]]": the first one is content
 			}
 		case c == ']':
 			s.held++
 		default:
 			if keepValue {
-				s.appendValue("]]"[:s.held])
+				s.value.WriteString("]]"[:s.held])
 			}
 			s.held = 0
 			continue
@@ -600,12 +597,12 @@ func (s *Scanner) cdata(data string, i int, final bool) int {
 			}
 		}
 		if keepValue {
-			s.appendValue(rest[:len(rest)-s.held])
+			s.value.WriteString(rest[:len(rest)-s.held])
 		}
 		return len(data)
 	}
 	if keepValue {
-		s.appendValue(rest[:j])
+		s.value.WriteString(rest[:j])
 	}
 	s.endCDATA()
 	return i + j + 3
@@ -629,20 +626,17 @@ func (s *Scanner) afterClose(data string, i int, final bool) int {
 	for k < len(rest) && isSpace(rest[k]) {
 		k++
 	}
-	s.appendValue(rest[:k])
+	s.tail.WriteString(rest[:k])
 	i += k
 	rest = rest[k:]
 	if rest == "" {
 		if final {
-			s.lastMark = s.mark
-			s.st = stValue
-			return len(data)
+			s.notTheEnd()
 		}
 		return len(data)
 	}
 	if rest[0] != '<' {
-		s.lastMark = s.mark
-		s.st = stValue
+		s.notTheEnd()
 		return i
 	}
 	if _, m := matchClose(rest, "tool_call", final); m == matchYes {
@@ -671,9 +665,18 @@ func (s *Scanner) afterClose(data string, i int, final bool) int {
 		s.st = stBetween
 		return i
 	}
-	s.lastMark = s.mark
-	s.st = stValue
+	s.notTheEnd()
 	return i
+}
+
+// notTheEnd records that the candidate closing tag did not end the value:
+// it is content after all (and the fallback end, should no later one
+// qualify).
+func (s *Scanner) notTheEnd() {
+	s.lastMark = s.mark
+	s.value.WriteString(s.tail.String())
+	s.tail.Reset()
+	s.st = stValue
 }
 
 // siblingParam reports whether an opening tag called name ends the current
