@@ -62,7 +62,7 @@ type Scanner struct {
 	value     valueBuf
 	tail      strings.Builder // a candidate closing tag and the spaces after it, not yet in value
 	mark      int             // value length before the candidate closing tag
-	lastMark  int // fallback end: last unqualified candidate, or -1
+	lastMark  int             // fallback end: last unqualified candidate, or -1
 	afterJunk state
 
 	// legacy form
@@ -150,7 +150,6 @@ func (s *Scanner) fastPath(chunk string) bool {
 	}
 	return true
 }
-
 
 // Close ends the stream. It flushes held-back prose and reports a call
 // that never reached </tool_call> as CALL_INCOMPLETE: such a call is never
