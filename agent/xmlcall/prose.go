@@ -1,0 +1,158 @@
+package xmlcall
+
+import (
+	"strconv"
+	"strings"
+)
+
+// text scans prose for the start of a call, a legacy call or a
+// model-written response. The run of prose is emitted as one substring of
+// data, so a long reply fed whole is never copied.
+func (s *Scanner) text(data string, i int, final bool) int {
+	start := i
+	for {
+		j := indexSet(data[i:], &textStops)
+		if j < 0 {
+			s.emitText(data[start:])
+			return len(data)
+		}
+		i += j
+		rest := data[i:]
+		if rest[0] == '[' {
+			name, brace, m := matchLegacy(rest, final)
+			if m == matchNo {
+				i++ // a literal '[' in prose
+				continue
+			}
+			s.emitText(data[start:i])
+			if m == matchMore {
+				return wait(i)
+			}
+			s.startLegacy(name)
+			return i + brace
+		}
+		m := matchWord(rest, "<tool_call", final)
+		isCall := m != matchNo
+		if !isCall {
+			m = matchWord(rest, "<tool_response", final)
+		}
+		if m == matchNo {
+			i++ // a literal '<' in prose
+			continue
+		}
+		s.emitText(data[start:i])
+		switch {
+		case m == matchMore:
+			return wait(i)
+		case isCall:
+			return s.opener(data, i, final)
+		default:
+			return s.startResponse(data, i)
+		}
+	}
+}
+
+// matchResult says whether a keyword is at the start of the input.
+type matchResult int
+
+const (
+	matchNo matchResult = iota
+	matchYes
+	matchMore // the input ends inside what could still be the keyword
+)
+
+// matchWord reports whether s starts with word followed by a delimiter
+// (whitespace, '>', or '/'), so that <tool_calls> is not <tool_call.
+func matchWord(s, word string, final bool) matchResult {
+	if len(s) < len(word) {
+		if !final && strings.HasPrefix(word, s) {
+			return matchMore
+		}
+		return matchNo
+	}
+	if s[:len(word)] != word {
+		return matchNo
+	}
+	if len(s) == len(word) {
+		if final {
+			return matchYes // a cut-off opener is still an opener
+		}
+		return matchMore
+	}
+	switch s[len(word)] {
+	case ' ', '\t', '\r', '\n', '>', '/':
+		return matchYes
+	}
+	return matchNo
+}
+
+// opener reads a <tool_call ...> opener at data[i:] and starts the call.
+func (s *Scanner) opener(data string, i int, final bool) int {
+	tag, ok := parseTag(data[i:], maxOpener)
+	if !ok {
+		if tag.needMore && !final {
+			return wait(i)
+		}
+		if tag.needMore { // the stream ended inside the opener
+			s.call = &Call{Name: tag.attr("name")}
+			s.st = stBetween
+			return len(data)
+		}
+		s.fail(&Error{Code: CodeMalformed,
+			Message: `unreadable <tool_call> opener: write <tool_call name="TOOL" id="N"> with quoted attribute values`})
+		return i + len("<tool_call")
+	}
+	s.call = &Call{Name: strings.TrimSpace(tag.attr("name")), ID: strings.TrimSpace(tag.attr("id"))}
+	if s.call.Name != "" && s.lookup != nil {
+		s.params, s.known = s.lookup(s.call.Name)
+	}
+	s.assignID()
+	if tag.selfClosing {
+		s.finishCall()
+		return i + tag.end
+	}
+	s.st = stBetween
+	return i + tag.end
+}
+
+func (s *Scanner) assignID() {
+	if s.ids == nil {
+		s.ids = make(map[string]bool)
+	}
+	if s.call.ID == "" {
+		for {
+			s.autoSeq++
+			id := s.IDPrefix + "auto-" + strconv.Itoa(s.autoSeq)
+			if !s.ids[id] {
+				s.call.ID = id
+				break
+			}
+		}
+	}
+	s.ids[s.call.ID] = true
+}
+
+// finishCall emits the call (or CALL_MALFORMED when it has no name) and
+// returns to prose.
+func (s *Scanner) finishCall() {
+	c := s.call
+	if c.Name == "" {
+		s.fail(&Error{Code: CodeMalformed, ID: c.ID,
+			Message: `tool call without a name attribute: write <tool_call name="TOOL" id="N"> with one child element per parameter`})
+	} else {
+		s.out = append(s.out, Event{Call: c})
+	}
+	s.resetCall()
+	s.st = stText
+}
+
+func (s *Scanner) resetCall() {
+	s.held = 0
+	s.call = nil
+	s.known = false
+	s.params = nil
+	s.param = ""
+	s.value.Reset()
+	s.tail.Reset()
+	s.lastMark = -1
+}
