@@ -16,6 +16,9 @@ build:
 
 install:
 	$(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/agent
+	@bin="$$($(GO) env GOBIN)"; [ -n "$$bin" ] || bin="$$($(GO) env GOPATH)/bin"; \
+	echo "installed $$bin/agent"; \
+	case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on your PATH; add it, or run $$bin/agent";; esac
 
 # test runs every test: lint, the Go tests (once plainly, once under the
 # race detector with the long crash test shortened), and the shared parser
