@@ -9,7 +9,7 @@ SHARED   ?= ../shared
 CORPUS   := $(SHARED)/corpus/parse
 FUZZTIME ?= 5m
 
-.PHONY: build install test unit race corpus bench fuzz lint clean
+.PHONY: build install test unit race corpus bench bench-process fuzz lint clean
 
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent
@@ -38,8 +38,18 @@ corpus: build
 		echo "SKIPPED: parser corpus not found at $(CORPUS) (set SHARED=path to run it)"; \
 	fi
 
+# bench runs every Go benchmark: the scanner (MB/s, whole and in 16-byte
+# chunks), the file tree on 100,000 files, the providers' streams, the
+# file tools on a large file, and one whole `agent run` process.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# bench-process compares whole processes with their yardsticks: a partial
+# write of a 200 MB file against cp, and `agent prompt` against find on a
+# 40,000-file tree made with npm install.
+bench-process: build
+	tools/fsedit/bench/bench.sh 200
+	prompt/bench/bench-prompt.sh
 
 fuzz:
 	$(GO) test ./agent/xmlcall -run '^$$' -fuzz FuzzScanner -fuzztime $(FUZZTIME)
