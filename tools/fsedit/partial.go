@@ -198,7 +198,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	}
 
 	newTotal := total - (end - start + 1) + len(added)
-	blob, err := s.commitEdit(e, rep, oldSum, backup.OpPartial, newTotal)
+	blob, err := s.commitEdit(ctx, e, rep, oldSum, backup.OpPartial, newTotal)
 	if err != nil {
 		return tools.Result{}, err
 	}

@@ -111,7 +111,7 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	}
 	rep.WriteString(newText)
 	newLines := countLines(newText)
-	blob, err := s.commitEdit(e, rep, old.sum, backup.OpRewrite, newLines)
+	blob, err := s.commitEdit(ctx, e, rep, old.sum, backup.OpRewrite, newLines)
 	if err != nil {
 		return tools.Result{}, err
 	}

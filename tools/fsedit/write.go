@@ -137,6 +137,9 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	if err != nil {
 		return tools.Result{}, describeWriteErr(t.rel, err)
 	}
+	if err := ctx.Err(); err != nil { // timed out or cancelled: never land late
+		return tools.Result{}, err
+	}
 	if err := rep.commit(false); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return exists(), nil
@@ -162,8 +165,10 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 // commitEdit finishes an edit whose new content is in rep and whose old
 // content hashed to oldSum: it checks the old content is what the model
 // read, keeps a backup, and renames the new content into place. Any
-// failure before the rename leaves the file untouched and no temp file.
-func (s *Session) commitEdit(e *edit, rep *replacement, oldSum string, op string, newLines int) (blob string, err error) {
+// failure before the rename leaves the file untouched and no temp file;
+// so does a cancelled or timed-out call, which must not land after its
+// TOOL_TIMEOUT was reported.
+func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, oldSum string, op string, newLines int) (blob string, err error) {
 	defer rep.abort()
 	rep.chown(e.fi)
 	newFi, err := rep.flush()
@@ -187,6 +192,10 @@ func (s *Session) commitEdit(e *edit, rep *replacement, oldSum string, op string
 		Session: e.info.SessionID, Call: e.info.CallID, ChangeSet: e.info.ChangeSet,
 		Path: e.t.rel, Op: op, Existed: true, Blob: backup.BlobRel(blob),
 		Mode: e.fi.Mode().Perm(), Size: e.fi.Size(), SHA256Before: oldSum, SHA256After: rep.hash(),
+	}
+	if err := ctx.Err(); err != nil {
+		s.root.dropBlob(blob)
+		return "", err
 	}
 	if err := s.root.record(entry); err != nil {
 		s.root.dropBlob(blob)
