@@ -1,6 +1,7 @@
 package xmlcall
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -46,6 +47,12 @@ func TestBadInput(t *testing.T) {
 	for i := range random {
 		random[i] = byte(r.Uint32())
 	}
+	var nested strings.Builder
+	nested.WriteString(`<tool_call name="read_file">`)
+	for i := range 20000 {
+		fmt.Fprintf(&nested, "<p%d>x</p%d>q", i, i)
+	}
+	nested.WriteString("</tool_call>")
 	cases := []struct {
 		name      string
 		in        string
@@ -60,6 +67,7 @@ func TestBadInput(t *testing.T) {
 		{"CDATA opener 100,000 times in prose", strings.Repeat("<![CDATA[", 100000), 4096, "", 0},
 		{"parameter never closed", `<tool_call name="write_file"><content>` + strings.Repeat("x", 1<<20) + `</tool_call>`, 4096, CodeMalformed, 1},
 		{"parameter never closed, stream ends", `<tool_call name="write_file"><content>` + strings.Repeat("x", 1<<20), 4096, CodeIncomplete, 1},
+		{"20,000 undefined parameters, each closed then followed by text", nested.String(), 4096, CodeMalformed, 1},
 		{"legacy never closed", `[TOOL:write_file:{"content":"` + strings.Repeat("}]", 1<<19), 4096, CodeIncomplete, 1},
 	}
 	for _, tc := range cases {

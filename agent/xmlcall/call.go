@@ -79,6 +79,7 @@ func (s *Scanner) between(data string, i int, final bool) int {
 // valueText reads a parameter value outside CDATA: entities are decoded,
 // a stray '<' or '&' is kept literally.
 func (s *Scanner) valueText(data string, i int, final bool) int {
+	start := i
 	rest := data[i:]
 	j := indexSet(rest, &valueStops)
 	if j < 0 {
@@ -119,7 +120,7 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 		return wait(i)
 	}
 	if n, m := matchClose(rest, "tool_call", final); m == matchYes {
-		return s.endInValue(i + n)
+		return s.endInValue(data[start:i], i+n)
 	} else if m == matchMore {
 		return wait(i)
 	}
@@ -127,9 +128,12 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 	return i + 1
 }
 
-// endInValue handles </tool_call> met inside a value: the value ends at the
-// last closing tag of its own name, or the call is malformed.
-func (s *Scanner) endInValue(next int) int {
+// endInValue handles </tool_call> met inside a value. The value ends at
+// the last closing tag of its own name, and what followed that tag (the
+// raw input kept since, plus before, this step's text) is read again as
+// more parameters, so that a parameter the tool does not define is still
+// seen and reported. Without such a closing tag the call is malformed.
+func (s *Scanner) endInValue(before string, next int) int {
 	if s.lastMark < 0 {
 		s.fail(&Error{Code: CodeMalformed, Name: s.call.Name, ID: s.call.ID,
 			Message: "tool call " + strconv.Quote(s.call.Name) + " (id " + s.call.ID + "): parameter <" + s.param + "> is not closed before </tool_call>; close every parameter tag"})
@@ -137,8 +141,26 @@ func (s *Scanner) endInValue(next int) int {
 		s.st = stText
 		return next
 	}
+	if s.reparse >= maxReparse {
+		// Each level reads the rest of the call again; past a few levels
+		// the input is adversarial, and the work must stay linear.
+		s.fail(&Error{Code: CodeMalformed, Name: s.call.Name, ID: s.call.ID,
+			Message: "tool call " + strconv.Quote(s.call.Name) + " (id " + s.call.ID + "): too many parameters whose closing tag is followed by text that is not a parameter; put file content in CDATA"})
+		s.resetCall()
+		s.st = stText
+		return next
+	}
+	remainder := s.raw.String() + before
 	s.endValue(s.lastMark)
-	s.finishCall()
+	s.st = stBetween
+	s.reparse++
+	s.run(remainder+"</tool_call>", true)
+	s.reparse--
+	if s.st != stText { // cannot happen: the appended </tool_call> ends the call
+		s.fail(incompleteError(s.call.Name, s.call.ID))
+		s.resetCall()
+		s.st = stText
+	}
 	return next
 }
 
@@ -148,6 +170,8 @@ func (s *Scanner) endValue(n int) {
 	s.call.Params = append(s.call.Params, Param{Name: s.param, Value: v})
 	s.value.Reset()
 	s.tail.Reset()
+	s.rawOn = false
+	s.raw.Reset()
 	s.param = ""
 	s.lastMark = -1
 }
@@ -274,7 +298,11 @@ func (s *Scanner) afterClose(data string, i int, final bool) int {
 // qualify).
 func (s *Scanner) notTheEnd() {
 	s.lastMark = s.mark
-	s.value.WriteString(s.tail.String())
+	t := s.tail.String()
+	s.value.WriteString(t)
+	s.rawOn = true
+	s.raw.Reset()
+	s.raw.WriteString(t[strings.IndexByte(t, '>')+1:]) // the spaces after the tag
 	s.tail.Reset()
 	s.st = stValue
 }

@@ -148,6 +148,8 @@ func (s *Scanner) finishCall() {
 
 func (s *Scanner) resetCall() {
 	s.held = 0
+	s.rawOn = false
+	s.raw.Reset()
 	s.call = nil
 	s.known = false
 	s.params = nil

@@ -11,6 +11,7 @@ const (
 	maxTag     = 256  // a parameter tag or a closing tag
 	maxEntity  = 12   // &#x10FFFF; and friends
 	maxLegName = 128  // the name in [TOOL:name:{...}]
+	maxReparse = 8    // nested re-reading of a value's remainder (see endInValue)
 )
 
 type state int
@@ -63,6 +64,12 @@ type Scanner struct {
 	mark      int             // value length before the candidate closing tag
 	lastMark  int             // fallback end: last unqualified candidate, or -1
 	afterJunk state
+	// After a closing tag that did not end the value, the raw input that
+	// follows it is kept too: if no later closing tag qualifies, the value
+	// ends at that one and this remainder is read again as parameters.
+	rawOn   bool
+	raw     strings.Builder
+	reparse int // how deep such re-reading is nested
 
 	// legacy form
 	legName  string
@@ -139,15 +146,23 @@ func (s *Scanner) fastPath(chunk string) bool {
 			return false
 		}
 		s.value.WriteString(chunk)
+		s.keepRaw(chunk)
 	case stCDATA:
 		if s.held > 0 || strings.Contains(chunk, "]]>") {
 			return false
 		}
 		s.cdata(chunk, 0, false) // consumes it all: no terminator inside
+		s.keepRaw(chunk)
 	default:
 		return false
 	}
 	return true
+}
+
+func (s *Scanner) keepRaw(t string) {
+	if s.rawOn {
+		s.raw.WriteString(t)
+	}
 }
 
 // Close ends the stream. It flushes held-back prose and reports a call
@@ -208,7 +223,8 @@ func (s *Scanner) run(data string, final bool) int {
 	i := 0
 	for i < len(data) {
 		var n int
-		switch s.st {
+		st := s.st
+		switch st {
 		case stText:
 			n = s.text(data, i, final)
 		case stBetween:
@@ -226,8 +242,15 @@ func (s *Scanner) run(data string, final bool) int {
 		case stStopped:
 			return len(data)
 		}
-		if n < 0 { // an unfinished token starts at -n-1: wait for more
-			return -n - 1
+		stop := n < 0 // an unfinished token starts at -n-1: wait for more
+		if stop {
+			n = -n - 1
+		}
+		if s.rawOn && (st == stValue || st == stCDATA) {
+			s.raw.WriteString(data[i:n])
+		}
+		if stop {
+			return n
 		}
 		i = n
 	}
