@@ -3,6 +3,7 @@ package prompt
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,27 +22,77 @@ var InstructionFiles = []string{"AGENTS.md", "GEMINI.md", "CLAUDE.md"}
 // instructions reads the project's instructions file and bounds it to max
 // bytes, cut at a line break, with a note saying what was left out. It
 // returns the file's name, or "" when there is none.
+//
+// The file is opened inside the project only (os.Root): an AGENTS.md that
+// is a symlink to a file elsewhere (a cloned repository pointing at
+// ~/.aws/credentials) is never read, so it cannot be sent to the model
+// provider. Such a file, a folder, an unreadable file or one that is not
+// UTF-8 text is replaced by a one-line note, so the model and `agent
+// prompt` show why the instructions are missing.
 func instructions(root string, max int) (name, text string, err error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return "", "", fmt.Errorf("open project folder: %w", err)
+	}
+	defer r.Close()
 	for _, n := range InstructionFiles {
-		data, err := os.ReadFile(filepath.Join(root, n))
-		if errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(root, n)); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil {
-			return "", "", fmt.Errorf("read %s: %w", n, err)
+		data, size, why := readInstructions(r, n, max)
+		if why != "" {
+			return n, fmt.Sprintf("[%s is not shown: %s.]", n, why), nil
 		}
 		text := strings.TrimSpace(string(data))
-		if len(text) > max {
-			cut := max
-			for cut > 0 && !utf8.RuneStart(text[cut]) {
+		if len(text) > max || size > int64(len(data)) {
+			cut := min(max, len(text))
+			for cut > 0 && cut < len(text) && !utf8.RuneStart(text[cut]) {
 				cut--
 			}
 			if i := strings.LastIndexByte(text[:cut], '\n'); i > max/2 {
 				cut = i
 			}
-			text = strings.TrimSpace(text[:cut]) + fmt.Sprintf("\n\n[%s is cut here: %d of its %d bytes are shown; read the file for the rest.]", n, cut, len(data))
+			text = strings.TrimSpace(text[:cut]) + fmt.Sprintf("\n\n[%s is cut here: %d of its %d bytes are shown; read the file for the rest.]", n, cut, size)
 		}
 		return n, text, nil
 	}
 	return "", "", nil
+}
+
+// readInstructions reads at most a little more than max bytes of the
+// file n inside r. It returns why the file cannot be used, if it cannot.
+func readInstructions(r *os.Root, n string, max int) (data []byte, size int64, why string) {
+	f, err := r.Open(n)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)) {
+			return nil, 0, "it cannot be read (" + pe.Err.Error() + ")"
+		}
+		// os.Root refuses a symlink leading out of the project.
+		return nil, 0, "it points outside the project folder"
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, 0, "it is not a regular file"
+	}
+	data, err = io.ReadAll(io.LimitReader(f, int64(max)+utf8.UTFMax))
+	if err != nil {
+		return nil, 0, "it cannot be read"
+	}
+	if strings.IndexByte(string(data), 0) >= 0 || !utf8.Valid(trimPartialRune(data)) {
+		return nil, 0, "it is not UTF-8 text"
+	}
+	return data, info.Size(), ""
+}
+
+// trimPartialRune drops a rune cut in half at the end of b (the read is
+// bounded, so the last character may be incomplete).
+func trimPartialRune(b []byte) []byte {
+	for i := 0; i < utf8.UTFMax && i < len(b); i++ {
+		if utf8.Valid(b[:len(b)-i]) {
+			return b[:len(b)-i]
+		}
+	}
+	return b
 }

@@ -210,3 +210,49 @@ func TestParseStyle(t *testing.T) {
 		t.Error("ParseStyle(fancy) succeeded, want an error")
 	}
 }
+
+// TestInstructionsNeverLeaveTheProject checks that an instructions file
+// that is a symlink out of the project, binary, or a folder is replaced by
+// a note and never read into the prompt.
+func TestInstructionsNeverLeaveTheProject(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(secret, []byte("aws_secret_access_key=SECRET123"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		setup func(dir string) error
+		want  string // in the section
+	}{
+		{"symlink out of the project", func(dir string) error {
+			return os.Symlink(secret, filepath.Join(dir, "AGENTS.md"))
+		}, "points outside the project folder"},
+		{"binary file", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("ok\x00\xff\xfe binary"), 0o644)
+		}, "not UTF-8 text"},
+		{"folder", func(dir string) error {
+			return os.Mkdir(filepath.Join(dir, "CLAUDE.md"), 0o755)
+		}, "not a regular file"},
+		{"symlink inside the project is read", func(dir string) error {
+			if err := os.WriteFile(filepath.Join(dir, "docs.md"), []byte("use tabs"), 0o644); err != nil {
+				return err
+			}
+			return os.Symlink("docs.md", filepath.Join(dir, "AGENTS.md"))
+		}, "use tabs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := tc.setup(dir); err != nil {
+				t.Fatal(err)
+			}
+			sec := buildTestPrompt(t, dir, Options{}).Section(SectionInstructions)
+			if !strings.Contains(sec, tc.want) {
+				t.Errorf("instructions section = %q, want it to contain %q", sec, tc.want)
+			}
+			if strings.Contains(sec, "SECRET123") {
+				t.Errorf("the section leaks a file outside the project: %q", sec)
+			}
+		})
+	}
+}
