@@ -143,9 +143,19 @@ func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return timeoutResult(def.Name, limit), nil
 		}
+		// Cancelled (Ctrl-C): the process is about to exit. Give the tool
+		// a moment to see the cancellation and clean up (a write removes
+		// its temp file), instead of leaving it half done.
+		select {
+		case <-done:
+		case <-time.After(cancelGrace):
+		}
 		return Result{}, ctx.Err()
 	}
 }
+
+// cancelGrace is how long Execute waits for a cancelled tool to stop.
+const cancelGrace = 5 * time.Second
 
 func timeoutResult(name string, limit time.Duration) Result {
 	return Errorf(CodeTimeout, "tool %s ran past its time limit of %s and was stopped; try a smaller request", name, limit)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -163,5 +164,30 @@ func TestNormalize(t *testing.T) {
 		if got := tools.Normalize(tc.p, tc.in); got != tc.out {
 			t.Errorf("Normalize(verbatim=%v, %q) = %q, want %q", tc.p.Verbatim, tc.in, got, tc.out)
 		}
+	}
+}
+
+// TestCancelWaitsForCleanup checks that a cancelled call returns only
+// after the tool has seen the cancellation and cleaned up, so that an
+// interrupted write never leaves its temp file behind when the process
+// exits right after.
+func TestCancelWaitsForCleanup(t *testing.T) {
+	var cleaned atomic.Bool
+	started := make(chan struct{})
+	tool := tools.New("careful", "Cleans up when cancelled.", func(ctx context.Context, _ struct{}) (tools.Result, error) {
+		close(started)
+		<-ctx.Done()
+		time.Sleep(50 * time.Millisecond) // removing a temp file, say
+		cleaned.Store(true)
+		return tools.Result{}, ctx.Err()
+	})
+	reg := tools.NewRegistry(tool)
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { <-started; cancel() }()
+	if _, err := reg.Call(ctx, "careful", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call = %v, want context.Canceled", err)
+	}
+	if !cleaned.Load() {
+		t.Error("Call returned before the cancelled tool finished cleaning up")
 	}
 }
