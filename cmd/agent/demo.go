@@ -113,7 +113,8 @@ func runDemo(ctx context.Context, d *deps, o *runOptions, live, keep bool) error
 		Audit:    audit,
 	}
 
-	w := d.io.Out
+	// Everything the demo prints comes from the model or its tools.
+	w := safeWriter{d.io.Out}
 	fmt.Fprintf(w, "agent demo: %s works in a temporary project, %s\n", model.Name(), dir)
 	fmt.Fprintf(w, "files: %s\n", strings.Join(sortedKeys(demoFiles), ", "))
 	p := &demoPrinter{w: w}

@@ -64,7 +64,7 @@ func execute(ctx context.Context, io *streams, args []string) int {
 	if errors.Is(err, context.Canceled) {
 		msg = "interrupted"
 	}
-	fmt.Fprintln(io.ErrOut, "agent: "+strings.TrimSpace(msg))
+	fmt.Fprintln(io.ErrOut, "agent: "+safeText(strings.TrimSpace(msg)))
 	var ue usageError
 	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") {
 		fmt.Fprintln(io.ErrOut, "Run 'agent --help' for usage.")

@@ -16,9 +16,9 @@ func terminalAsker(io *streams, root string) agent.Asker {
 	in := bufio.NewReader(io.In)
 	return func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 		if p := writePreview(root, req); p != "" {
-			fmt.Fprintf(io.ErrOut, "\n%s", p)
+			fmt.Fprintf(io.ErrOut, "\n%s", safeText(p))
 		}
-		fmt.Fprintf(io.ErrOut, "\nallow %s? [y]es / [n]o / [a]ll writes of this run: ", callSummary(&req.Call))
+		fmt.Fprintf(io.ErrOut, "\nallow %s? [y]es / [n]o / [a]ll writes of this run: ", safeText(callSummary(&req.Call)))
 		type line struct {
 			s   string
 			err error

@@ -62,22 +62,22 @@ func (p *textPrinter) event(ev agent.Event) {
 		p.text(ev)
 	case agent.EventCall:
 		p.breakLine()
-		fmt.Fprintf(p.errOut, "→ %s\n", callSummary(ev.Call))
+		fmt.Fprintf(p.errOut, "→ %s\n", safeText(callSummary(ev.Call)))
 	case agent.EventResult:
 		p.breakLine()
 		r := ev.Result
 		if r.Result.IsError() {
-			fmt.Fprintf(p.errOut, "  ✗ %s %s: %s\n", r.Tool, r.Result.Code, r.Result.Message)
+			fmt.Fprintf(p.errOut, "  ✗ %s %s: %s\n", safeText(r.Tool), safeText(r.Result.Code), safeText(r.Result.Message))
 		} else {
 			msg := r.Result.Message
 			if msg == "" {
 				msg = "done"
 			}
-			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", r.Tool, msg)
+			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", safeText(r.Tool), safeText(msg))
 		}
 	case agent.EventRetry:
 		p.breakLine()
-		fmt.Fprintf(p.errOut, "agent: %s\n", ev.Text)
+		fmt.Fprintf(p.errOut, "agent: %s\n", safeText(ev.Text))
 		// The reply starts again: set it apart like a new one.
 		p.iteration = -1
 		p.pending = ""
@@ -88,7 +88,7 @@ func (p *textPrinter) event(ev agent.Event) {
 			p.midLine = false
 		}
 		if ev.Outcome != nil && ev.Outcome.Stopped {
-			fmt.Fprintf(p.errOut, "agent: %s\n", ev.Text)
+			fmt.Fprintf(p.errOut, "agent: %s\n", safeText(ev.Text))
 		}
 	}
 }
@@ -109,7 +109,13 @@ func (p *textPrinter) text(ev agent.Event) {
 			t = strings.Repeat("\n", max(0, 2-p.newlines)) + t
 		}
 	}
-	fmt.Fprint(p.out, t)
+	if p.tty {
+		// On a terminal the prose is shown, not captured: it must not
+		// be able to rewrite what is on the screen.
+		fmt.Fprint(p.out, safeText(t))
+	} else {
+		fmt.Fprint(p.out, t)
+	}
 	p.printed = true
 	trimmed := strings.TrimRight(t, "\n")
 	p.newlines = min(2, len(t)-len(trimmed))

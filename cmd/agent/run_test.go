@@ -23,6 +23,8 @@ type runHarness struct {
 	model    *llmtest.Script
 	stdin    string
 	stdinTTY bool
+	// stdoutTTY makes stdout look like a terminal.
+	stdoutTTY bool
 }
 
 func newRunHarness(t *testing.T, replies ...string) *runHarness {
@@ -60,7 +62,7 @@ func (h *runHarness) registry() *tools.Registry {
 func (h *runHarness) run(args ...string) (string, string, int) {
 	h.t.Helper()
 	var out, errOut bytes.Buffer
-	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY}
+	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY, stdoutTTY: h.stdoutTTY}
 	root := newRootCmd(io)
 	for _, c := range root.Commands() {
 		if c.Name() == "run" {
