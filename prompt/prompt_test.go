@@ -256,3 +256,29 @@ func TestInstructionsNeverLeaveTheProject(t *testing.T) {
 		})
 	}
 }
+
+func TestTreeHidesLinkTargetsOutside(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "a"})
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../x", filepath.Join(dir, "up")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.txt", filepath.Join(dir, "in")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := BuildTree(t.Context(), dir, TreeOptions{Style: Plain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"out -> (outside the project)", "up -> (outside the project)", "in -> a.txt"} {
+		if !strings.Contains(tree.Text, want) {
+			t.Errorf("tree lacks %q:\n%s", want, tree.Text)
+		}
+	}
+	if strings.Contains(tree.Text, "/etc/passwd") {
+		t.Errorf("tree shows a path outside the project:\n%s", tree.Text)
+	}
+}

@@ -136,7 +136,7 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 	}
 	c := newCounter(ctx, int64(opts.CountLimit), opts.scan)
 	defer c.stop()
-	w := &walker{opts: opts}
+	w := &walker{opts: opts, root: abs}
 	top := &node{expanded: true}
 	top.children = w.filter(&l, ig.Root())
 	w.show(top.children, ig.Root())
@@ -238,6 +238,7 @@ func overflow(nodes []*node, n int) (shown, hidden []*node) {
 
 type walker struct {
 	opts TreeOptions
+	root string // absolute project folder
 }
 
 // visible counts the entries of a listing that are not ignored.
@@ -284,10 +285,25 @@ func (w *walker) show(nodes []*node, d *Dir) {
 	for _, n := range nodes {
 		if n.link != "" {
 			if target, err := os.Readlink(filepath.Join(d.abs, n.name)); err == nil {
-				n.link = target
+				n.link = w.linkTarget(d.abs, target)
 			}
 		}
 	}
+}
+
+// linkTarget is what the tree shows of a link's target: the target as
+// written when it stays inside the project, and nothing of a path outside
+// it (a link to ~/.aws/credentials must not tell the model where it is).
+func (w *walker) linkTarget(dir, target string) string {
+	abs := target
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(dir, target)
+	}
+	rel, err := filepath.Rel(w.root, filepath.Clean(abs))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "(outside the project)"
+	}
+	return target
 }
 
 // countOf returns the number of files of a node that is not expanded.
