@@ -235,14 +235,18 @@ func removeStaleTemps(dir dirHandle, name string) {
 	}
 }
 
-// describeWriteErr turns a disk-full or permission error into words the
-// user understands; the file itself is untouched in both cases.
+// describeWriteErr turns a disk-full or read-only-file-system error into
+// words the user understands (the file itself is untouched), and a
+// permission error into a *refusal for the model, which can choose
+// another file.
 func describeWriteErr(rel string, err error) error {
 	switch {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		return fmt.Errorf("write %s: the disk is full; %s is unchanged: %w", rel, rel, err)
-	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("write %s: permission denied; %s is unchanged: %w", rel, rel, err)
+	case errors.Is(err, fs.ErrPermission):
+		return permDenied(rel, "write")
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("write %s: the file system is read-only; %s is unchanged: %w", rel, rel, err)
 	}
 	return fmt.Errorf("write %s: %w", rel, err)
 }

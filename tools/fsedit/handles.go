@@ -66,6 +66,9 @@ func (r *Root) openDir(rel string, create bool) (dirHandle, error) {
 		next, err := cur.OpenRoot(c)
 		if err != nil {
 			cur.Close()
+			if isPermErr(err) {
+				return dirHandle{}, err
+			}
 			return dirHandle{}, errRaced
 		}
 		st, err := next.Stat(".")
@@ -145,8 +148,25 @@ func asRefusal(t target, err error) (*refusal, bool) {
 		return &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a folder, not a file; use list_directory to see its files", t.asked)}, true
 	case isEscapeErr(err):
 		return outside("%s leads outside the project through a symlink; use a path inside the project", t.asked), true
+	case isPermErr(err):
+		verb := "read"
+		var pe *fs.PathError
+		if errors.As(err, &pe) && (pe.Op == "mkdir" || pe.Op == "mkdirat") {
+			verb = "write"
+		}
+		return permDenied(t.asked, verb), true
 	}
 	return nil, false
+}
+
+// isPermErr reports a file system refusal (EACCES, EPERM): the model can
+// choose another file, unlike a full disk or an I/O error.
+func isPermErr(err error) bool { return errors.Is(err, fs.ErrPermission) }
+
+// permDenied is the answer to a file the agent's user may not read or
+// write (verb is "read" or "write").
+func permDenied(asked, verb string) *refusal {
+	return &refusal{code: tools.CodePolicyDenied, msg: fmt.Sprintf("%s: permission denied by the file system (the agent's user cannot %s it); choose another file or ask the user to change its permissions", asked, verb)}
 }
 
 func isNotDirErr(err error) bool { return errors.Is(err, syscall.ENOTDIR) }

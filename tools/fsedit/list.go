@@ -76,6 +76,9 @@ func (s *Session) list(ctx context.Context, a ListArgs) (tools.Result, error) {
 	fsys := root.FS()
 	l := &lister{ctx: ctx, fsys: fsys, ig: s.ignorer(), depth: depth}
 	if err := l.walk(t.rel, 1); err != nil {
+		if isPermErr(err) {
+			return permDenied(a.Path, "read").result(), nil
+		}
 		return tools.Result{}, err
 	}
 	total := itoa(l.total)

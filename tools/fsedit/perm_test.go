@@ -4,7 +4,6 @@ package fsedit
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,71 +14,136 @@ import (
 	"github.com/agentcli/agent/tools"
 )
 
-// permResult is what the permission child reports.
+// permResult is what one call of the permission child returned.
 type permResult struct {
 	Code, Message, Err string
 }
 
-// permChild reads and rewrites a file in a folder it may not write to.
-func permChild() {
-	root := NewRoot(os.Getenv("FSEDIT_DIR"), Options{})
-	reg := tools.NewRegistry(NewSession(root).Tools()...)
-	var out permResult
-	res, err := reg.Call(tools.WithInfo(nil2ctx(), tools.CallInfo{}), "read_file", map[string]string{"file_path": "a.md"})
-	if err == nil && !res.IsError() {
-		res, err = reg.Call(nil2ctx(), "write_file", map[string]string{"operation_type": "rewrite", "file_path": "a.md", "content": "new\n"})
-	}
-	out.Code, out.Message = res.Code, res.Message
-	if err != nil {
-		out.Err = err.Error()
-	}
-	json.NewEncoder(os.Stdout).Encode(out)
+// permCall is one tool call the permission child makes.
+type permCall struct {
+	Tool string            `json:"tool"`
+	Args map[string]string `json:"args"`
 }
 
-// TestPermissionDenied writes into a folder the process may not write.
-// Root ignores permission bits, so as root the test drops privileges: it
-// re-runs the test binary as user nobody (syscall.Credential).
-func TestPermissionDenied(t *testing.T) {
+// runCalls makes calls in order in one session over dir.
+func runCalls(dir string, calls []permCall) []permResult {
+	root := NewRoot(dir, Options{})
+	defer root.Close()
+	reg := tools.NewRegistry(NewSession(root).Tools()...)
+	var out []permResult
+	for _, c := range calls {
+		res, err := reg.Call(tools.WithInfo(nil2ctx(), tools.CallInfo{}), c.Tool, c.Args)
+		r := permResult{Code: res.Code, Message: res.Message}
+		if err != nil {
+			r.Err = err.Error()
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// permChild makes the calls of FSEDIT_CALLS in FSEDIT_DIR.
+func permChild() {
+	var calls []permCall
+	json.Unmarshal([]byte(os.Getenv("FSEDIT_CALLS")), &calls)
+	json.NewEncoder(os.Stdout).Encode(runCalls(os.Getenv("FSEDIT_DIR"), calls))
+}
+
+// asUnprivileged makes calls over proj as a user that permission bits
+// apply to. Root ignores them, so as root the test binary is re-run as
+// user nobody (syscall.Credential).
+func asUnprivileged(t *testing.T, base, proj string, calls []permCall) []permResult {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return runCalls(proj, calls)
+	}
+	bin := filepath.Join(base, "fsedit.test")
+	copyFile(t, os.Args[0], bin)
+	js, _ := json.Marshal(calls)
+	cmd := exec.Command(bin, "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=perm", "FSEDIT_DIR="+proj, "FSEDIT_CALLS="+string(js))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	var got []permResult
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("child said %q: %v", out, err)
+	}
+	return got
+}
+
+// permProject makes a project under a temp folder the unprivileged user
+// can enter, with a.md in it, and restores the modes at cleanup.
+func permProject(t *testing.T) (base, proj string) {
+	t.Helper()
 	base, err := os.MkdirTemp("", "fsedit-perm-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Chmod(filepath.Join(base, "proj"), 0o755); os.RemoveAll(base) })
-	proj := filepath.Join(base, "proj")
+	proj = filepath.Join(base, "proj")
+	t.Cleanup(func() {
+		filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+			os.Chmod(p, 0o755)
+			return nil
+		})
+		os.Chmod(filepath.Join(proj, "noread"), 0o755)
+		os.RemoveAll(base)
+	})
 	writeFile(t, filepath.Join(proj, "a.md"), "old\n")
 	os.Chmod(base, 0o755)
+	return base, proj
+}
 
-	var got permResult
-	if os.Geteuid() == 0 {
-		bin := filepath.Join(base, "fsedit.test")
-		copyFile(t, os.Args[0], bin)
-		cmd := exec.Command(bin, "-test.run=^$")
-		cmd.Env = append(os.Environ(), childEnv+"=perm", "FSEDIT_DIR="+proj)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("child: %v", err)
-		}
-		if err := json.Unmarshal(out, &got); err != nil {
-			t.Fatalf("child said %q: %v", out, err)
-		}
-	} else {
-		os.Chmod(proj, 0o555)
-		root := NewRoot(proj, Options{})
-		defer root.Close()
-		reg := tools.NewRegistry(NewSession(root).Tools()...)
-		reg.Call(t.Context(), "read_file", kv("file_path", "a.md"))
-		res, err := reg.Call(t.Context(), "write_file", kv("operation_type", "rewrite", "file_path", "a.md", "content", "new\n"))
-		got = permResult{Code: res.Code, Message: res.Message, Err: fmt.Sprint(err)}
-	}
-	if !strings.Contains(got.Err, "permission denied") || !strings.Contains(got.Err, "unchanged") {
-		t.Errorf("result %+v, want a permission-denied error saying the file is unchanged", got)
+// TestPermissionDenied writes into a folder the process may not write:
+// the model gets TOOL_POLICY_DENIED, nothing changes, no temp file stays.
+func TestPermissionDenied(t *testing.T) {
+	base, proj := permProject(t)
+	os.Chmod(proj, 0o555)
+	got := asUnprivileged(t, base, proj, []permCall{
+		{"read_file", kv("file_path", "a.md")},
+		{"write_file", kv("operation_type", "rewrite", "file_path", "a.md", "content", "new\n")},
+	})
+	if r := got[1]; r.Err != "" || r.Code != tools.CodePolicyDenied || !strings.Contains(r.Message, "a.md: permission denied by the file system") || !strings.Contains(r.Message, "cannot write it") {
+		t.Errorf("rewrite: %+v, want TOOL_POLICY_DENIED saying a.md cannot be written", r)
 	}
 	if b, _ := os.ReadFile(filepath.Join(proj, "a.md")); string(b) != "old\n" {
 		t.Errorf("file = %q, want it untouched", b)
 	}
 	if tf := tempFiles(t, proj); len(tf) != 0 {
 		t.Errorf("temp files left: %v", tf)
+	}
+}
+
+// TestPermissionDeniedIsModelFixable checks that unreadable files and
+// folders, and creates in a folder the user may not write, are answered
+// with TOOL_POLICY_DENIED rather than a Go error that ends the run.
+func TestPermissionDeniedIsModelFixable(t *testing.T) {
+	base, proj := permProject(t)
+	writeFile(t, filepath.Join(proj, "noread.txt"), "secret\n")
+	writeFile(t, filepath.Join(proj, "noread", "x.txt"), "x\n")
+	writeFile(t, filepath.Join(proj, "ro", "y.txt"), "y\n")
+	os.Chmod(filepath.Join(proj, "noread.txt"), 0)
+	os.Chmod(filepath.Join(proj, "noread"), 0)
+	os.Chmod(filepath.Join(proj, "ro"), 0o555)
+	calls := []permCall{
+		{"read_file", kv("file_path", "noread.txt")},
+		{"read_file", kv("file_path", "noread/x.txt")},
+		{"list_directory", kv("path", "noread")},
+		{"write_file", kv("operation_type", "create", "file_path", "ro/new.txt", "content", "n\n")},
+		{"write_file", kv("operation_type", "create", "file_path", "ro/sub/new.txt", "content", "n\n")},
+	}
+	got := asUnprivileged(t, base, proj, calls)
+	for i, r := range got {
+		if r.Err != "" || r.Code != tools.CodePolicyDenied || !strings.Contains(r.Message, "permission denied by the file system") || strings.ContainsAny(r.Message, "\n") {
+			t.Errorf("%s %v: %+v, want TOOL_POLICY_DENIED, no Go error", calls[i].Tool, calls[i].Args, r)
+		}
+	}
+	for _, p := range []string{"ro/new.txt", "ro/sub"} {
+		if _, err := os.Lstat(filepath.Join(proj, p)); err == nil {
+			t.Errorf("%s was made", p)
+		}
 	}
 }
 
@@ -93,3 +157,4 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+

@@ -52,6 +52,16 @@ type edit struct {
 }
 
 func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) {
+	res, err := s.writeFile(ctx, a)
+	// A file system refusal (permission denied) is the model's to handle.
+	var rf *refusal
+	if errors.As(err, &rf) {
+		return rf.result(), nil
+	}
+	return res, err
+}
+
+func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, error) {
 	t, rf, err := s.root.fileTarget(a.FilePath)
 	if err != nil {
 		return tools.Result{}, err
