@@ -157,4 +157,3 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
-
