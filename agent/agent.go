@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -89,6 +90,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		a.approver.Policy = PolicyAsk
 	}
 
+	if err := a.answerDangling(); err != nil {
+		return fail(err)
+	}
 	if err := a.Session.Append(llm.Message{Role: llm.User, Text: prompt}); err != nil {
 		return fail(err)
 	}
@@ -123,6 +127,11 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		results, err := b.run(ctx, r.items, emit)
 		out.Calls = append(out.Calls, results...)
 		if err != nil {
+			rest, cerr := a.closeReply(r.items, results, iter, emit)
+			out.Calls = append(out.Calls, rest...)
+			if cerr != nil {
+				err = errors.Join(err, cerr)
+			}
 			return fail(err)
 		}
 		var turn strings.Builder

@@ -49,7 +49,8 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 			Code:       cr.Result.Code,
 			DurationMS: durationMS(cr.Duration),
 		}); err != nil {
-			return results, err
+			// The call has its answer; only the log failed.
+			return append(results, cr), err
 		}
 		results = append(results, cr)
 		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
