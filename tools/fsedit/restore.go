@@ -107,7 +107,7 @@ func (r *Root) restore(ctx context.Context, st *backup.Store, cs backup.ChangeSe
 			continue
 		}
 		if e.Existed && e.Blob == "" {
-			return rep, fmt.Errorf("restore %s: no backup was kept of it (written with create_backup=false)", e.Path)
+			return rep, fmt.Errorf("restore %s: no backup was kept of it (written by an older version with create_backup=false)", e.Path)
 		}
 		if cur != after[e.Path] && !force {
 			conflicts = append(conflicts, e.Path)

@@ -25,7 +25,7 @@ type WriteArgs struct {
 	Content       string `json:"content" verbatim:"true" jsonschema:"the whole file for create and rewrite; the new lines for partial"`
 	StartLine     *int   `json:"start_line,omitempty" jsonschema:"partial: first line to replace, 1-based"`
 	EndLine       *int   `json:"end_line,omitempty" jsonschema:"partial: last line to replace, inclusive"`
-	CreateBackup  *bool  `json:"create_backup,omitempty" jsonschema:"keep the old content under .agent/backups (default true)"`
+	CreateBackup  *bool  `json:"create_backup,omitempty" jsonschema:"ignored: the old content is always backed up under .agent/backups"`
 }
 
 // WriteTool returns write_file.
@@ -38,14 +38,13 @@ var errStale = errors.New("file changed during the write")
 
 // edit is a rewrite or partial write in progress on an existing file.
 type edit struct {
-	t      target
-	args   WriteArgs
-	dir    dirHandle
-	f      *os.File    // the old content, verified
-	fi     fs.FileInfo // its state when opened
-	seen   fileState   // what the model last knew of it
-	info   tools.CallInfo
-	backup bool
+	t    target
+	args WriteArgs
+	dir  dirHandle
+	f    *os.File    // the old content, verified
+	fi   fs.FileInfo // its state when opened
+	seen fileState   // what the model last knew of it
+	info tools.CallInfo
 	// resumedAt is where the new content's hash resumed from a checkpoint
 	// of the old content: those up to it stay valid for the new content.
 	resumedAt int64
@@ -96,7 +95,7 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !seen.matches(fi) {
 		return staleResult(t, fi), nil
 	}
-	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info, backup: a.CreateBackup == nil || *a.CreateBackup}
+	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info}
 	var res tools.Result
 	if a.OperationType == "rewrite" {
 		res, err = s.rewrite(ctx, e)
@@ -109,6 +108,11 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	}
 	if err != nil {
 		return tools.Result{}, err
+	}
+	if a.CreateBackup != nil && !*a.CreateBackup && !res.IsError() {
+		// Nothing the agent overwrites is ever lost: the old switch is
+		// accepted for compatibility and has no effect.
+		res.Message += "; create_backup=false is ignored: backups are always kept"
 	}
 	return res, nil
 }
@@ -188,10 +192,8 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
 		return "", errStale
 	}
-	if e.backup {
-		if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
-			return "", err
-		}
+	if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
+		return "", err
 	}
 	// The old inode must not have changed since it was read and linked.
 	if now, err := e.f.Stat(); err != nil || now.Size() != e.fi.Size() || !now.ModTime().Equal(e.fi.ModTime()) {

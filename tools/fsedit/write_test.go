@@ -212,7 +212,11 @@ func TestBackupsRecorded(t *testing.T) {
 	wantOK(t, p.read("a.md"))
 	wantOK(t, p.write("rewrite", "a.md", "new\n"))
 	wantOK(t, p.read("b.md"))
-	wantOK(t, p.write("rewrite", "b.md", "B\n", "create_backup", "false"))
+	res := p.write("rewrite", "b.md", "B\n", "create_backup", "false")
+	wantOK(t, res)
+	if !strings.Contains(res.Message, "backups are always kept") {
+		t.Errorf("message %q does not say create_backup=false was ignored", res.Message)
+	}
 
 	st, err := p.root.Backups()
 	if err != nil {
@@ -238,8 +242,17 @@ func TestBackupsRecorded(t *testing.T) {
 	if string(b[:n]) != "old\n" {
 		t.Errorf("backup holds %q, want the old content", b[:n])
 	}
-	if es[1].Blob != "" {
-		t.Errorf("create_backup=false kept a blob: %+v", es[1])
+	// Nothing lost: create_backup=false has no effect.
+	if es[1].Blob == "" {
+		t.Errorf("create_backup=false kept no blob: %+v", es[1])
+	} else if f, err := st.OpenBlob(es[1]); err != nil {
+		t.Errorf("open blob of b.md: %v", err)
+	} else {
+		n, _ := f.Read(b)
+		f.Close()
+		if string(b[:n]) != "bee\n" {
+			t.Errorf("b.md backup holds %q, want %q", b[:n], "bee\n")
+		}
 	}
 }
 
