@@ -218,10 +218,13 @@ func runRun(ctx context.Context, o *runOptions) (err error) {
 	if o.maxIterations > 0 {
 		a.MaxIterations = o.maxIterations
 	}
-	// Ask only when someone can answer: the prompt did not come through
-	// standard input, which is a terminal.
-	if a.Approval.Policy == agent.PolicyAsk && o.io.stdinTTY {
-		a.Approval.Ask = terminalAsker(o.io, root)
+	// Ask only when someone can answer: on standard input when it is a
+	// terminal, else on the terminal itself when there is one.
+	if a.Approval.Policy == agent.PolicyAsk {
+		if in, closeIn := approvalInput(o.io); in != nil {
+			defer closeIn()
+			a.Approval.Ask = terminalAsker(o.io, in, root)
+		}
 	}
 
 	started = true

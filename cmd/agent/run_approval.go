@@ -4,16 +4,17 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	stdio "io"
 	"strings"
 
 	"github.com/agentcli/agent/agent"
 )
 
 // terminalAsker asks on the terminal before each write: the question on
-// stderr, the answer read from stdin. "a" allows every later write of the
-// run too.
-func terminalAsker(io *streams, root string) agent.Asker {
-	in := bufio.NewReader(io.In)
+// stderr, the answer read from answers (stdin, or the terminal itself when
+// stdin is a pipe). "a" allows every later write of the run too.
+func terminalAsker(io *streams, answers stdio.Reader, root string) agent.Asker {
+	in := bufio.NewReader(answers)
 	return func(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 		if p := writePreview(root, req); p != "" {
 			fmt.Fprintf(io.ErrOut, "\n%s", safeText(p))
@@ -46,4 +47,24 @@ func terminalAsker(io *streams, root string) agent.Asker {
 			return agent.Deny, nil
 		}
 	}
+}
+
+// approvalInput is where the answers to approval questions come from: stdin
+// when it is a terminal; otherwise the controlling terminal, when the
+// question can be seen there (stderr is a terminal) — `echo task | agent
+// run` typed in a terminal still asks. Nil means nobody can answer (CI),
+// and writes are denied with advice to use --yes. The closer releases
+// what was opened.
+func approvalInput(s *streams) (stdio.Reader, func()) {
+	if s.stdinTTY {
+		return s.In, func() {}
+	}
+	if !s.stderrTTY || s.openTTY == nil {
+		return nil, func() {}
+	}
+	tty, err := s.openTTY()
+	if err != nil {
+		return nil, func() {}
+	}
+	return tty, func() { tty.Close() }
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,9 @@ type runHarness struct {
 	stdinTTY bool
 	// stdoutTTY makes stdout look like a terminal.
 	stdoutTTY bool
+	// stderrTTY and openTTY stand for a controlling terminal.
+	stderrTTY bool
+	openTTY   func() (io.ReadCloser, error)
 }
 
 func newRunHarness(t *testing.T, replies ...string) *runHarness {
@@ -62,7 +66,7 @@ func (h *runHarness) registry() *tools.Registry {
 func (h *runHarness) run(args ...string) (string, string, int) {
 	h.t.Helper()
 	var out, errOut bytes.Buffer
-	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY, stdoutTTY: h.stdoutTTY}
+	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY, stdoutTTY: h.stdoutTTY, stderrTTY: h.stderrTTY, openTTY: h.openTTY}
 	root := newRootCmd(io)
 	for _, c := range root.Commands() {
 		if c.Name() == "run" {

@@ -13,8 +13,12 @@ type streams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
-	// stdinTTY and stdoutTTY say whether the streams are terminals.
-	stdinTTY, stdoutTTY bool
+	// stdinTTY, stdoutTTY and stderrTTY say whether the streams are
+	// terminals.
+	stdinTTY, stdoutTTY, stderrTTY bool
+	// openTTY opens the controlling terminal for reading, to ask a
+	// question when standard input is a pipe; nil when there is none.
+	openTTY func() (io.ReadCloser, error)
 }
 
 func newStreams() *streams {
@@ -22,5 +26,7 @@ func newStreams() *streams {
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		openTTY:   func() (io.ReadCloser, error) { return os.Open("/dev/tty") },
 	}
 }

@@ -42,7 +42,7 @@ func TestSafeText(t *testing.T) {
 func TestApprovalPromptEscapesControls(t *testing.T) {
 	var errOut bytes.Buffer
 	io := &streams{In: strings.NewReader("n\n"), ErrOut: &errOut}
-	ask := terminalAsker(io, t.TempDir())
+	ask := terminalAsker(io, io.In, t.TempDir())
 	req := agent.ApprovalRequest{
 		Call: xmlcall.Call{ID: "1", Name: "write_file", Params: []xmlcall.Param{
 			{Name: "file_path", Value: "a\x1b[2K.sh"}, {Name: "content", Value: hidden}}},
