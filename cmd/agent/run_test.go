@@ -115,7 +115,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{"empty prompt", []string{" "}, false, "empty"},
 		{"unknown session", []string{"--session", "nope", "hi"}, false, "no such session"},
 		{"continue without sessions", []string{"--continue", "hi"}, false, "no sessions"},
-		{"negative limit", []string{"--max-iterations", "-1", "hi"}, false, "positive"},
+		{"negative limit", []string{"--max-iterations", "-1", "hi"}, false, "1 or more"},
+		{"zero limit", []string{"--max-iterations", "0", "hi"}, false, "--max-iterations must be 1 or more, not 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newRunHarness(t, "never asked")
