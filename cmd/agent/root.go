@@ -44,6 +44,9 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestCombinedCmd(d),
 		newConfigCmd(d),
 	)
+	// Added now rather than at Execute so that it is marked too.
+	root.InitDefaultCompletionCmd()
+	markUsageErrors(root)
 	return root
 }
 
