@@ -60,7 +60,7 @@ func crashChild() {
 		fmt.Fprintln(os.Stderr, "child:", err1, err2)
 		os.Exit(3)
 	}
-	root := NewRoot(dir, Options{BackupMaxBytes: 40 << 20})
+	root := NewRoot(dir, Options{BackupMaxBytes: 40 << 20, MaxReadBytes: 64 << 20})
 	reg := tools.NewRegistry(NewSession(root).Tools()...)
 	ctx := context.Background()
 	must := func(res tools.Result, err error) {
@@ -69,8 +69,8 @@ func crashChild() {
 			os.Exit(3)
 		}
 	}
-	must(reg.Call(ctx, "read_file", map[string]string{"file_path": "big.txt", "start_line": "1", "end_line": "1"}))
-	root.Backups() // prune now, not inside the first timed write
+	must(reg.Call(ctx, "read_file", map[string]string{"file_path": "big.txt"})) // whole: the loop rewrites it
+	root.Backups()                                                              // prune now, not inside the first timed write
 	fmt.Println("ready")
 	for {
 		t0 := time.Now()

@@ -110,7 +110,22 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
 	}
 	sum := fp.sha.Sum()
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps})
+	// Consecutive ranges of an unchanged file add up to a whole read, so
+	// a file over the read limit can still be rewritten.
+	covered := 0
+	if start == 1 {
+		covered = end
+	}
+	if prev, ok := s.recall(t.rel); ok && prev.sum == sum && prev.matches(fi) {
+		if prev.whole {
+			covered = st.lines
+		} else if start <= prev.covered+1 {
+			covered = max(covered, prev.covered, end)
+		} else {
+			covered = max(covered, prev.covered)
+		}
+	}
+	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, whole: covered >= st.lines, covered: covered})
 
 	text := out.String()
 	if st.ending != endingLF {

@@ -19,6 +19,13 @@ type fileState struct {
 	crc   uint32 // CRC-32C of the content: the fast check of a partial write
 	lines int
 	cps   []checkpoint // SHA-256 states along the content
+	// whole: the model saw all of the content (a read of every line, in
+	// one call or in consecutive ranges, or a create or rewrite of its
+	// own); a line range allows only partial writes, since a rewrite
+	// would drop lines the model never saw.
+	whole bool
+	// covered: lines 1..covered were read in this state (for ranges).
+	covered int
 }
 
 func (s fileState) matches(fi fs.FileInfo) bool {

@@ -15,6 +15,9 @@ type savedFile struct {
 	SHA256 string    `json:"sha256"`
 	CRC32C uint32    `json:"crc32c"`
 	Lines  int       `json:"lines"`
+	// Partial: only a line range was read (a state saved before this
+	// field existed counts as a whole read).
+	Partial bool `json:"partial,omitempty"`
 	// States are SHA-256 checkpoints: offset and marshalled state.
 	States []savedState `json:"sha256_states,omitempty"`
 }
@@ -32,7 +35,7 @@ func (s *Session) SaveState(w io.Writer) error {
 	s.mu.Lock()
 	files := make(map[string]savedFile, len(s.seen))
 	for rel, st := range s.seen {
-		f := savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines}
+		f := savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines, Partial: !st.whole}
 		for _, c := range st.cps {
 			f.States = append(f.States, savedState{Offset: c.off, State: c.state})
 		}
@@ -55,7 +58,7 @@ func (s *Session) LoadState(r io.Reader) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for rel, f := range in.Files {
-		st := fileState{size: f.Size, mtime: f.MTime, crc: f.CRC32C, lines: f.Lines}
+		st := fileState{size: f.Size, mtime: f.MTime, crc: f.CRC32C, lines: f.Lines, whole: !f.Partial}
 		for _, c := range f.States {
 			st.cps = append(st.cps, checkpoint{off: c.Offset, state: c.State})
 		}

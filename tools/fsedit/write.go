@@ -82,6 +82,9 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !ok {
 		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
 	}
+	if a.OperationType == "rewrite" && !seen.whole {
+		return tools.Errorf(tools.CodeFileStale, "you have read only part of %s, and a rewrite replaces all of it; read the whole file first (read_file without start_line and end_line, or in consecutive ranges if it is large), or use operation_type partial to change the lines you read", a.FilePath), nil
+	}
 	dir, err := s.root.openDir(t.dir(), false)
 	if err != nil {
 		return s.openFailed(t, err)
@@ -168,7 +171,7 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	}); err != nil {
 		return tools.Result{}, err
 	}
-	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0))
+	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0), true)
 	return tools.Result{
 		Message:  fmt.Sprintf("created %s (%s, %s)", t.rel, plural(lines, "line", "lines"), humanSize(fi.Size())),
 		Metadata: []tools.Attr{{Name: "lines", Value: itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
@@ -216,14 +219,16 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	if err := rep.commit(true); err != nil {
 		return "", describeWriteErr(e.t.rel, err)
 	}
-	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt))
+	// A partial write shows the model only its own lines: the rest is
+	// as known as it was before.
+	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt), op == backup.OpRewrite || e.seen.whole)
 	return blob, nil
 }
 
 // rememberWritten records a file the agent wrote as known to the model:
 // it knows the content it just sent, so a following partial write works.
-func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint) {
-	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps})
+func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint, whole bool) {
+	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps, whole: whole})
 }
 
 // callInfo returns the call's ids, inventing a change set when the caller

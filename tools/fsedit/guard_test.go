@@ -1,0 +1,79 @@
+package fsedit
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/agentcli/agent/tools"
+)
+
+// TestRewriteNeedsWholeRead: a line range allows a partial write but not
+// a rewrite, which would drop lines the model never saw.
+func TestRewriteNeedsWholeRead(t *testing.T) {
+	p := newProject(t, map[string]string{"a.md": "1\n2\n3\n4\n"})
+	wantOK(t, p.read("a.md", "start_line", "2", "end_line", "3"))
+	wantCode(t, p.write("rewrite", "a.md", "x\n"), tools.CodeFileStale, "read the whole file", "partial")
+	if got := p.content("a.md"); got != "1\n2\n3\n4\n" {
+		t.Fatalf("a.md = %q, want it untouched", got)
+	}
+	// A partial write after a range read works, and does not make the
+	// unseen lines known.
+	wantOK(t, p.write("partial", "a.md", "two\n", "start_line", "2", "end_line", "2"))
+	wantCode(t, p.write("rewrite", "a.md", "x\n"), tools.CodeFileStale, "read the whole file")
+
+	// A range that covers every line is a whole read; so is a range of a
+	// file read whole before, and a file the agent created.
+	wantOK(t, p.read("a.md", "start_line", "1", "end_line", "4"))
+	wantOK(t, p.write("rewrite", "a.md", "a\nb\n"))
+	wantOK(t, p.read("a.md", "start_line", "2"))
+	wantOK(t, p.read("a.md", "start_line", "1", "end_line", "1"))
+	wantOK(t, p.write("rewrite", "a.md", "c\nd\n"))
+	wantOK(t, p.write("create", "new.md", "n\n"))
+	wantOK(t, p.write("rewrite", "new.md", "m\n"))
+}
+
+// TestSessionStateKeepsPartialReads: a range read stays a range read in
+// another process, and a state saved by an older version counts as whole.
+func TestSessionStateKeepsPartialReads(t *testing.T) {
+	p := newProject(t, map[string]string{"a.md": "1\n2\n3\n"})
+	wantOK(t, p.read("a.md", "start_line", "2", "end_line", "2"))
+	var buf bytes.Buffer
+	if err := p.sess.SaveState(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s2 := NewSession(p.root)
+	if err := s2.LoadState(bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.NewRegistry(s2.Tools()...)
+	res, err := reg.Call(p.ctx, "write_file", kv("operation_type", "rewrite", "file_path", "a.md", "content", "x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, res, tools.CodeFileStale, "read the whole file")
+
+	old := strings.Replace(buf.String(), `"partial":true`, "", 1)
+	old = strings.Replace(old, ",}", "}", 1)
+	s3 := NewSession(p.root)
+	if err := s3.LoadState(strings.NewReader(old)); err != nil {
+		t.Fatal(err)
+	}
+	res, err = tools.NewRegistry(s3.Tools()...).Call(p.ctx, "write_file", kv("operation_type", "rewrite", "file_path", "a.md", "content", "x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOK(t, res)
+}
+
+// TestRewriteAfterConsecutiveRanges: a file over the read limit, read in
+// consecutive ranges, may be rewritten; a gap in the ranges may not.
+func TestRewriteAfterConsecutiveRanges(t *testing.T) {
+	p := newProject(t, map[string]string{"a.md": "1\n2\n3\n4\n5\n6\n"})
+	wantOK(t, p.read("a.md", "start_line", "1", "end_line", "2"))
+	wantOK(t, p.read("a.md", "start_line", "4", "end_line", "6"))
+	wantCode(t, p.write("rewrite", "a.md", "x\n"), tools.CodeFileStale, "read the whole file")
+	wantOK(t, p.read("a.md", "start_line", "3", "end_line", "4"))
+	wantOK(t, p.read("a.md", "start_line", "5"))
+	wantOK(t, p.write("rewrite", "a.md", "x\n"))
+}
