@@ -2,7 +2,8 @@ package main
 
 import (
 	"errors"
-	"os"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -33,22 +34,27 @@ api_key_env) and are shown masked.`,
   agent config > ~/.config/agent/config.toml   # a starting point to edit`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dir == "" {
-				wd, err := os.Getwd()
-				if err != nil {
-					return err
-				}
-				dir = wd
+			root, err := projectFolder(dir)
+			if err != nil {
+				return err
 			}
-			cfg, err := d.loadConfig(cmd.Context(), dir, flags)
+			cfg, err := d.loadConfig(cmd.Context(), root, flags)
 			if err != nil && !errors.Is(err, config.ErrNoProvider) {
 				return err
 			}
-			if werr := cfg.Write(d.io.Out); werr != nil {
-				return werr
+			noProvider := err != nil
+			if noProvider {
+				// Showing the configuration is what was asked, and it
+				// worked: the missing provider is said, as a comment
+				// that keeps the output valid TOML, and on stderr.
+				fmt.Fprintf(d.io.Out, "# %s\n\n", strings.ReplaceAll(err.Error(), "\n", "\n# "))
+				fmt.Fprintln(d.io.ErrOut, "agent: note: no model provider is configured; the comment at the top of the output says how to set one")
 			}
-			if err != nil {
+			if err := cfg.Write(d.io.Out); err != nil {
 				return err
+			}
+			if noProvider {
+				return nil
 			}
 			return cfg.MissingKey()
 		},

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
@@ -74,9 +76,31 @@ func TestConfigCmdNoProvider(t *testing.T) {
 	if _, ok := config.OllamaProbe(t.Context(), nil)(config.OllamaURL); ok {
 		t.Skip("an Ollama answers on localhost:11434")
 	}
-	_, errOut, code := runAgent(t, "config", "--dir", t.TempDir())
-	if code != exitFailed || !strings.Contains(errOut, "agent demo-chat-tools") {
-		t.Errorf("exit %d, stderr %q", code, errOut)
+	out, errOut, code := runAgent(t, "config", "--dir", t.TempDir())
+	if code != exitOK || !strings.Contains(errOut, "no model provider") {
+		t.Errorf("exit %d, stderr %q; want 0 and a note", code, errOut)
+	}
+	if !strings.Contains(out, "# no model provider is configured") || !strings.Contains(out, "agent demo-chat-tools") {
+		t.Errorf("the output does not say how to set a provider:\n%s", out)
+	}
+	var v map[string]any
+	if _, err := toml.Decode(out, &v); err != nil {
+		t.Errorf("the output is not TOML: %v\n%s", err, out)
+	}
+}
+
+func TestConfigCmdDirMustBeAFolder(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("GEMINI_API_KEY", "k")
+	file := filepath.Join(t.TempDir(), "f.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		_, errOut, code := runAgent(t, "config", "--dir", dir)
+		if code != exitUsage || !strings.Contains(errOut, "--dir") {
+			t.Errorf("--dir %s: exit %d, stderr %q; want %d", dir, code, errOut, exitUsage)
+		}
 	}
 }
 
