@@ -2,6 +2,8 @@ package fsedit
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -76,4 +78,17 @@ func TestRewriteAfterConsecutiveRanges(t *testing.T) {
 	wantOK(t, p.read("a.md", "start_line", "3", "end_line", "4"))
 	wantOK(t, p.read("a.md", "start_line", "5"))
 	wantOK(t, p.write("rewrite", "a.md", "x\n"))
+}
+
+// TestReadOnlyFileRefused: temp file and rename would bypass the mode of
+// a read-only file, so rewrite and partial refuse it.
+func TestReadOnlyFileRefused(t *testing.T) {
+	p := newProject(t, map[string]string{"ro.md": "keep\n"})
+	os.Chmod(filepath.Join(p.dir, "ro.md"), 0o444)
+	wantOK(t, p.read("ro.md"))
+	wantCode(t, p.write("rewrite", "ro.md", "x\n"), tools.CodePolicyDenied, "ro.md is read-only (mode 0444); ask the user to make it writable")
+	wantCode(t, p.write("partial", "ro.md", "x\n", "start_line", "1", "end_line", "1"), tools.CodePolicyDenied, "read-only")
+	if got := p.content("ro.md"); got != "keep\n" {
+		t.Errorf("ro.md = %q, want it untouched", got)
+	}
 }

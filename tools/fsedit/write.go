@@ -98,6 +98,11 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !seen.matches(fi) {
 		return staleResult(t, fi), nil
 	}
+	// The rename of a new file into place ignores the old one's mode: a
+	// file nobody may write must be refused here, or it is overwritten.
+	if fi.Mode().Perm()&0o222 == 0 {
+		return tools.Errorf(tools.CodePolicyDenied, "%s is read-only (mode %04o); ask the user to make it writable", a.FilePath, fi.Mode().Perm()), nil
+	}
 	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info}
 	var res tools.Result
 	if a.OperationType == "rewrite" {
