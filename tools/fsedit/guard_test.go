@@ -92,3 +92,27 @@ func TestReadOnlyFileRefused(t *testing.T) {
 		t.Errorf("ro.md = %q, want it untouched", got)
 	}
 }
+
+// TestPathControlCharsAndTrailingSlash: a path holding control characters
+// is refused, and "a.txt/" is never taken as the file a.txt.
+func TestPathControlCharsAndTrailingSlash(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "a\n"})
+	for _, bad := range []string{"a\nb.txt", "a\x1b[31m.txt", "a\x01.txt", "a\x7f.txt", "a\tb.txt", "a\x00.txt"} {
+		wantCode(t, p.read(bad), tools.CodeSchemaInvalid, "file_path must not contain control characters")
+		wantCode(t, p.write("create", bad, "x\n"), tools.CodeSchemaInvalid, "control characters")
+		wantCode(t, p.call("list_directory", kv("path", bad)), tools.CodeSchemaInvalid, "control characters")
+	}
+	wantCode(t, p.read("a.txt/"), tools.CodeSchemaInvalid, "trailing slash")
+	wantOK(t, p.read("a.txt"))
+	wantCode(t, p.write("rewrite", "a.txt/", "b\n"), tools.CodeSchemaInvalid, "trailing slash")
+	wantCode(t, p.write("create", "new.txt/", "b\n"), tools.CodeSchemaInvalid, "trailing slash")
+	if got := p.content("a.txt"); got != "a\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	ents, _ := os.ReadDir(p.dir)
+	for _, e := range ents {
+		if e.Name() != "a.txt" && e.Name() != ".agent" {
+			t.Errorf("unexpected file %q", e.Name())
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/agentcli/agent/tools"
 )
@@ -14,6 +15,13 @@ func (rf *refusal) result() tools.Result { return tools.Errorf(rf.code, "%s", rf
 // type, both as asked and after symlinks. A nil *refusal and nil error
 // mean t is usable; t.info is nil when the file does not exist.
 func (r *Root) fileTarget(p string) (target, *refusal, error) {
+	if hasControl(p) {
+		return target{asked: p}, &refusal{code: tools.CodeSchemaInvalid, msg: fmt.Sprintf("file_path must not contain control characters (got %q); give the file's plain relative path", p)}, nil
+	}
+	if trimmed := strings.TrimSpace(p); strings.HasSuffix(trimmed, "/") && strings.Trim(trimmed, "./") != "" {
+		// The OS would take "a.txt/" as a folder; never as the file a.txt.
+		return target{asked: p}, &refusal{code: tools.CodeSchemaInvalid, msg: fmt.Sprintf("file_path %s ends in \"/\", which names a folder; give the file's path without the trailing slash", trimmed)}, nil
+	}
 	t, err := r.resolve(p)
 	if err != nil {
 		if rf, ok := asRefusal(target{asked: p}, err); ok {

@@ -119,6 +119,9 @@ func outside(format string, args ...any) *refusal {
 func (r *Root) resolve(p string) (target, error) {
 	asked := p
 	p = strings.TrimSpace(p)
+	if hasControl(p) {
+		return target{}, &refusal{code: tools.CodeSchemaInvalid, msg: fmt.Sprintf("the path must not contain control characters (got %q); give a plain relative path", p)}
+	}
 	if p == "" || p == "." || p == "./" {
 		t := target{rel: ".", asked: "."}
 		err := r.statInto(&t)
@@ -268,6 +271,13 @@ func lexical(p, asked string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// hasControl reports a C0 control character or DEL in p: a newline or
+// an escape sequence in a file name is a model's slip, never a real file
+// it means, and would garble messages and terminals.
+func hasControl(p string) bool {
+	return strings.ContainsFunc(strings.TrimSpace(p), func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
 func isProtected(component string) bool {
