@@ -134,22 +134,42 @@ func (p *textPrinter) breakLine() {
 
 func (p *textPrinter) finish(*agent.Outcome, error) error { return nil }
 
-// jsonPrinter prints one object at the end: what a script needs to know.
-type jsonPrinter struct{ w io.Writer }
+// runResult is what a script needs to know about a run: the object of
+// --output-format json, and the outcome of stream-json's done event, so
+// both carry the same fields. "error" and "stopped" are always present.
+type runResult struct {
+	SessionID  string             `json:"session_id"`
+	Answer     string             `json:"answer"`
+	Calls      []agent.CallResult `json:"calls"`
+	Usage      llm.Usage          `json:"usage"`
+	Iterations int                `json:"iterations"`
+	Stopped    bool               `json:"stopped"`
+	Error      string             `json:"error"`
+	// Retries counts the replies asked again after the stream dropped:
+	// the model was called more often than iterations says.
+	Retries int `json:"retries"`
+	// Notes are what the run said along the way (each retry's reason).
+	Notes []string `json:"notes"`
+}
 
-func (p *jsonPrinter) event(agent.Event) {}
+// runNotes collects what the JSON outputs report besides the outcome.
+type runNotes struct {
+	retries int
+	notes   []string
+}
 
-func (p *jsonPrinter) finish(out *agent.Outcome, err error) error {
-	type result struct {
-		SessionID  string             `json:"session_id"`
-		Answer     string             `json:"answer"`
-		Calls      []agent.CallResult `json:"calls"`
-		Usage      llm.Usage          `json:"usage"`
-		Iterations int                `json:"iterations"`
-		Stopped    bool               `json:"stopped"`
-		Error      string             `json:"error,omitempty"`
+func (n *runNotes) event(ev agent.Event) {
+	if ev.Type == agent.EventRetry {
+		n.retries++
+		n.notes = append(n.notes, ev.Text)
 	}
-	r := result{Calls: []agent.CallResult{}}
+}
+
+func (n *runNotes) result(out *agent.Outcome, err error) runResult {
+	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes}
+	if r.Notes == nil {
+		r.Notes = []string{}
+	}
 	if out != nil {
 		r.SessionID, r.Answer, r.Usage, r.Iterations, r.Stopped = out.SessionID, out.Answer, out.Usage, out.Iterations, out.Stopped
 		if out.Calls != nil {
@@ -159,17 +179,54 @@ func (p *jsonPrinter) finish(out *agent.Outcome, err error) error {
 	if err != nil {
 		r.Error = err.Error()
 	}
-	enc := json.NewEncoder(p.w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return r
 }
 
-// streamPrinter prints each event as one JSON line as it happens.
-type streamPrinter struct{ enc *json.Encoder }
+// jsonPrinter prints one object at the end: what a script needs to know.
+type jsonPrinter struct {
+	w io.Writer
+	runNotes
+}
 
-func (p *streamPrinter) event(ev agent.Event) { _ = p.enc.Encode(ev) }
+func (p *jsonPrinter) finish(out *agent.Outcome, err error) error {
+	enc := json.NewEncoder(p.w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(p.result(out, err))
+}
 
-func (p *streamPrinter) finish(*agent.Outcome, error) error { return nil }
+// streamPrinter prints each event as one JSON line as it happens. The
+// done event is held until the run's end, so that it always comes last —
+// after an error event too — and carries the run's error.
+type streamPrinter struct {
+	enc *json.Encoder
+	runNotes
+	done *agent.Event
+}
+
+func (p *streamPrinter) event(ev agent.Event) {
+	p.runNotes.event(ev)
+	if ev.Type == agent.EventDone {
+		p.done = &ev
+		return
+	}
+	_ = p.enc.Encode(ev)
+}
+
+func (p *streamPrinter) finish(out *agent.Outcome, err error) error {
+	done := struct {
+		Type      agent.EventType `json:"type"`
+		Iteration int             `json:"iteration,omitempty"`
+		Text      string          `json:"text,omitempty"`
+		Usage     *llm.Usage      `json:"usage,omitempty"`
+		Outcome   runResult       `json:"outcome"`
+	}{Type: agent.EventDone, Outcome: p.result(out, err)}
+	if p.done != nil {
+		done.Iteration, done.Text, done.Usage = p.done.Iteration, p.done.Text, p.done.Usage
+	} else if out != nil {
+		done.Iteration = out.Iterations
+	}
+	return p.enc.Encode(done)
+}
 
 // callSummary is one line naming a call and its parameters: short values
 // as they are, long or multi-line ones (file content) by their size.

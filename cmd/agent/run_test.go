@@ -357,8 +357,10 @@ func TestRunJSONReportsSetupFailures(t *testing.T) {
 		if code != exitUsage {
 			t.Errorf("%s: exit %d, want %d", format, code, exitUsage)
 		}
+		// The first value: the object, or stream-json's error event
+		// (a done event follows it).
 		var got struct{ Error, Type string }
-		if err := json.Unmarshal([]byte(out), &got); err != nil || !strings.Contains(got.Error, "no such session") {
+		if err := json.NewDecoder(strings.NewReader(out)).Decode(&got); err != nil || !strings.Contains(got.Error, "no such session") {
 			t.Errorf("%s: stdout = %q, want a JSON error", format, out)
 		}
 	}
