@@ -116,3 +116,25 @@ func TestPathControlCharsAndTrailingSlash(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceholderRules: a bare "..." or "pass" is code; a comment that
+// stands in for the rest is refused even when the content is not shorter;
+// empty content never erases a file.
+func TestPlaceholderRules(t *testing.T) {
+	p := newProject(t, map[string]string{"p.py": "class P(Protocol):\n    def f(self): ...\n", "m.go": "package m\n\nfunc a() {}\n"})
+	wantOK(t, p.read("p.py"))
+	wantOK(t, p.write("rewrite", "p.py", "class P(Protocol):\n    def f(self):\n        ...\n"))
+	wantOK(t, p.write("rewrite", "p.py", "def g():\n    pass\n"))
+	wantOK(t, p.read("m.go"))
+	for _, ph := range []string{"// rest unchanged", "# rest of the file unchanged", "-- existing code", "/* ... existing ... */", "<!-- remains the same -->", "; unchanged code"} {
+		res := p.write("rewrite", "m.go", "package m\n\nfunc a() {}\n\nfunc b() {}\n"+ph+"\n")
+		wantCode(t, res, tools.CodeContentPlaceholder, "complete content")
+	}
+	wantCode(t, p.write("rewrite", "m.go", ""), tools.CodeContentPlaceholder, "to empty a file, say so to the user")
+	if got := p.content("m.go"); got != "package m\n\nfunc a() {}\n" {
+		t.Errorf("m.go = %q", got)
+	}
+	// A real comment that merely mentions "unchanged" is fine when no
+	// lines go.
+	wantOK(t, p.write("rewrite", "m.go", "package m\n\n// a returns unchanged input.\nfunc a() {}\n"))
+}

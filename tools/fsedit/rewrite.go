@@ -92,8 +92,11 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 		oldText = strings.ReplaceAll(string(old.text), "\r\n", "\n")
 		known = lineSet(strings.Split(oldText, "\n"))
 	}
+	if content == "" && old.st.size > 0 {
+		return tools.Errorf(tools.CodeContentPlaceholder, "the content is empty, which would erase the %s of %s; to empty a file, say so to the user; send the full content", plural(old.st.lines, "line", "lines"), e.t.asked), nil
+	}
 	if n, line, ok := findPlaceholder(splitContent(content), old.st.lines, known); ok {
-		return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain, and the new content is shorter than the %d lines of %s; a rewrite replaces the whole file, so send the complete content, or use operation_type partial to change only some lines", n, line, old.st.lines, e.t.asked), nil
+		return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain; a rewrite replaces the whole file (%s now), so send the complete content, or use operation_type partial to change only some lines", n, line, plural(old.st.lines, "line", "lines")), nil
 	}
 
 	br := breakFor(old.st.ending, old.st.firstCRLF)

@@ -83,7 +83,7 @@ func TestPlaceholderRewrite(t *testing.T) {
 	}
 	p := newProject(t, map[string]string{"main.go": old.String(), "notes.md": "a\n# rest of the file unchanged\nb\nc\n"})
 	wantOK(t, p.read("main.go"))
-	for _, ph := range []string{"// ... existing code ...", "// rest of the file unchanged", "# ... rest of the code remains the same", "...", "/* remaining functions unchanged */"} {
+	for _, ph := range []string{"// ... existing code ...", "// rest of the file unchanged", "# ... rest of the code remains the same", "/* remaining functions unchanged */"} {
 		res := p.write("rewrite", "main.go", "package main\n\n"+ph+"\nfunc g() {}\n")
 		wantCode(t, res, tools.CodeContentPlaceholder, "complete content", "partial")
 	}
