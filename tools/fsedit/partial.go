@@ -77,7 +77,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		end = *a.EndLine
 	}
 	if start < 1 || start > total+1 || end < start-1 || end > total {
-		return tools.Errorf(tools.CodeInvalidRange, "lines %d-%d are not a range of %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.asked, plural(total, "line", "lines"), total, total+1), nil
+		return tools.Errorf(tools.CodeInvalidRange, "start_line %d and end_line %d do not fit %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.asked, plural(total, "line", "lines"), total, total+1), nil
 	}
 	added := splitContent(a.Content)
 
@@ -208,7 +208,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		ending = endingCRLF
 	}
 	return tools.Result{
-		Message:  fmt.Sprintf("%s; %s now has %d lines (was %d)%s", describeSplice(start, end, total, len(added)), e.t.rel, newTotal, total, backupNote(blob)),
+		Message:  fmt.Sprintf("%s; %s now has %s (was %d)%s", describeSplice(start, end, total, len(added)), e.t.rel, plural(newTotal, "line", "lines"), total, backupNote(blob)),
 		Metadata: writeMeta(total, newTotal, ending, e.info.ChangeSet, blob),
 		Content:  sp.h.render(e.t.rel),
 		Changed:  []string{e.t.rel},
