@@ -74,7 +74,14 @@ func (s *Session) list(ctx context.Context, a ListArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	fsys := root.FS()
-	l := &lister{ctx: ctx, fsys: fsys, ig: s.ignorer(), depth: depth}
+	ig := s.ignorer()
+	note := ""
+	if ignoredPath(ig, t.rel) {
+		// Asked for by name: list it, as ls would, rather than show an
+		// ignored folder as empty.
+		ig, note = noIgnore{}, " (ignored by .gitignore, listed because asked for)"
+	}
+	l := &lister{ctx: ctx, fsys: fsys, ig: ig, depth: depth}
 	if err := l.walk(t.rel, 1); err != nil {
 		if isPermErr(err) {
 			return permDenied(a.Path, "read").result(), nil
@@ -93,13 +100,23 @@ func (s *Session) list(ctx context.Context, a ListArgs) (tools.Result, error) {
 		shownPath = "(project root)"
 	}
 	return tools.Result{
-		Message: fmt.Sprintf("%s: %d of %s entries, depth %d", shownPath, l.shown, total, depth),
+		Message: fmt.Sprintf("%s: %d of %s entries, depth %d%s", shownPath, l.shown, total, depth, note),
 		Metadata: []tools.Attr{
 			{Name: "path", Value: t.rel}, {Name: "depth", Value: itoa(depth)},
 			{Name: "shown", Value: itoa(l.shown)}, {Name: "total", Value: total},
 		},
 		Content: l.out.String(),
 	}, nil
+}
+
+// ignoredPath reports whether rel, or a folder above it, is ignored.
+func ignoredPath(ig Ignorer, rel string) bool {
+	for p := rel; p != "." && p != "/" && p != ""; p = path.Dir(p) {
+		if ig.Ignored(p, true) {
+			return true
+		}
+	}
+	return false
 }
 
 // entries reads dir, dropping protected and ignored entries; folders first.

@@ -38,6 +38,11 @@ func TestListDirectory(t *testing.T) {
 	if !strings.Contains(res.Content, "util/\n  deep/\n    b.go") {
 		t.Errorf("deep listing:\n%s", res.Content)
 	}
+	// An ignored folder asked for by name is listed, and says it is ignored.
+	res = p.call("list_directory", kv("path", "build"))
+	if !strings.Contains(res.Content, "out.js") || !strings.Contains(res.Message, "ignored by .gitignore") {
+		t.Errorf("listing of the ignored build/: %s\n%s", res.Message, res.Content)
+	}
 	wantCode(t, p.call("list_directory", kv("path", "README.md")), tools.CodeUnsupportedType, "read_file")
 	wantCode(t, p.call("list_directory", kv("path", "nope")), tools.CodeFileNotFound)
 	wantCode(t, p.call("list_directory", kv("path", ".git")), tools.CodePathOutsideRoot)
