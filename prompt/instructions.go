@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -61,19 +62,31 @@ func instructions(root string, max int) (name, text string, err error) {
 
 // readInstructions reads at most a little more than max bytes of the
 // file n inside r. It returns why the file cannot be used, if it cannot.
+// The file is checked with Stat before it is opened, and opened without
+// blocking, so a FIFO named AGENTS.md cannot hang the agent.
 func readInstructions(r *os.Root, n string, max int) (data []byte, size int64, why string) {
-	f, err := r.Open(n)
-	if err != nil {
+	info, err := r.Stat(n)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, 0, "it is a symlink loop"
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
 		var pe *fs.PathError
-		if errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)) {
+		if errors.As(err, &pe) {
 			return nil, 0, "it cannot be read (" + pe.Err.Error() + ")"
 		}
+		return nil, 0, "it cannot be read"
+	case err != nil:
 		// os.Root refuses a symlink leading out of the project.
 		return nil, 0, "it points outside the project folder"
+	case !info.Mode().IsRegular():
+		return nil, 0, "it is not a regular file"
+	}
+	f, err := r.OpenFile(n, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, "it cannot be read"
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() {
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return nil, 0, "it is not a regular file"
 	}
 	data, err = io.ReadAll(io.LimitReader(f, int64(max)+utf8.UTFMax))

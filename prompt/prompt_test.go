@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -233,6 +234,12 @@ func TestInstructionsNeverLeaveTheProject(t *testing.T) {
 		{"folder", func(dir string) error {
 			return os.Mkdir(filepath.Join(dir, "CLAUDE.md"), 0o755)
 		}, "not a regular file"},
+		{"FIFO does not hang", func(dir string) error {
+			return syscall.Mkfifo(filepath.Join(dir, "AGENTS.md"), 0o644)
+		}, "not a regular file"},
+		{"symlink loop", func(dir string) error {
+			return os.Symlink("AGENTS.md", filepath.Join(dir, "AGENTS.md"))
+		}, "symlink loop"},
 		{"symlink inside the project is read", func(dir string) error {
 			if err := os.WriteFile(filepath.Join(dir, "docs.md"), []byte("use tabs"), 0o644); err != nil {
 				return err
