@@ -2,6 +2,7 @@ package fsedit
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -42,7 +43,13 @@ type replacement struct {
 	paused      bool
 	pausedBytes int64
 	done        bool
+	// ctx, when set, stops the writing once it is done (see watch).
+	ctx context.Context
 }
+
+// watch makes writes fail once ctx is done, so a cancelled write of a
+// large file stops within one buffer instead of copying all of it.
+func (r *replacement) watch(ctx context.Context) { r.ctx = ctx }
 
 // newReplacement creates the temp file for name in dir with mode perm.
 func newReplacement(dir dirHandle, name string, perm fs.FileMode) (*replacement, error) {

@@ -96,8 +96,10 @@ func TestReadOnlyFileRefused(t *testing.T) {
 // TestPathControlCharsAndTrailingSlash: a path holding control characters
 // is refused, and "a.txt/" is never taken as the file a.txt.
 func TestPathControlCharsAndTrailingSlash(t *testing.T) {
+	// A joiner is no control: emoji names use it.
+	wantOK(t, newProject(t, nil).write("create", "fam\u200d.txt", "x\n"))
 	p := newProject(t, map[string]string{"a.txt": "a\n"})
-	for _, bad := range []string{"a\nb.txt", "a\x1b[31m.txt", "a\x01.txt", "a\x7f.txt", "a\tb.txt", "a\x00.txt"} {
+	for _, bad := range []string{"a\nb.txt", "a\x1b[31m.txt", "a\x01.txt", "a\x7f.txt", "a\tb.txt", "a\x00.txt", "c\u009b31m.txt", "z\u0085.txt", "y\u202e.txt", "v\u2066.txt", "n\u200e.txt", "l\u2028.txt"} {
 		wantCode(t, p.read(bad), tools.CodeSchemaInvalid, "file_path must not contain control characters")
 		wantCode(t, p.write("create", bad, "x\n"), tools.CodeSchemaInvalid, "control characters")
 		wantCode(t, p.call("list_directory", kv("path", bad)), tools.CodeSchemaInvalid, "control characters")

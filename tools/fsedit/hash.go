@@ -147,6 +147,11 @@ type fingerprintWriter struct {
 }
 
 func (f fingerprintWriter) Write(p []byte) (int, error) {
+	if ctx := f.r.ctx; ctx != nil && ctx.Err() != nil {
+		// Cancelled (Ctrl-C) or timed out: stop now, so the caller
+		// removes the temp file at once, not after copying the rest.
+		return 0, ctx.Err()
+	}
 	n, err := f.w.Write(p)
 	f.r.crc = crc32.Update(f.r.crc, castagnoli, p[:n])
 	if f.r.paused {

@@ -85,6 +85,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
+	rep.watch(ctx)
 	defer rep.abort()
 	rep.pauseHash()
 	// The old content is checked against the read with CRC-32C (with its

@@ -157,3 +157,33 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestOthersFileNotReplaced checks that a file this process may not write
+// (owned by root, mode 0644, in a folder it may write) is not replaced by
+// the rename of a new one, which the folder's permission alone would allow.
+func TestOthersFileNotReplaced(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to make a file owned by another user")
+	}
+	base, proj := permProject(t)
+	writeFile(t, filepath.Join(proj, "rootown.txt"), "root's\n")
+	if err := os.Chmod(proj, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	calls := []permCall{
+		{"read_file", kv("file_path", "rootown.txt")},
+		{"write_file", kv("operation_type", "rewrite", "file_path", "rootown.txt", "content", "mine\n")},
+	}
+	got := asUnprivileged(t, base, proj, calls)
+	if got[0].Code != "" || got[0].Err != "" {
+		t.Fatalf("read: %+v", got[0])
+	}
+	if got[1].Code != tools.CodePolicyDenied || !strings.Contains(got[1].Message, "cannot write") {
+		t.Errorf("rewrite of root's file as nobody: %+v, want TOOL_POLICY_DENIED", got[1])
+	}
+	b, _ := os.ReadFile(filepath.Join(proj, "rootown.txt"))
+	fi, _ := os.Stat(filepath.Join(proj, "rootown.txt"))
+	if uid, _, _ := owner(fi); string(b) != "root's\n" || uid != 0 {
+		t.Errorf("file now %q owned by %d", b, uid)
+	}
+}

@@ -112,6 +112,7 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
+	rep.watch(ctx)
 	rep.WriteString(newText)
 	newLines := countLines(newText)
 	blob, err := s.commitEdit(ctx, e, rep, old.sum, backup.OpRewrite, newLines)

@@ -194,7 +194,9 @@ func (r *Root) resolve(p string) (target, error) {
 			if filepath.IsAbs(dest) {
 				rel, ok := r.relFromAbs(dest)
 				if !ok {
-					return target{}, outside("%s is a symlink to %s, outside the project; use a path inside the project", asked, dest)
+					// The target is not named: where a link out of the
+					// project points is none of the model's business.
+					return target{}, outside("%s is a symlink to a place outside the project; use a path inside the project", asked)
 				}
 				done = done[:0]
 				dest = rel
@@ -276,8 +278,22 @@ func lexical(p, asked string) ([]string, error) {
 // hasControl reports a C0 control character or DEL in p: a newline or
 // an escape sequence in a file name is a model's slip, never a real file
 // it means, and would garble messages and terminals.
+// hasControl reports whether p holds a character no file name needs and
+// a terminal could be fooled by: C0 and C1 controls, DEL, the bidi
+// overrides, embeddings, isolates and marks, and line or paragraph
+// separators. Joiners stay allowed (emoji names use them).
 func hasControl(p string) bool {
-	return strings.ContainsFunc(strings.TrimSpace(p), func(r rune) bool { return r < 0x20 || r == 0x7f })
+	return strings.ContainsFunc(strings.TrimSpace(p), func(r rune) bool {
+		switch {
+		case r < 0x20, r >= 0x7f && r <= 0x9f:
+			return true
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return true
+		case r == 0x200e, r == 0x200f, r == 0x061c, r == 0x2028, r == 0x2029, r == 0xfeff:
+			return true
+		}
+		return false
+	})
 }
 
 func isProtected(component string) bool {

@@ -26,3 +26,39 @@ func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// writableByUs reports whether the permission bits of fi let this process
+// write the file. A write replaces the file by renaming a new one over it,
+// which only needs the folder to be writable; without this check a file
+// owned by someone else, that we may not write, would be replaced (and
+// change owner).
+func writableByUs(fi fs.FileInfo) bool {
+	uid, gid, ok := owner(fi)
+	if !ok {
+		return true
+	}
+	euid := syscall.Geteuid()
+	mode := fi.Mode().Perm()
+	switch {
+	case euid == 0:
+		return true
+	case uid == euid:
+		return mode&0o200 != 0
+	case inGroup(gid):
+		return mode&0o020 != 0
+	}
+	return mode&0o002 != 0
+}
+
+func inGroup(gid int) bool {
+	if gid == syscall.Getegid() {
+		return true
+	}
+	groups, _ := syscall.Getgroups()
+	for _, g := range groups {
+		if g == gid {
+			return true
+		}
+	}
+	return false
+}

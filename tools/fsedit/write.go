@@ -83,7 +83,7 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
 	}
 	if a.OperationType == "rewrite" && !seen.whole {
-		return tools.Errorf(tools.CodeFileStale, "you have read only part of %s, and a rewrite replaces all of it; read the whole file first (read_file without start_line and end_line, or in consecutive ranges if it is large), or use operation_type partial to change the lines you read", a.FilePath), nil
+		return tools.Errorf(tools.CodeFileStale, "a rewrite replaces all of %s, but you have not read it whole (one read, or ranges read in order from line 1 with no gap); read the whole file first (read_file without start_line and end_line), or use operation_type partial to change the lines you read", a.FilePath), nil
 	}
 	dir, err := s.root.openDir(t.dir(), false)
 	if err != nil {
@@ -102,6 +102,9 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	// file nobody may write must be refused here, or it is overwritten.
 	if fi.Mode().Perm()&0o222 == 0 {
 		return tools.Errorf(tools.CodePolicyDenied, "%s is read-only (mode %04o); ask the user to make it writable", a.FilePath, fi.Mode().Perm()), nil
+	}
+	if !writableByUs(fi) {
+		return permDenied(a.FilePath, "write").result(), nil
 	}
 	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info}
 	var res tools.Result
@@ -153,6 +156,7 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	if err != nil {
 		return tools.Result{}, describeWriteErr(t.rel, err)
 	}
+	rep.watch(ctx)
 	defer rep.abort()
 	rep.WriteString(a.Content)
 	fi, err := rep.flush()
