@@ -67,7 +67,13 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 			if o.stats {
 				return writePromptStats(d.io.Out, p)
 			}
-			_, err = io.WriteString(d.io.Out, p.String())
+			text := p.String()
+			if d.io.stdoutTTY {
+				// AGENTS.md and file names are anyone's text: show
+				// their control characters, do not obey them.
+				text = safeText(text)
+			}
+			_, err = io.WriteString(d.io.Out, text)
 			return err
 		},
 	}

@@ -73,12 +73,20 @@ func slowNeedsEscape(s string) bool {
 }
 
 // isHiddenRune reports the C1 controls (a terminal may act on them like
-// ESC sequences) and the bidirectional overrides, which reorder what is
-// displayed so that text reads differently from what it is.
+// ESC sequences), the bidirectional overrides, isolates and marks, which
+// reorder what is displayed so that text reads differently from what it
+// is, the line and paragraph separators, and the invisible zero-width
+// space and byte-order mark. Joiners stay (emoji sequences use them).
 func isHiddenRune(r rune) bool {
-	return r >= 0x80 && r <= 0x9f ||
-		r >= 0x202a && r <= 0x202e ||
-		r >= 0x2066 && r <= 0x2069
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r == 0x200e, r == 0x200f, r == 0x061c, r == 0x2028, r == 0x2029, r == 0x200b, r == 0xfeff:
+		return true
+	}
+	return false
 }
 
 // safeWriter passes everything written through safeText, for output that
