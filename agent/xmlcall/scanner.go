@@ -151,7 +151,17 @@ func (s *Scanner) fastPath(chunk string) bool {
 		if s.held > 0 || strings.Contains(chunk, "]]>") {
 			return false
 		}
-		s.cdata(chunk, 0, false) // consumes it all: no terminator inside
+		// No terminator inside: all of it is content, except a trailing
+		// "]" or "]]" that the next chunk decides (see cdata).
+		keep := 0
+		if n := len(chunk); n > 0 && chunk[n-1] == ']' {
+			keep = 1
+			if n > 1 && chunk[n-2] == ']' {
+				keep = 2
+			}
+		}
+		s.held = keep
+		s.value.WriteString(chunk[:len(chunk)-keep])
 		s.keepRaw(chunk)
 	default:
 		return false
