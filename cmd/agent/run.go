@@ -72,6 +72,13 @@ limit without an answer.`,
   agent run --continue "now do the same for the tests"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.complete(cmd, args); err != nil {
+				if o.outputFormat == formatJSON || o.outputFormat == formatStreamJSON {
+					// A script that asked for JSON gets it for bad
+					// usage too: the error, and no answer.
+					p := newRunPrinter(o.outputFormat, o.io)
+					p.event(agent.Event{Type: agent.EventError, Err: err})
+					_ = p.finish(nil, err)
+				}
 				return err
 			}
 			if runF != nil {
