@@ -8,7 +8,8 @@ import (
 	"regexp"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"github.com/agentcli/agent/tools"
 )
 
 // AuditFile is the project's audit log, relative to its root.
@@ -129,9 +130,6 @@ func shortenValue(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("... [%d more bytes]", len(s)-cut)
+	cut := tools.RunePrefix(s, max)
+	return cut + fmt.Sprintf("... [%d more bytes]", len(s)-len(cut))
 }

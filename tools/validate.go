@@ -124,5 +124,5 @@ func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "..."
+	return RunePrefix(s, n) + "..."
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ErrStreamDropped marks a reply that broke off after some of its text had
@@ -151,12 +152,10 @@ func OneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > max {
 		cut := max
-		for cut > 0 && !isRuneStart(s[cut]) {
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		s = s[:cut] + "…"
 	}
 	return s
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/tools"
 	udiff "github.com/aymanbagabas/go-udiff"
 )
 
@@ -45,19 +46,13 @@ func clip(l string) string {
 	body, nl := strings.CutSuffix(l, "\n")
 	body = strings.ToValidUTF8(body, "\uFFFD")
 	if len(body) > maxDiffLineLen {
-		cut := maxDiffLineLen
-		for cut > 0 && !isRuneStart(body[cut]) {
-			cut--
-		}
-		body = body[:cut] + " ..."
+		body = tools.RunePrefix(body, maxDiffLineLen) + " ..."
 	}
 	if nl {
 		return body + "\n"
 	}
 	return body
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // hunk is the diff of one partial write: context before, the lines
 // removed and added, context after. removedCount may exceed len(removed)

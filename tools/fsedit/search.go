@@ -191,11 +191,7 @@ func clipLine(s string) string {
 	if len(s) <= maxMatchLineLen {
 		return s
 	}
-	cut := maxMatchLineLen
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + " ..."
+	return tools.RunePrefix(s, maxMatchLineLen) + " ..."
 }
 
 func firstN(s []string, n int) []string {
