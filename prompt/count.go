@@ -66,6 +66,12 @@ func (c *counter) add(n *node, parent *Dir, abs, name string) {
 // addListed counts into n a folder the walk has already read (l, with
 // rules d): its files now, its subfolders by the workers.
 func (c *counter) addListed(n *node, d *Dir, abs string, l *listing) {
+	n.files.Add(countListing(l, d, abs, func(sub countJob) { c.add(n, d, sub.abs, sub.name) }))
+}
+
+// countListing returns how many files of listing l (a folder at abs, with
+// rules d) are not ignored, and hands each kept subfolder to folder.
+func countListing(l *listing, d *Dir, abs string, folder func(countJob)) int64 {
 	var files int64
 	for i, e := range l.ents {
 		name := l.name(i)
@@ -77,9 +83,9 @@ func (c *counter) addListed(n *node, d *Dir, abs string, l *listing) {
 			continue
 		}
 		name = strings.Clone(name)
-		c.add(n, d, abs+string(filepath.Separator)+name, name)
+		folder(countJob{parent: d, abs: abs + string(filepath.Separator) + name, name: name})
 	}
-	n.files.Add(files)
+	return files
 }
 
 // wait blocks until every queued folder is counted.
@@ -153,19 +159,9 @@ func (c *counter) run(j countJob, l *listing, stack []countJob) []countJob {
 		return stack
 	}
 	d := j.parent.sub(j.name, l.hasGit, l.hasAgent)
-	var files int64
-	for i, e := range l.ents {
-		name := l.name(i)
-		if d.Ignored(name, e.typ == typeDir) {
-			continue
-		}
-		if e.typ != typeDir {
-			files++
-			continue
-		}
-		name = strings.Clone(name)
-		stack = append(stack, countJob{n: j.n, parent: d, abs: j.abs + string(filepath.Separator) + name, name: name})
-	}
-	j.n.files.Add(files)
+	j.n.files.Add(countListing(l, d, j.abs, func(sub countJob) {
+		sub.n = j.n
+		stack = append(stack, sub)
+	}))
 	return stack
 }
