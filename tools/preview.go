@@ -15,6 +15,12 @@ type Preview struct {
 	// Lines are other facts worth showing (a command, its folder,
 	// whether the network is on); one fact a line.
 	Lines []string
+	// Scope is what an "always" answer to this call covers for the rest
+	// of the conversation, as a key ("run_command:go test",
+	// "mcp:github"); empty means the whole tool. ScopeLabel says it in
+	// words for the question ("commands starting with go test").
+	Scope      string
+	ScopeLabel string
 }
 
 // Previewer is implemented by tools that can say what a call would do
