@@ -110,22 +110,17 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
 	}
 	sum := fp.sha.Sum()
-	// Consecutive ranges of an unchanged file add up to a whole read, so
-	// a file over the read limit can still be rewritten.
-	covered := 0
-	if start == 1 {
-		covered = end
+	// Ranges of an unchanged file add up, so a file over the read limit
+	// can still be rewritten once every line was read.
+	seen := lineSpan{from: start, to: end, call: callID(ctx)}
+	if st.lines == 0 {
+		seen = lineSpan{from: 1, to: 0, call: seen.call}
 	}
+	known := []lineSpan{seen}
 	if prev, ok := s.recall(t.rel); ok && prev.sum == sum && prev.matches(fi) {
-		if prev.whole {
-			covered = st.lines
-		} else if start <= prev.covered+1 {
-			covered = max(covered, prev.covered, end)
-		} else {
-			covered = max(covered, prev.covered)
-		}
+		known = append(prev.known, seen)
 	}
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, whole: covered >= st.lines, covered: covered})
+	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, known: known})
 
 	text := out.String()
 	if st.ending != endingLF {

@@ -45,6 +45,8 @@ type edit struct {
 	fi   fs.FileInfo // its state when opened
 	seen fileState   // what the model last knew of it
 	info tools.CallInfo
+	// known: what the model knows of the new content once it lands.
+	known []lineSpan
 	// resumedAt is where the new content's hash resumed from a checkpoint
 	// of the old content: those up to it stay valid for the new content.
 	resumedAt int64
@@ -82,7 +84,7 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !ok {
 		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
 	}
-	if a.OperationType == "rewrite" && !seen.whole {
+	if a.OperationType == "rewrite" && !seen.whole() {
 		return tools.Errorf(tools.CodeFileStale, "a rewrite replaces all of %s, but you have not read it whole (one read, or ranges read in order from line 1 with no gap); read the whole file first (read_file without start_line and end_line), or use operation_type partial to change the lines you read", a.FilePath), nil
 	}
 	dir, err := s.root.openDir(t.dir(), false)
@@ -180,7 +182,8 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	}); err != nil {
 		return tools.Result{}, err
 	}
-	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0), true)
+	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0), []lineSpan{{from: 1, to: lines, call: info.CallID}})
+	s.noteShift(info.ChangeSet, t.rel, 0, 0, true)
 	return tools.Result{
 		Message:  fmt.Sprintf("created %s (%s, %s)", t.rel, plural(lines, "line", "lines"), humanSize(fi.Size())),
 		Metadata: []tools.Attr{{Name: "lines", Value: itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
@@ -230,20 +233,27 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	}
 	// A partial write shows the model only its own lines: the rest is
 	// as known as it was before.
-	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt), op == backup.OpRewrite || e.seen.whole)
+	known := e.known
+	if op == backup.OpRewrite {
+		known = []lineSpan{{from: 1, to: newLines, call: e.info.CallID}}
+	}
+	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt), known)
 	return blob, nil
 }
 
 // rememberWritten records a file the agent wrote as known to the model:
 // it knows the content it just sent, so a following partial write works.
-func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint, whole bool) {
-	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps, whole: whole})
+func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint, known []lineSpan) {
+	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps, known: known})
 }
 
 // callInfo returns the call's ids, inventing a change set when the caller
 // gave none (a single call from the command line is its own change set).
 func (s *Session) callInfo(ctx context.Context) tools.CallInfo {
 	info := tools.Info(ctx)
+	if info.CallID == "" {
+		info.CallID = callID(ctx)
+	}
 	if info.ChangeSet == "" {
 		info.ChangeSet = NewChangeSetID(s.root.opts.Now())
 	}
@@ -257,3 +267,6 @@ func NewChangeSetID(now time.Time) string {
 	rand.Read(rnd[:])
 	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(rnd[:])
 }
+
+// callID is the id of the call running in ctx, for the spans it shows.
+func callID(ctx context.Context) string { return tools.Info(ctx).CallID }

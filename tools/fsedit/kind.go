@@ -1,0 +1,91 @@
+package fsedit
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentcli/agent/tools"
+)
+
+// Every text file of the project is editable: whether a file is text is
+// decided by its content (no NUL byte anywhere, see lineCounter), not by
+// an allowlist of extensions. Two rules by name remain, both cheap and
+// both decided before a byte is read:
+//
+//   - binaryExts: formats that are binary by definition (images, archives,
+//     compiled code, media), refused without reading them;
+//   - secret files: files that usually hold keys and passwords, whose
+//     content the model never sees unless the user allows it
+//     (Options.AllowSecrets). Their names still show in listings.
+
+// binaryExts are extensions of formats that are never text.
+var binaryExts = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true, ".bmp": true, ".tiff": true,
+	".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".bz2": true, ".xz": true, ".zst": true, ".7z": true, ".rar": true, ".tar": true,
+	".jar": true, ".class": true, ".exe": true, ".dll": true, ".so": true, ".dylib": true, ".o": true, ".a": true, ".wasm": true, ".pyc": true,
+	".mp3": true, ".mp4": true, ".wav": true, ".ogg": true, ".flac": true, ".mov": true, ".avi": true, ".mkv": true, ".webm": true,
+	".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".sqlite": true, ".db": true,
+}
+
+// secretNames are base names (compared case-insensitively) of files that
+// usually hold secrets; secretPatterns are path.Match patterns of them.
+var (
+	secretNames = map[string]bool{
+		".env": true, ".netrc": true, "_netrc": true, ".pgpass": true, ".git-credentials": true,
+		"credentials.json": true, ".htpasswd": true, ".pypirc": true,
+	}
+	secretPatterns = []string{
+		".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
+		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	}
+	// notSecret are the conventional example and template files next to
+	// a secret one: they are meant to be shared.
+	notSecretSuffixes = []string{".example", ".sample", ".template", ".dist", ".pub"}
+)
+
+// isSecretName reports whether the base name of rel usually holds secrets.
+func isSecretName(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	for _, s := range notSecretSuffixes {
+		if strings.HasSuffix(base, s) {
+			return false
+		}
+	}
+	if secretNames[base] {
+		return true
+	}
+	for _, p := range secretPatterns {
+		if ok, _ := path.Match(p, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// secretAllowed reports whether the user's own configuration lets the
+// tools at the secret file rel (Options.AllowSecrets).
+func (r *Root) secretAllowed(rel string) bool {
+	for _, g := range r.opts.AllowSecrets {
+		g = strings.TrimPrefix(strings.TrimSpace(g), "./")
+		if ok, _ := path.Match(g, rel); ok {
+			return true
+		}
+		if ok, _ := path.Match(g, path.Base(rel)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// typeRefusal is the verdict of the name rules on the file rel (as the
+// model asked for it: asked), or nil when its content decides.
+func (r *Root) typeRefusal(rel, asked string) *refusal {
+	if binaryExts[strings.ToLower(path.Ext(rel))] {
+		return &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a %s file, which is binary; the file tools read and write text files only", asked, strings.ToLower(path.Ext(rel)))}
+	}
+	if isSecretName(rel) && !r.secretAllowed(rel) {
+		return &refusal{code: tools.CodePolicyDenied, msg: fmt.Sprintf("%s usually holds secrets (keys, passwords), so the file tools do not read, write or search it; work without it, or ask the user to allow it in their own configuration", asked)}
+	}
+	return nil
+}
