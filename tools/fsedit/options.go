@@ -61,4 +61,3 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
-
