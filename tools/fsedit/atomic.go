@@ -72,9 +72,11 @@ func newReplacement(dir dirHandle, name string, perm fs.FileMode) (*replacement,
 	if testHookWrap != nil {
 		w = testHookWrap(w)
 	}
-	r.buf = bufio.NewWriterSize(fingerprintWriter{w: w, r: r}, writeBufSize)
+	r.buf = newBuf(fingerprintWriter{w: w, r: r})
 	return r, nil
 }
+
+func newBuf(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, writeBufSize) }
 
 // Write adds to the new content.
 func (r *replacement) Write(p []byte) (int, error) {
@@ -128,6 +130,9 @@ func (r *replacement) hash() string { return hex.EncodeToString(r.final[:]) }
 // chown gives the temp file the owner of the file it replaces, where the
 // process may (as root); otherwise the new file keeps the writer's owner.
 func (r *replacement) chown(old fs.FileInfo) {
+	if r.tmp == nil {
+		return
+	}
 	if uid, gid, ok := owner(old); ok && (uid != os.Getuid() || gid != os.Getgid()) {
 		r.tmp.Chown(uid, gid)
 	}
@@ -137,6 +142,10 @@ func (r *replacement) chown(old fs.FileInfo) {
 // temp file's final state. After flush only commit or abort remain.
 func (r *replacement) flush() (fs.FileInfo, error) {
 	err := r.buf.Flush()
+	if r.tmp == nil { // a dry run: nothing on disk
+		r.final = r.sum.Sum()
+		return nil, err
+	}
 	if err == nil {
 		// The disk catches up while the hash of the new content, on its
 		// own goroutine, finishes.
@@ -198,6 +207,9 @@ func (r *replacement) abort() {
 	}
 	r.done = true
 	r.sum.Sum() // stop the hashing goroutine
+	if r.tmp == nil {
+		return
+	}
 	r.tmp.Close()
 	r.dir.Remove(r.tmpName)
 }

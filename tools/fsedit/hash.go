@@ -1,6 +1,7 @@
 package fsedit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding"
 	"hash/crc32"
@@ -126,11 +127,15 @@ type fingerprint struct {
 	r   io.Reader
 	crc uint32
 	sha *asyncHash
+	nul bool // a NUL byte went by: the content is binary
 }
 
 func (f *fingerprint) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	f.crc = crc32.Update(f.crc, castagnoli, p[:n])
+	if !f.nul && bytes.IndexByte(p[:n], 0) >= 0 {
+		f.nul = true
+	}
 	if f.sha != nil {
 		f.sha.Write(p[:n])
 	}

@@ -2,6 +2,7 @@ package fsedit
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"strings"
 
@@ -88,4 +89,16 @@ func (r *Root) typeRefusal(rel, asked string) *refusal {
 		return &refusal{code: tools.CodePolicyDenied, msg: fmt.Sprintf("%s usually holds secrets (keys, passwords), so the file tools do not read, write or search it; work without it, or ask the user to allow it in their own configuration", asked)}
 	}
 	return nil
+}
+
+// binaryResult answers a write to a file whose content holds a NUL byte.
+func binaryResult(asked string) tools.Result {
+	return tools.Errorf(tools.CodeUnsupportedType, "%s holds NUL bytes, so it is binary, not text; the file tools do not change it", asked)
+}
+
+// hasBOM reports whether the content of f starts with a UTF-8 BOM.
+func hasBOM(f io.ReaderAt) bool {
+	var b [3]byte
+	n, _ := f.ReadAt(b[:], 0)
+	return string(b[:n]) == utf8BOM
 }

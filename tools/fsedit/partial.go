@@ -88,7 +88,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	added := splitContent(a.Content)
 	e.known = shiftSpans(e.seen.known, start, end, len(added), e.info.CallID)
 
-	rep, err := newReplacement(e.dir, e.t.base(), keptMode(e.fi))
+	rep, err := s.newReplacement(e, keptMode(e.fi))
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
@@ -102,11 +102,23 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	br := bufio.NewReaderSize(fp, spliceBufSize)
 	sp := &splicer{out: rep, style: firstBreak(br), start: start, end: end}
 	sp.h.start = max(1, start-contextLines)
+	var size int64
+	if head, _ := br.Peek(len(utf8BOM)); string(head) == utf8BOM {
+		// The byte-order mark is not part of line 1's text: it stays
+		// when line 1 is replaced.
+		rep.WriteString(utf8BOM)
+		br.Discard(len(utf8BOM))
+		size = int64(len(utf8BOM))
+		if len(added) > 0 {
+			added[0] = strings.TrimPrefix(added[0], utf8BOM)
+		}
+	}
 
 	// Lines before the context are copied in bulk, untouched; so is the
 	// rest after the context that follows the range. Only the lines in
 	// between go one by one.
-	line, size, last, err := copyLines(br, rep, start-contextLines-1)
+	line, copied, last, err := copyLines(br, rep, start-contextLines-1)
+	size += copied
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
@@ -193,6 +205,9 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		return tools.Result{}, errStale
 	}
 	oldSum := hex.EncodeToString(e.seen.sum[:])
+	if fp.nul {
+		return binaryResult(e.t.asked), nil
+	}
 	if sp.badLine > 0 {
 		return tools.Errorf(tools.CodeUnsupportedType, "line %d of %s holds bytes that are not valid UTF-8, which replacing it would lose; leave that line out of the range", sp.badLine, e.t.asked), nil
 	}

@@ -25,7 +25,7 @@ type ReadArgs struct {
 
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
-	return tools.New("read_file", readDesc, s.read)
+	return tools.New("read_file", readDesc, guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
 }
 
 // readBufSize is the read buffer: lines longer than this arrive in pieces.
@@ -75,8 +75,12 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		out      strings.Builder
 		overflow bool
 	)
+	bom := false
 	for {
 		piece, err := br.ReadSlice('\n')
+		if c.st.size == 0 && strings.HasPrefix(string(piece[:min(len(piece), 3)]), utf8BOM) {
+			bom = true
+		}
 		line := c.st.lines + 1
 		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow {
 			out.Write(piece)
@@ -123,6 +127,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, known: known})
 
 	text := out.String()
+	if bom && start == 1 {
+		text = strings.TrimPrefix(text, utf8BOM)
+	}
 	if st.ending != endingLF {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
@@ -147,6 +154,10 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	if st.size > 0 && !st.finalNewline {
 		meta = append(meta, tools.Attr{Name: "final_newline", Value: "no"})
+	}
+	if bom {
+		// Shown without it; every write keeps it.
+		meta = append(meta, tools.Attr{Name: "bom", Value: "yes"})
 	}
 	return tools.Result{Message: msg, Metadata: meta, Content: text}, nil
 }

@@ -82,14 +82,22 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	if old.sum != hex.EncodeToString(e.seen.sum[:]) {
 		return tools.Result{}, errStale
 	}
+	if old.st.binary {
+		return binaryResult(e.t.asked), nil
+	}
 	if old.st.badCount > 0 {
 		return tools.Errorf(tools.CodeUnsupportedType, "%s holds bytes that are not valid UTF-8 (line %s); a rewrite would lose them, so change the other lines with partial writes", e.t.asked, joinInts(old.st.badLines)), nil
 	}
 	content := e.args.Content
 	var oldText string
 	var known map[string]bool
+	bom := strings.HasPrefix(string(old.text[:min(len(old.text), 3)]), utf8BOM)
+	if old.text == nil {
+		bom = hasBOM(e.f)
+	}
+	content = strings.TrimPrefix(content, utf8BOM)
 	if old.text != nil {
-		oldText = strings.ReplaceAll(string(old.text), "\r\n", "\n")
+		oldText = strings.ReplaceAll(strings.TrimPrefix(string(old.text), utf8BOM), "\r\n", "\n")
 		known = lineSet(strings.Split(oldText, "\n"))
 	}
 	if content == "" && old.st.size > 0 {
@@ -108,11 +116,14 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 			newText = strings.TrimSuffix(newText, br)
 		}
 	}
-	rep, err := newReplacement(e.dir, e.t.base(), keptMode(e.fi))
+	rep, err := s.newReplacement(e, keptMode(e.fi))
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
 	rep.watch(ctx)
+	if bom {
+		rep.WriteString(utf8BOM)
+	}
 	rep.WriteString(newText)
 	newLines := countLines(newText)
 	blob, err := s.commitEdit(ctx, e, rep, old.sum, backup.OpRewrite, newLines)

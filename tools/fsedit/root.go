@@ -184,7 +184,7 @@ func (r *Root) resolve(p string) (target, error) {
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			hops++
 			if hops > maxSymlinkHops {
-				return target{}, outside("%s has a symlink loop; use the real path of the file", asked)
+				return target{}, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a symlink loop (or a chain of more than %d links); use the real path of the file", asked, maxSymlinkHops)}
 			}
 			dest, err := root.Readlink(next)
 			if err != nil {
@@ -233,7 +233,7 @@ func (r *Root) statInto(t *target) error {
 		return fmt.Errorf("check %s: %w", t.rel, err)
 	}
 	if kind := specialKind(fi.Mode()); kind != "" {
-		return outside("%s is a %s, not a regular file; the file tools only handle files and folders", t.asked, kind)
+		return &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a %s, not a regular file; the file tools only handle files and folders", t.asked, kind)}
 	}
 	t.info = fi
 	return nil

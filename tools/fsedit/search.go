@@ -35,7 +35,7 @@ type SearchArgs struct {
 
 // SearchTool returns search_files.
 func (s *Session) SearchTool() tools.Tool {
-	return tools.New("search_files", searchDesc, s.search)
+	return tools.New("search_files", searchDesc, guarded(s.search, func(a SearchArgs) string { return a.Path }))
 }
 
 type searcher struct {

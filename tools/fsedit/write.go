@@ -20,17 +20,19 @@ var writeDesc string
 
 // WriteArgs are write_file's parameters.
 type WriteArgs struct {
-	OperationType string `json:"operation_type" enum:"create,rewrite,partial" jsonschema:"create a new file, rewrite a whole file, or replace a line range"`
-	FilePath      string `json:"file_path" jsonschema:"path relative to the project root"`
-	Content       string `json:"content" verbatim:"true" jsonschema:"the whole file for create and rewrite; the new lines for partial"`
-	StartLine     *int   `json:"start_line,omitempty" jsonschema:"partial: first line to replace, 1-based"`
-	EndLine       *int   `json:"end_line,omitempty" jsonschema:"partial: last line to replace, inclusive"`
-	CreateBackup  *bool  `json:"create_backup,omitempty" jsonschema:"ignored: the old content is always backed up under .agent/backups"`
+	OperationType string  `json:"operation_type" enum:"replace,create,rewrite,partial" jsonschema:"see above"`
+	FilePath      string  `json:"file_path" jsonschema:"path relative to the project root"`
+	Content       string  `json:"content" verbatim:"true" jsonschema:"the new text: whole file (create, rewrite), new lines (partial), replacement (replace)"`
+	OldText       *string `json:"old_text,omitempty" verbatim:"true" jsonschema:"replace: the exact text to change"`
+	ReplaceAll    bool    `json:"replace_all,omitempty" jsonschema:"replace: change every occurrence"`
+	StartLine     *int    `json:"start_line,omitempty" jsonschema:"partial: first line, 1-based"`
+	EndLine       *int    `json:"end_line,omitempty" jsonschema:"partial: last line, inclusive"`
+	CreateBackup  *bool   `json:"create_backup,omitempty" jsonschema:"ignored: backups are always kept"`
 }
 
 // WriteTool returns write_file.
 func (s *Session) WriteTool() tools.Tool {
-	return tools.New("write_file", writeDesc, s.write, tools.Writes())
+	return writeTool{Tool: tools.New("write_file", writeDesc, guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes()), s: s}
 }
 
 // errStale reports that the file changed while it was being written.
@@ -45,6 +47,8 @@ type edit struct {
 	fi   fs.FileInfo // its state when opened
 	seen fileState   // what the model last knew of it
 	info tools.CallInfo
+	// dry: only check and compute the new content (see writeFile).
+	dry *dryRun
 	// known: what the model knows of the new content once it lands.
 	known []lineSpan
 	// resumedAt is where the new content's hash resumed from a checkpoint
@@ -53,7 +57,7 @@ type edit struct {
 }
 
 func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) {
-	res, err := s.writeFile(ctx, a)
+	res, err := s.writeFile(ctx, a, nil)
 	// A file system refusal (permission denied) is the model's to handle.
 	var rf *refusal
 	if errors.As(err, &rf) {
@@ -62,7 +66,10 @@ func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) 
 	return res, err
 }
 
-func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, error) {
+// writeFile runs a write, or with dry set checks it completely and
+// computes its new content into dry without writing anything nor
+// changing what the session knows (for Preview).
+func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tools.Result, error) {
 	t, rf, err := s.root.fileTarget(a.FilePath)
 	if err != nil {
 		return tools.Result{}, err
@@ -73,9 +80,12 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if a.OperationType != "partial" && (a.StartLine != nil || a.EndLine != nil) {
 		return tools.Errorf(tools.CodeInvalidRange, "start_line and end_line apply only to operation_type partial; use partial to replace lines, or leave them out to %s the whole file", a.OperationType), nil
 	}
+	if a.OperationType != "replace" && (a.OldText != nil || a.ReplaceAll) {
+		return tools.Errorf(tools.CodeSchemaInvalid, "old_text and replace_all apply only to operation_type replace; use replace to change a piece of text, or leave them out"), nil
+	}
 	info := s.callInfo(ctx)
 	if a.OperationType == "create" {
-		return s.create(ctx, t, a, info)
+		return s.create(ctx, t, a, info, dry)
 	}
 	if t.info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "%s does not exist; use operation_type create to make it", a.FilePath), nil
@@ -108,15 +118,23 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !writableByUs(fi) {
 		return permDenied(a.FilePath, "write").result(), nil
 	}
-	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info}
+	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info, dry: dry}
 	var res tools.Result
-	if a.OperationType == "rewrite" {
+	switch a.OperationType {
+	case "rewrite":
 		res, err = s.rewrite(ctx, e)
-	} else {
+	case "replace":
+		res, err = s.replace(ctx, e)
+	default:
 		res, err = s.partial(ctx, e)
 	}
+	if errors.Is(err, errDryRun) {
+		return tools.Result{}, nil
+	}
 	if errors.Is(err, errStale) {
-		s.forget(t.rel)
+		if dry == nil {
+			s.forget(t.rel)
+		}
 		return tools.Errorf(tools.CodeFileStale, "%s changed on disk while it was being written (another program edited it); it was left as that program wrote it: read it again and redo your change", a.FilePath), nil
 	}
 	if err != nil {
@@ -142,12 +160,16 @@ func staleResult(t target, fi fs.FileInfo) tools.Result {
 }
 
 // create writes a new file, making its parent folders inside the root.
-func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.CallInfo) (tools.Result, error) {
+func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.CallInfo, dry *dryRun) (tools.Result, error) {
 	exists := func() tools.Result {
-		return tools.Errorf(tools.CodeFileExists, "%s already exists; read it and use operation_type rewrite or partial, or choose another name", a.FilePath)
+		return tools.Errorf(tools.CodeFileExists, "%s already exists; read it and use operation_type replace, rewrite or partial, or choose another name", a.FilePath)
 	}
 	if t.info != nil {
 		return exists(), nil
+	}
+	if dry != nil {
+		dry.capture([]byte(a.Content))
+		return tools.Result{}, nil
 	}
 	dir, err := s.root.openDir(t.dir(), true)
 	if err != nil {
@@ -206,6 +228,9 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	}
 	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
 		return "", errStale
+	}
+	if e.dry != nil {
+		return "", e.dry.keepOld(e.f, e.fi.Size())
 	}
 	if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
 		return "", err

@@ -37,6 +37,8 @@ const (
 	OpCreate  = "create"
 	OpRewrite = "rewrite"
 	OpPartial = "partial"
+	OpReplace = "replace"
+	OpPut     = "put"     // a write of any bytes by another tool (fsedit.Root.Put)
 	OpRestore = "restore" // content put back by undo or restore
 	OpDelete  = "delete"  // a file removed by undo (it did not exist before)
 )
