@@ -1,6 +1,7 @@
 package fsedit
 
 import (
+	"bytes"
 	"bufio"
 	"context"
 	_ "embed"
@@ -26,6 +27,18 @@ type ReadArgs struct {
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
 	return tools.New("read_file", readDesc, guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
+}
+
+// maxBudgetLines is the most lines a whole read cut by the read budget
+// returns, however short they are.
+const maxBudgetLines = 2000
+
+// readBudget is Options.ReadBudget now; 0 for none.
+func (s *Session) readBudget() int64 {
+	if f := s.root.opts.ReadBudget; f != nil {
+		return int64(max(f(), 0))
+	}
+	return 0
 }
 
 // readBufSize is the read buffer: lines longer than this arrive in pieces.
@@ -63,16 +76,31 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	defer f.Close()
-	if !ranged && fi.Size() > limit {
+	// With a read budget, a whole read too large for it returns the first
+	// lines that fit instead (cut says where it stopped).
+	budget := int64(0)
+	if !ranged {
+		budget = s.readBudget()
+	}
+	if budget > 0 && fi.Size() <= budget {
+		budget = 0
+	}
+	if !ranged && budget == 0 && fi.Size() > limit {
 		return s.tooLarge(ctx, t, f, fi.Size())
 	}
+	budget = min(budget, limit)
+	// A read cut by the budget returns lines 1..cut (stopped).
+	var (
+		stopped, lineStart = false, true
+		cut, lineOff       int
+	)
 
 	fp := &fingerprint{r: f, sha: newAsyncHash()}
 	defer fp.sha.Sum()
 	br := bufio.NewReaderSize(fp, readBufSize)
 	var (
 		c        lineCounter
-		out      strings.Builder
+		out      bytes.Buffer
 		overflow bool
 	)
 	bom := false
@@ -82,11 +110,24 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 			bom = true
 		}
 		line := c.st.lines + 1
-		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow {
+		if budget > 0 && !stopped && len(piece) > 0 {
+			if lineStart {
+				lineOff = out.Len()
+			}
+			if (lineStart && line > maxBudgetLines) || int64(out.Len()+len(piece)) > budget {
+				// This line does not fit: the read ends before it.
+				stopped, cut = true, line-1
+				out.Truncate(lineOff)
+			}
+		}
+		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow && !stopped {
 			out.Write(piece)
 			overflow = int64(out.Len()) > limit
 		}
 		c.add(piece)
+		if len(piece) > 0 {
+			lineStart = piece[len(piece)-1] == '\n'
+		}
 		if c.st.binary {
 			return tools.Errorf(tools.CodeUnsupportedType, "%s looks binary (it holds NUL bytes); read_file only returns text", a.FilePath), nil
 		}
@@ -106,6 +147,12 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	st := c.finish()
 	if ranged && start > st.lines && !(start == 1 && st.lines == 0) {
 		return tools.Errorf(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", start, a.FilePath, plural(st.lines, "line", "lines")), nil
+	}
+	if stopped && cut == 0 {
+		return tools.Errorf(tools.CodeFileTooLarge, "line 1 of %s alone is over what fits in the conversation now (%s); search_files finds what you need in it", a.FilePath, humanSize(budget)), nil
+	}
+	if stopped {
+		end = cut
 	}
 	if end == 0 || end > st.lines {
 		end = st.lines
@@ -135,6 +182,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	encoding := "utf-8"
 	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.rel, min(start, end), end, st.lines)
+	if stopped {
+		msg += fmt.Sprintf("; the rest does not fit in the conversation now: continue with start_line %d", cut+1)
+	}
 	if st.badCount > 0 {
 		encoding = "utf-8 (invalid bytes)"
 		text = strings.ToValidUTF8(text, "\uFFFD")
@@ -154,6 +204,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	if st.size > 0 && !st.finalNewline {
 		meta = append(meta, tools.Attr{Name: "final_newline", Value: "no"})
+	}
+	if stopped {
+		meta = append(meta, tools.Attr{Name: "next_line", Value: itoa(cut + 1)})
 	}
 	if bom {
 		// Shown without it; every write keeps it.

@@ -94,6 +94,9 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	if !ok {
 		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
 	}
+	if b := s.readBudget(); a.OperationType == "rewrite" && b > 0 && t.info.Size() > b {
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, more than fits in the conversation now (%s), so it cannot be rewritten whole; change it with operation_type replace or partial", a.FilePath, humanSize(t.info.Size()), humanSize(b)), nil
+	}
 	if a.OperationType == "rewrite" && !seen.whole() {
 		return tools.Errorf(tools.CodeFileStale, "a rewrite replaces all of %s, but you have not read it whole (one read, or ranges read in order from line 1 with no gap); read the whole file first (read_file without start_line and end_line), or use operation_type partial to change the lines you read", a.FilePath), nil
 	}
@@ -188,6 +191,9 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 		return tools.Result{}, describeWriteErr(t.rel, err)
 	}
 	if err := ctx.Err(); err != nil { // timed out or cancelled: never land late
+		return tools.Result{}, err
+	}
+	if err := s.root.CheckStateDir("backups"); err != nil { // undo must be able to remove it
 		return tools.Result{}, err
 	}
 	if err := rep.commit(false); err != nil {
