@@ -1,8 +1,8 @@
 package fsedit
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"

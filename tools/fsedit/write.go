@@ -22,8 +22,8 @@ var writeDesc string
 type WriteArgs struct {
 	OperationType string  `json:"operation_type" enum:"replace,create,rewrite,partial" jsonschema:"see above"`
 	FilePath      string  `json:"file_path" jsonschema:"path relative to the project root"`
-	Content       string  `json:"content" verbatim:"true" jsonschema:"the new text: whole file (create, rewrite), new lines (partial), replacement (replace)"`
-	OldText       *string `json:"old_text,omitempty" verbatim:"true" jsonschema:"replace: the exact text to change"`
+	Content       string  `json:"content" verbatim:"true" jsonschema:"the new text (the whole file for create and rewrite)"`
+	OldText       *string `json:"old_text,omitempty" verbatim:"true" jsonschema:"replace: the text to change"`
 	ReplaceAll    bool    `json:"replace_all,omitempty" jsonschema:"replace: change every occurrence"`
 	StartLine     *int    `json:"start_line,omitempty" jsonschema:"partial: first line, 1-based"`
 	EndLine       *int    `json:"end_line,omitempty" jsonschema:"partial: last line, inclusive"`
