@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentcli/agent/tools"
@@ -14,28 +15,30 @@ import (
 // an allowlist of extensions. Two rules by name remain, both cheap and
 // both decided before a byte is read:
 //
-//   - binaryExts: formats that are binary by definition (images, archives,
+//   - isBinaryExt: formats that are binary by definition (images, archives,
 //     compiled code, media), refused without reading them;
 //   - secret files: files that usually hold keys and passwords, whose
 //     content the model never sees unless the user allows it
 //     (Options.AllowSecrets). Their names still show in listings.
 
-// binaryExts are extensions of formats that are never text.
-var binaryExts = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true, ".bmp": true, ".tiff": true,
-	".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".bz2": true, ".xz": true, ".zst": true, ".7z": true, ".rar": true, ".tar": true,
-	".jar": true, ".class": true, ".exe": true, ".dll": true, ".so": true, ".dylib": true, ".o": true, ".a": true, ".wasm": true, ".pyc": true,
-	".mp3": true, ".mp4": true, ".wav": true, ".ogg": true, ".flac": true, ".mov": true, ".avi": true, ".mkv": true, ".webm": true,
-	".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".sqlite": true, ".db": true,
+// isBinaryExt reports extensions of formats that are never text (a
+// switch, not a map: nothing to build at start-up).
+func isBinaryExt(ext string) bool {
+	switch ext {
+	case ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tiff",
+		".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar",
+		".jar", ".class", ".exe", ".dll", ".so", ".dylib", ".o", ".a", ".wasm", ".pyc",
+		".mp3", ".mp4", ".wav", ".ogg", ".flac", ".mov", ".avi", ".mkv", ".webm",
+		".woff", ".woff2", ".ttf", ".otf", ".sqlite", ".db":
+		return true
+	}
+	return false
 }
 
 // secretNames are base names (compared case-insensitively) of files that
 // usually hold secrets; secretPatterns are path.Match patterns of them.
 var (
-	secretNames = map[string]bool{
-		".env": true, ".netrc": true, "_netrc": true, ".pgpass": true, ".git-credentials": true,
-		"credentials.json": true, ".htpasswd": true, ".pypirc": true,
-	}
+	secretNames    = []string{".env", ".netrc", "_netrc", ".pgpass", ".git-credentials", "credentials.json", ".htpasswd", ".pypirc"}
 	secretPatterns = []string{
 		".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
 		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
@@ -53,7 +56,7 @@ func isSecretName(rel string) bool {
 			return false
 		}
 	}
-	if secretNames[base] {
+	if slices.Contains(secretNames, base) {
 		return true
 	}
 	for _, p := range secretPatterns {
@@ -82,7 +85,7 @@ func (r *Root) secretAllowed(rel string) bool {
 // typeRefusal is the verdict of the name rules on the file rel (as the
 // model asked for it: asked), or nil when its content decides.
 func (r *Root) typeRefusal(rel, asked string) *refusal {
-	if binaryExts[strings.ToLower(path.Ext(rel))] {
+	if isBinaryExt(strings.ToLower(path.Ext(rel))) {
 		return &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a %s file, which is binary; the file tools read and write text files only", asked, strings.ToLower(path.Ext(rel)))}
 	}
 	if isSecretName(rel) && !r.secretAllowed(rel) {
