@@ -12,6 +12,7 @@ import (
 type dryRun struct {
 	old, new          []byte
 	oldTooBig, tooBig bool
+	enc               string // the file's UTF-16 encoding, or ""
 }
 
 // errDryRun ends a dry write where the real one would start to change
@@ -50,9 +51,14 @@ func (d *dryRun) keepOld(f *os.File, size int64) error {
 // target, or for a dry run the dryRun itself.
 func (s *Session) newReplacement(e *edit, perm os.FileMode) (*replacement, error) {
 	if e.dry == nil {
-		return newReplacement(e.dir, e.t.base(), perm)
+		r, err := newReplacement(e.dir, e.t.base(), perm)
+		if err == nil {
+			r.encodeAs(e.enc)
+		}
+		return r, err
 	}
 	r := &replacement{dir: e.dir, name: e.t.base(), sum: newAsyncHash()}
 	r.buf = newBuf(fingerprintWriter{w: e.dry, r: r})
+	r.encodeAs(e.enc)
 	return r, nil
 }

@@ -98,7 +98,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	// The old content is checked against the read with CRC-32C (with its
 	// size and mtime): SHA-256 would double the time of a write to a huge
 	// file. Its SHA-256 for the manifest is the one taken at the read.
-	fp := &fingerprint{r: e.f}
+	fp := &fingerprint{r: e.src}
 	br := bufio.NewReaderSize(fp, spliceBufSize)
 	sp := &splicer{out: rep, style: firstBreak(br), start: start, end: end}
 	sp.h.start = max(1, start-contextLines)

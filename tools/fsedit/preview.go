@@ -40,7 +40,7 @@ func (w writeTool) Preview(ctx context.Context, in tools.Input) (tools.Preview, 
 		p.Lines = []string{fmt.Sprintf("no diff: the file is over %s", humanSize(diffKeep))}
 	default:
 		name := strings.TrimSpace(a.FilePath)
-		p.Diff = udiff.Unified("a/"+name, "b/"+name, diffText(dry.old), diffText(dry.new))
+		p.Diff = udiff.Unified("a/"+name, "b/"+name, diffText(dry.old, dry.enc), diffText(dry.new, dry.enc))
 		if p.Diff == "" {
 			p.Lines = []string{"no change: the new content is the same as the old"}
 		}
@@ -63,7 +63,12 @@ func (s *Session) dryWrite(ctx context.Context, a WriteArgs, dry *dryRun) (tools
 
 // diffText is content as a diff shows it: no byte-order mark, \n breaks,
 // invalid bytes as U+FFFD.
-func diffText(b []byte) string {
+func diffText(b []byte, enc string) string {
+	if enc != "" && len(b) >= 2 {
+		if text, ok := decodeUTF16(b, enc); ok {
+			b = []byte(text)
+		}
+	}
 	s := strings.TrimPrefix(string(b), utf8BOM)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if !utf8.ValidString(s) {

@@ -98,6 +98,22 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	fp := &fingerprint{r: f, sha: newAsyncHash()}
 	defer fp.sha.Sum()
 	br := bufio.NewReaderSize(fp, readBufSize)
+	enc := fileUTF16(f)
+	if enc != "" && fi.Size() > replaceKeep {
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools read UTF-16 files up to %s", a.FilePath, humanSize(fi.Size()), humanSize(replaceKeep)), nil
+	}
+	if enc != "" {
+		// The fingerprint is of the bytes on disk; the lines are of the text.
+		raw, err := io.ReadAll(fp)
+		if err != nil {
+			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+		}
+		text, ok := decodeUTF16(raw, enc)
+		if !ok {
+			return tools.Errorf(tools.CodeUnsupportedType, "%s starts with a UTF-16 mark but is not valid UTF-16; read_file only returns text", a.FilePath), nil
+		}
+		br = bufio.NewReaderSize(strings.NewReader(text), readBufSize)
+	}
 	var (
 		c        lineCounter
 		out      bytes.Buffer
@@ -181,6 +197,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
 	encoding := "utf-8"
+	if enc != "" {
+		encoding, bom = enc, true
+	}
 	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.rel, min(start, end), end, st.lines)
 	if stopped {
 		msg += fmt.Sprintf("; the rest does not fit in the conversation now: continue with start_line %d", cut+1)
@@ -194,7 +213,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		text = numbered(text, start)
 	}
 	meta := []tools.Attr{
-		{Name: "size", Value: fmt.Sprint(st.size)},
+		{Name: "size", Value: fmt.Sprint(fi.Size())},
 		{Name: "lines", Value: itoa(st.lines)},
 		{Name: "encoding", Value: encoding},
 		{Name: "line_ending", Value: st.ending},

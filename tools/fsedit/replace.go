@@ -37,7 +37,7 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 	if e.fi.Size() > replaceKeep {
 		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, over the %s a replace edits; use operation_type partial with the line numbers", e.t.asked, humanSize(e.fi.Size()), humanSize(replaceKeep)), nil
 	}
-	old, err := readOld(ctx, e.f, replaceKeep)
+	old, err := readOld(ctx, e.src, replaceKeep)
 	if err != nil {
 		return tools.Result{}, err
 	}

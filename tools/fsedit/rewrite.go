@@ -75,7 +75,7 @@ func keptMode(fi fs.FileInfo) fs.FileMode {
 // rewrite replaces the whole content of an existing file, keeping its
 // line endings and its final-newline state.
 func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
-	old, err := readOld(ctx, e.f, rewriteKeep)
+	old, err := readOld(ctx, e.src, rewriteKeep)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -93,7 +93,7 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	var known map[string]bool
 	bom := strings.HasPrefix(string(old.text[:min(len(old.text), 3)]), utf8BOM)
 	if old.text == nil {
-		bom = hasBOM(e.f)
+		bom = hasBOM(e.src)
 	}
 	content = strings.TrimPrefix(content, utf8BOM)
 	if old.text != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -47,6 +48,12 @@ type edit struct {
 	fi   fs.FileInfo // its state when opened
 	seen fileState   // what the model last knew of it
 	info tools.CallInfo
+	// src is the old content as the edit reads it: f, or for a UTF-16
+	// file its text decoded (enc is then its encoding, rawSum the SHA-256
+	// of its bytes, and seen describes the decoded text; see openUTF16).
+	src    oldSource
+	enc    string
+	rawSum string
 	// dry: only check and compute the new content (see writeFile).
 	dry *dryRun
 	// known: what the model knows of the new content once it lands.
@@ -121,7 +128,16 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	if !writableByUs(fi) {
 		return permDenied(a.FilePath, "write").result(), nil
 	}
-	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info, dry: dry}
+	e := &edit{t: t, args: a, dir: dir, f: f, src: f, fi: fi, seen: seen, info: info, dry: dry}
+	if enc := fileUTF16(f); enc != "" {
+		res, err := openUTF16(e, enc)
+		if res != nil || err != nil {
+			if errors.Is(err, errStale) {
+				return staleResult(t, fi), nil
+			}
+			return derefResult(res), err
+		}
+	}
 	var res tools.Result
 	switch a.OperationType {
 	case "rewrite":
@@ -238,6 +254,9 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	if e.dry != nil {
 		return "", e.dry.keepOld(e.f, e.fi.Size())
 	}
+	if e.rawSum != "" {
+		oldSum = e.rawSum // the manifest records the bytes on disk
+	}
 	if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
 		return "", err
 	}
@@ -301,3 +320,16 @@ func NewChangeSetID(now time.Time) string {
 
 // callID is the id of the call running in ctx, for the spans it shows.
 func callID(ctx context.Context) string { return tools.Info(ctx).CallID }
+
+// oldSource is where an edit reads the old content.
+type oldSource interface {
+	io.Reader
+	io.ReaderAt
+}
+
+func derefResult(r *tools.Result) tools.Result {
+	if r == nil {
+		return tools.Result{}
+	}
+	return *r
+}
