@@ -97,3 +97,20 @@ func TestReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRewriteThenPartialOneReply: after a rewrite that changed the line
+// count, a partial write of the same reply cannot know which numbers it
+// means; replace still works, and the next reply may use the new ones.
+func TestRewriteThenPartialOneReply(t *testing.T) {
+	p := newProject(t, map[string]string{"a.md": numberedLines(5)})
+	wantOK(t, p.read("a.md"))
+	p.inReply("2")
+	wantOK(t, p.write("rewrite", "a.md", "a\nb\nc\n"))
+	wantCode(t, p.write("partial", "a.md", "B\n", "start_line", "2", "end_line", "2"), tools.CodeFileStale, "moved by -2")
+	wantOK(t, p.write("replace", "a.md", "B\n", "old_text", "b\n"))
+	p.inReply("3")
+	wantOK(t, p.write("partial", "a.md", "C\n", "start_line", "3", "end_line", "3"))
+	if got := p.content("a.md"); got != "a\nB\nC\n" {
+		t.Fatalf("file %q", got)
+	}
+}

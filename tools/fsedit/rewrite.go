@@ -130,6 +130,10 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{}, err
 	}
+	// Which numbers a later partial write of this reply means, the old
+	// ones or the rewritten ones, cannot be known: if the count changed,
+	// it is refused (replace still works).
+	s.noteShift(e.info.ChangeSet, e.t.rel, 1, newLines-old.st.lines, false)
 	res := tools.Result{
 		Message:  fmt.Sprintf("rewrote %s: %s before, %d after%s", e.t.rel, plural(old.st.lines, "line", "lines"), newLines, backupNote(blob)),
 		Metadata: writeMeta(old.st.lines, newLines, old.st.ending, e.info.ChangeSet, blob),
