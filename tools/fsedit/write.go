@@ -23,12 +23,12 @@ var writeDesc string
 type WriteArgs struct {
 	OperationType string  `json:"operation_type" enum:"replace,create,rewrite,partial" jsonschema:"see above"`
 	FilePath      string  `json:"file_path" jsonschema:"path relative to the project root"`
-	Content       string  `json:"content" verbatim:"true" jsonschema:"the new text (the whole file for create and rewrite)"`
+	Content       string  `json:"content" verbatim:"true" jsonschema:"new text; the whole file for create, rewrite"`
 	OldText       *string `json:"old_text,omitempty" verbatim:"true" jsonschema:"replace: the text to change"`
 	ReplaceAll    bool    `json:"replace_all,omitempty" jsonschema:"replace: change every occurrence"`
 	StartLine     *int    `json:"start_line,omitempty" jsonschema:"partial: first line, 1-based"`
 	EndLine       *int    `json:"end_line,omitempty" jsonschema:"partial: last line, inclusive"`
-	CreateBackup  *bool   `json:"create_backup,omitempty" jsonschema:"ignored: backups are always kept"`
+	CreateBackup  *bool   `json:"create_backup,omitempty" jsonschema:"ignored"`
 }
 
 // WriteTool returns write_file.
