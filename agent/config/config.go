@@ -74,7 +74,11 @@ type Tree struct {
 // Files configures the file tools.
 type Files struct {
 	ReadLimit       Size     `toml:"read_limit"`       // larger files are read by range
-	ExtraExtensions []string `toml:"extra_extensions"` // added to the allowlist, like ".tf" or "Jenkinsfile"
+	ExtraExtensions []string `toml:"extra_extensions"` // accepted and ignored: every text file is editable now
+	// AllowSecrets are globs of secret-looking files (.env, *.pem) the
+	// file tools may read and write anyway; from the user's own config
+	// only.
+	AllowSecrets []string `toml:"allow_secrets"`
 }
 
 // Backups configures backup retention.

@@ -85,8 +85,14 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		}
 	}
 
+	if len(c.cfg.Files.ExtraExtensions) > 0 {
+		fmt.Fprintf(f.io.ErrOut, "agent: note: files.extra_extensions (from %s) is no longer needed and is ignored: every text file is editable\n", safeText(c.cfg.Origin("files.extra_extensions")))
+	}
 	fr := f.fileRoot(o.dir, c.cfg)
 	c.closers = append(c.closers, fr.Close)
+	if err := fr.CheckStateDir("sessions"); err != nil {
+		return c, err
+	}
 	c.files = fsedit.NewSession(fr)
 	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {
 		return c, err

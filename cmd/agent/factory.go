@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
@@ -130,21 +129,12 @@ func (f *factory) configuredFileRoot(dir string) (*fsedit.Root, error) {
 // fileOptions maps the configuration's file and backup settings onto the
 // file tools' options.
 func fileOptions(cfg config.Config) fsedit.Options {
-	o := fsedit.Options{
+	return fsedit.Options{
 		MaxReadBytes:   int64(cfg.Files.ReadLimit),
 		BackupMaxAge:   time.Duration(cfg.Backups.MaxAge),
 		BackupMaxBytes: int64(cfg.Backups.MaxSize),
+		AllowSecrets:   cfg.Files.AllowSecrets,
 	}
-	for _, e := range cfg.Files.ExtraExtensions {
-		// ".tf" is an extension; "Jenkinsfile" could be either a whole
-		// name or an extension written without its dot, and allowing both
-		// costs nothing.
-		o.Extensions = append(o.Extensions, e)
-		if !strings.HasPrefix(e, ".") {
-			o.Names = append(o.Names, e)
-		}
-	}
-	return o
 }
 
 // toolBuild is what building a conversation's tools takes.
