@@ -44,7 +44,7 @@ func New(root string, opts Options) *Tool {
 		Description: description,
 		Params: []tools.Param{
 			{Name: "command", Kind: tools.String, Required: true, Description: "the command line"},
-			{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds, default %d, at most %d", int(opts.Timeout/time.Second), maxSec)},
+			{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds (default %d, max %d)", int(opts.Timeout/time.Second), maxSec)},
 		},
 		Writes: true,
 		// The command's own timeout decides; this outer limit leaves room
