@@ -27,5 +27,5 @@ func TestCatalogEntrySize(t *testing.T) {
 	if def.Timeout <= DefaultMaxTime || !def.Writes {
 		t.Errorf("definition %+v: want Writes and an outer limit above the longest timeout", def)
 	}
-	
+
 }

@@ -13,7 +13,7 @@ import (
 
 // needBwrap fails the test under CI when bubblewrap is missing (CI must
 // exercise the real sandbox), and skips it elsewhere.
-func needBwrap(t *testing.T) {
+func needBwrap(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		if os.Getenv("CI") != "" {

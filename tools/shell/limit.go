@@ -160,10 +160,10 @@ func (c *cgroup) hitLimit() bool {
 // remove deletes the cgroup once its last process is gone (the kernel
 // refuses while a zombie remains, so it tries for a moment).
 func (c *cgroup) remove() {
-	for i := 0; i < 50; i++ {
+	for wait := time.Millisecond; wait < time.Second; wait *= 2 {
 		if err := os.Remove(c.dir); err == nil || os.IsNotExist(err) {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(wait)
 	}
 }

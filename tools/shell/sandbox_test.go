@@ -215,3 +215,33 @@ func TestCancelStopsTheCommand(t *testing.T) {
 		t.Error("the command is still running after the cancel")
 	}
 }
+
+func TestCheck(t *testing.T) {
+	needBwrap(t)
+	dir := project(t, nil)
+	for _, f := range New(dir, Options{}).Check(t.Context()) {
+		if !f.OK {
+			t.Errorf("%s: %s", f.Name, f.Detail)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", ".agent-sandbox-probe")); err == nil {
+		t.Error("the probe wrote into .git")
+	}
+	fs := New(dir, Options{Bwrap: "/nonexistent/bwrap"}).Check(t.Context())
+	if len(fs) != 1 || fs[0].OK || !strings.Contains(fs[0].Detail, "bubblewrap") {
+		t.Errorf("Check without bubblewrap = %+v", fs)
+	}
+}
+
+func TestSecretsNotInTheSandboxEnvironment(t *testing.T) {
+	needBwrap(t)
+	dir := project(t, nil)
+	tool := New(dir, Options{Env: append(os.Environ(), "MY_API_KEY=SECRET-ENV-VALUE", "GITHUB_TOKEN=SECRET-ENV-VALUE")})
+	res := runIn(t, tool, "env; tr '\\0' '\\n' < /proc/1/environ")
+	if strings.Contains(res.Content, "SECRET-ENV-VALUE") {
+		t.Errorf("a secret variable reached the command:\n%s", res.Content)
+	}
+	if !strings.Contains(res.Content, "PATH=") {
+		t.Errorf("the environment is missing: %q", short(res.Content))
+	}
+}

@@ -128,10 +128,48 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 	before := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
 	_, gitErr := os.Lstat(filepath.Join(t.root, ".git"))
 	net := t.network(c.command)
-
-	argv, cg, err := t.argv(c.command, net)
+	budget := DefaultBudget
+	if t.opts.Budget != nil {
+		if b := t.opts.Budget(ctx); b > 0 {
+			budget = b
+		}
+	}
+	o, err := t.run(ctx, c, net, budget, t.opts.Stream)
 	if err != nil {
 		return tools.Result{}, err
+	}
+	if o.startErr != nil {
+		return tools.Errorf(tools.CodeProviderError, "cannot start the command: %v", o.startErr), nil
+	}
+	after := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
+	r := t.result(c, net, o, before, after)
+	if o.hitLimit {
+		r.Message += fmt.Sprintf("; the process limit (%d) was reached: some forks failed", t.opts.ProcLimit)
+	}
+	if newGitDir(t.root, gitErr == nil) {
+		r.Content += "Warning: the command created .git, a new repository, outside the sandbox's protection.\n"
+	}
+	return r, nil
+}
+
+// outcome is how one command ended.
+type outcome struct {
+	code     int
+	sig      string // the signal that killed it, if one did
+	timedOut bool
+	hitLimit bool // a fork failed for the process limit
+	took     time.Duration
+	out      *capture
+	startErr error
+}
+
+// run runs one command to its end, its timeout or the cancellation of
+// ctx (then the error is ctx's, after every process has been stopped).
+func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (outcome, error) {
+	o := outcome{out: newCapture(budget)}
+	argv, cg, err := t.argv(c.command, net)
+	if err != nil {
+		return o, err
 	}
 	if cg != nil {
 		defer cg.remove()
@@ -139,48 +177,31 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 	began := time.Now()
 	p, err := start(argv, t.opts.Env, t.root, !t.opts.NoSandbox)
 	if err != nil {
-		return tools.Errorf(tools.CodeProviderError, "cannot start the command: %v", err), nil
+		o.startErr = err
+		return o, nil
 	}
-	budget := DefaultBudget
-	if t.opts.Budget != nil {
-		if b := t.opts.Budget(ctx); b > 0 {
-			budget = b
-		}
-	}
-	out := newCapture(budget)
 	pumped := make(chan struct{})
 	go func() {
-		p.pump(ctx, out, t.opts.Stream, time.Second)
+		p.pump(ctx, o.out, stream, time.Second)
 		close(pumped)
 	}()
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()
-	stopped := ""
 	select {
 	case <-p.done:
 	case <-timer.C:
-		stopped = "timeout"
+		o.timedOut = true
 		p.stop(t.opts.Grace)
 	case <-ctx.Done():
-		stopped = "cancel"
 		p.stop(t.opts.Grace)
+		<-pumped
+		return o, ctx.Err()
 	}
 	<-pumped
-	took := time.Since(began)
-	if stopped == "cancel" {
-		return tools.Result{}, ctx.Err()
-	}
-
-	after := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
-	code, sig := p.exitCode()
-	res2 := t.result(c, net, took, out, before, after, stopped, code, sig)
-	if cg != nil && cg.hitLimit() {
-		res2.Message += fmt.Sprintf("; the process limit (%d) was reached: some forks failed", t.opts.ProcLimit)
-	}
-	if newGitDir(t.root, gitErr == nil) {
-		res2.Content += "Warning: the command created .git, a new repository, outside the sandbox's protection.\n"
-	}
-	return res2, nil
+	o.took = time.Since(began)
+	o.code, o.sig = p.exitCode()
+	o.hitLimit = cg != nil && cg.hitLimit()
+	return o, nil
 }
 
 // argv is the program line of one command, and its cgroup if any.
@@ -210,11 +231,11 @@ func (t *Tool) argv(command string, net bool) ([]string, *cgroup, error) {
 	return cg.wrap(argv), cg, nil
 }
 
-func (t *Tool) result(c call, net bool, took time.Duration, out *capture, before, after snapshot, stopped string, code int, sig string) tools.Result {
+func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools.Result {
 	var res tools.Result
-	took = took.Round(time.Millisecond)
+	took, code, sig, out := o.took.Round(time.Millisecond), o.code, o.sig, o.out
 	switch {
-	case stopped == "timeout":
+	case o.timedOut:
 		res = tools.Errorf(tools.CodeTimeout, "the command ran past its timeout of %s and was stopped (its output so far is below); give a longer timeout (at most %s) or run less at once", c.timeout, t.opts.MaxTime)
 	case sig != "":
 		res.Message = fmt.Sprintf("killed by signal %s after %s", sig, took)
