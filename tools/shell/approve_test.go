@@ -151,3 +151,20 @@ func TestEnvironmentHasNoSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestDefaultFolders(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u", "PATH": "/home/u/go/bin:/home/u/.local/bin:/home/u/.cargo/bin:/home/u/.pyenv/shims:/usr/bin:/home/u"}
+	got := strings.Join(DefaultToolDirs(env), " ")
+	if got != "/home/u/go /home/u/.local/bin /home/u/.cargo/bin /home/u/.pyenv" {
+		t.Errorf("DefaultToolDirs = %s", got)
+	}
+	env["GOMODCACHE"] = "/srv/mod"
+	got = strings.Join(DefaultCaches(env), " ")
+	if got != "/home/u/.cache/go-build /srv/mod /home/u/.npm /home/u/.cache/pip" {
+		t.Errorf("DefaultCaches = %s", got)
+	}
+	o := Options{Env: []string{"HOME=/home/u"}, Caches: []string{"~/c", "rel", "/abs/"}}.withDefaults()
+	if strings.Join(o.Caches, " ") != "/home/u/c /abs" {
+		t.Errorf("Caches = %q: want ~ expanded and relative paths dropped", o.Caches)
+	}
+}

@@ -88,6 +88,8 @@ func (o Options) withDefaults() Options {
 	if o.ToolDirs == nil {
 		o.ToolDirs = DefaultToolDirs(env)
 	}
+	o.Caches = absDirs(o.Caches, env["HOME"])
+	o.ToolDirs = absDirs(o.ToolDirs, env["HOME"])
 	o.Env = cleanEnv(o.Env)
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
@@ -206,4 +208,19 @@ func cleanEnv(environ []string) []string {
 		out = append(out, kv)
 	}
 	return append(out, "NO_COLOR=1", "TERM=dumb", "TMPDIR=/tmp")
+}
+
+// absDirs expands a leading ~/ to home and keeps only absolute paths (a
+// relative one would mean a different folder for each project).
+func absDirs(dirs []string, home string) []string {
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		if rest, ok := strings.CutPrefix(d, "~/"); ok && home != "" {
+			d = filepath.Join(home, rest)
+		}
+		if filepath.IsAbs(d) {
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out
 }

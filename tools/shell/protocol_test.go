@@ -144,3 +144,16 @@ func TestChangedFilesBounded(t *testing.T) {
 		t.Errorf("an over-large project: Changed %q, content %q", res.Changed, res.Content)
 	}
 }
+
+func TestNewRepositoryIsFlagged(t *testing.T) {
+	needBwrap(t)
+	dir := t.TempDir()
+	res := runIn(t, New(dir, Options{}), "mkdir .git && echo '[core]' > .git/config")
+	if !strings.Contains(res.Content, "created .git") {
+		t.Errorf("a .git made by the command is not flagged:\n%s", res.Content)
+	}
+	res = runIn(t, New(dir, Options{}), "true")
+	if strings.Contains(res.Content, "created .git") {
+		t.Errorf("an existing .git is flagged:\n%s", res.Content)
+	}
+}

@@ -190,11 +190,16 @@ func TestDaemonIsGoneWhenTheCallEnds(t *testing.T) {
 	needBwrap(t)
 	dir := project(t, nil)
 	tool := New(dir, Options{})
-	res := runIn(t, tool, "setsid sh -c 'trap \"\" TERM HUP; sleep 27.1828' </dev/null >/dev/null 2>&1 & (nohup sleep 27.1829 >/dev/null 2>&1 &); echo detached")
+	began := time.Now()
+	// The third keeps the output pipe open: the call must not wait for it.
+	res := runIn(t, tool, "setsid sh -c 'trap \"\" TERM HUP; sleep 27.1828' </dev/null >/dev/null 2>&1 & (nohup sleep 27.1829 >/dev/null 2>&1 &); (sleep 27.1830 &); echo detached")
 	if meta(res, "exit_code") != "0" || !strings.Contains(res.Content, "detached") {
 		t.Fatalf("%s %q", res.Message, res.Content)
 	}
-	for _, tok := range []string{"sleep 27.1828", "sleep 27.1829"} {
+	if took := time.Since(began); took > 3*time.Second {
+		t.Errorf("the call took %s: it waited for the daemon", took)
+	}
+	for _, tok := range []string{"sleep 27.1828", "sleep 27.1829", "sleep 27.1830"} {
 		if !gone(tok) {
 			t.Errorf("%q outlived the call", tok)
 		}
@@ -243,5 +248,26 @@ func TestSecretsNotInTheSandboxEnvironment(t *testing.T) {
 	}
 	if !strings.Contains(res.Content, "PATH=") {
 		t.Errorf("the environment is missing: %q", short(res.Content))
+	}
+}
+
+func TestOutputStreamsAsItComes(t *testing.T) {
+	needBwrap(t)
+	dir := project(t, nil)
+	var firstAt time.Time
+	var got strings.Builder
+	tool := New(dir, Options{Stream: func(ctx contextType, b []byte) {
+		if firstAt.IsZero() {
+			firstAt = time.Now()
+		}
+		got.Write(b)
+	}})
+	res := runIn(t, tool, "echo first; sleep 1; echo second >&2")
+	end := time.Now()
+	if got.String() != "first\nsecond\n" || res.Content != got.String() {
+		t.Errorf("streamed %q, content %q; want stdout and stderr interleaved", got.String(), res.Content)
+	}
+	if end.Sub(firstAt) < 700*time.Millisecond {
+		t.Errorf("the first line arrived %s before the end, want about 1s: not streamed", end.Sub(firstAt))
 	}
 }
