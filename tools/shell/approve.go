@@ -96,7 +96,7 @@ func (t *Tool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools
 	}
 	key, label := scope(c.command)
 	return tools.Preview{
-		Summary: "run " + tools.RunePrefix(oneLine(c.command), 60),
+		Summary: "run " + summary(c.command),
 		Lines: []string{
 			"command: " + c.command,
 			"folder: " + t.root,
@@ -111,3 +111,13 @@ func (t *Tool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// summary is the command on one line, shortened for a title; the preview's
+// lines always show it whole.
+func summary(cmd string) string {
+	s := oneLine(cmd)
+	if short := tools.RunePrefix(s, 60); short != s {
+		return short + "…"
+	}
+	return s
+}

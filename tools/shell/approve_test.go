@@ -168,3 +168,18 @@ func TestDefaultFolders(t *testing.T) {
 		t.Errorf("Caches = %q: want ~ expanded and relative paths dropped", o.Caches)
 	}
 }
+
+func TestUnsandboxedDaemonEndsWithTheCall(t *testing.T) {
+	tool := New(t.TempDir(), Options{NoSandbox: true})
+	tool.setup()
+	if tool.limit.kind != limitCgroup {
+		t.Skip("without the sandbox, only a pids cgroup (as root) finds a daemon that left the session")
+	}
+	res := runIn(t, tool, "setsid sleep 26.535 </dev/null >/dev/null 2>&1 & echo started")
+	if !strings.Contains(res.Content, "started") {
+		t.Fatalf("%s %q", res.Message, res.Content)
+	}
+	if !gone("sleep 26.535") {
+		t.Error("an unsandboxed daemon outlived the call")
+	}
+}

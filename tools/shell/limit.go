@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -155,6 +156,17 @@ func (c *cgroup) hitLimit() bool {
 	}
 	f := strings.Fields(string(data))
 	return len(f) >= 2 && f[0] == "max" && f[1] != "0"
+}
+
+// kill sends sig to every process left in the cgroup. Without the
+// sandbox this is what ends a command's daemons, which left its session.
+func (c *cgroup) kill(sig syscall.Signal) {
+	data, _ := os.ReadFile(filepath.Join(c.dir, "cgroup.procs"))
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+			syscall.Kill(pid, sig)
+		}
+	}
 }
 
 // remove deletes the cgroup once its last process is gone (the kernel

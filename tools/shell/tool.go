@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/agentcli/agent/tools"
@@ -67,6 +69,10 @@ func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
 	c.command, _ = in.Values["command"].(string)
 	if oneLine(c.command) == "" {
 		res := tools.Errorf(tools.CodeSchemaInvalid, "command is empty: give the command line to run, like go test ./...")
+		return c, &res
+	}
+	if strings.ContainsRune(c.command, 0) {
+		res := tools.Errorf(tools.CodeSchemaInvalid, "command holds a NUL character, which no command line can")
 		return c, &res
 	}
 	if s, ok := in.Values["timeout"].(int); ok {
@@ -194,6 +200,11 @@ func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream fun
 		p.stop(t.opts.Grace)
 	case <-ctx.Done():
 		p.stop(t.opts.Grace)
+	}
+	if cg != nil && t.opts.NoSandbox {
+		cg.kill(syscall.SIGKILL) // what left the session: nothing outlives the call
+	}
+	if ctx.Err() != nil && !o.timedOut {
 		<-pumped
 		return o, ctx.Err()
 	}
