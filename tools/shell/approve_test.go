@@ -84,6 +84,7 @@ func TestAllowedAndSandboxOff(t *testing.T) {
 }
 
 func TestPreview(t *testing.T) {
+	needBwrap(t)
 	dir := t.TempDir()
 	tool := New(dir, Options{NetworkAllow: []string{"go mod download"}})
 	p, res, err := tool.Preview(t.Context(), input("go test ./..."))

@@ -26,6 +26,10 @@ func TestWritesOutsideTheProjectAreRefused(t *testing.T) {
 		{"inside .git", "echo x > .git/config", "", false},
 		{"new file in .git", "echo x > .git/hook", filepath.Join(dir, ".git/hook"), false},
 		{"inside .agent", "mkdir -p .agent/backups && echo x > .agent/config.toml", filepath.Join(dir, ".agent/config.toml"), false},
+		{"unmounting .git", "umount .git || umount -l .git", "", false},
+		{"remounting .git", "mount -o remount,rw .git", "", false},
+		{"raising the process limit", "for f in /sys/fs/cgroup/pids/agent-shell-*/pids.max; do echo max > $f; done", "", false},
+		{"a sysctl", "echo sandbox > /proc/sys/kernel/hostname", "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -269,5 +273,14 @@ func TestOutputStreamsAsItComes(t *testing.T) {
 	}
 	if end.Sub(firstAt) < 700*time.Millisecond {
 		t.Errorf("the first line arrived %s before the end, want about 1s: not streamed", end.Sub(firstAt))
+	}
+}
+
+func TestStdinIsEmpty(t *testing.T) {
+	needBwrap(t)
+	tool := New(project(t, nil), Options{})
+	res := runIn(t, tool, "cat; read line || echo stdin-empty", "timeout", "5")
+	if res.IsError() || !strings.Contains(res.Content, "stdin-empty") {
+		t.Errorf("a command reading stdin: %s %q", res.Message, res.Content)
 	}
 }
