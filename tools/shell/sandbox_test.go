@@ -179,8 +179,8 @@ func TestTimeoutStopsAProcessIgnoringSIGTERM(t *testing.T) {
 	if res.Code != tools.CodeTimeout {
 		t.Fatalf("Code = %q (%s), want TOOL_TIMEOUT", res.Code, res.Message)
 	}
-	if !strings.Contains(res.Content, "started") {
-		t.Errorf("the output so far is missing: %q", res.Content)
+	if !strings.Contains(res.Content, "started") || !strings.Contains(res.Message, `last output line: "started"`) {
+		t.Errorf("the output so far is missing: %q, %q", res.Message, res.Content)
 	}
 	if took > 5*time.Second {
 		t.Errorf("the call took %s, want about 1.3s", took)

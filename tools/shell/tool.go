@@ -247,7 +247,7 @@ func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools
 	took, code, sig, out := o.took.Round(time.Millisecond), o.code, o.sig, o.out
 	switch {
 	case o.timedOut:
-		res = tools.Errorf(tools.CodeTimeout, "the command ran past its timeout of %s and was stopped (its output so far is below); give a longer timeout (at most %s) or run less at once", c.timeout, t.opts.MaxTime)
+		res = tools.Errorf(tools.CodeTimeout, "the command ran past its timeout of %s and was stopped%s; give a longer timeout (at most %s) or run less at once", c.timeout, lastLine(out), t.opts.MaxTime)
 	case sig != "":
 		res.Message = fmt.Sprintf("killed by signal %s after %s", sig, took)
 	default:
@@ -296,4 +296,19 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// lastLine names the last line of output, for a timeout's message: an
+// error response carries no content, and the line shows where it hung.
+func lastLine(c *capture) string {
+	lines := strings.Split(strings.TrimRight(string(c.tail()), "\n"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" && c.omitted() == 0 {
+		last = strings.TrimSpace(string(c.head))
+		last = last[strings.LastIndexByte(last, '\n')+1:]
+	}
+	if last == "" {
+		return " (no output)"
+	}
+	return fmt.Sprintf(" (its last output line: %q)", tools.RunePrefix(strings.ToValidUTF8(last, "?"), 200))
 }
