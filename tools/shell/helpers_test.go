@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,3 +98,11 @@ func gone(token string) bool {
 	}
 	return false
 }
+
+type contextType = context.Context
+
+func contextWithCancel(t *testing.T) (context.Context, context.CancelFunc) {
+	return context.WithCancel(t.Context())
+}
+
+func short(s string) string { return tools.RunePrefix(s, 300) }

@@ -228,7 +228,12 @@ func TestCancelStopsTheCommand(t *testing.T) {
 func TestCheck(t *testing.T) {
 	needBwrap(t)
 	dir := project(t, nil)
-	for _, f := range New(dir, Options{}).Check(t.Context()) {
+	tool := New(dir, Options{})
+	for _, f := range tool.Check(t.Context()) {
+		if !f.OK && tool.limit.kind == limitNone && strings.Contains(f.Name, "process limit") {
+			t.Logf("%s: %s (this machine offers none)", f.Name, f.Detail)
+			continue
+		}
 		if !f.OK {
 			t.Errorf("%s: %s", f.Name, f.Detail)
 		}

@@ -43,7 +43,7 @@ func New(root string, opts Options) *Tool {
 	maxSec := int(opts.MaxTime / time.Second)
 	return &Tool{root: root, opts: opts, def: tools.Definition{
 		Name:        "run_command",
-		Description: description,
+		Description: strings.TrimSpace(description),
 		Params: []tools.Param{
 			{Name: "command", Kind: tools.String, Required: true, Description: "the command line"},
 			{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds (default %d, max %d)", int(opts.Timeout/time.Second), maxSec)},
