@@ -151,12 +151,37 @@ type verdict struct {
 	byPolicy bool
 }
 
+// autoAllower is a tool whose own rules (from the user's configuration)
+// allow some calls without asking, such as commands matching the user's
+// allowed prefixes.
+type autoAllower interface {
+	Allowed(in tools.Input) bool
+}
+
+// sandboxed is a tool that runs something under a sandbox; when the
+// sandbox is off, every call is asked about, whatever the policy or an
+// earlier "always" says.
+type sandboxed interface {
+	Sandboxed() bool
+}
+
 // decide asks about q under the current policy. A tool that previews is
 // asked for its preview before anyone is asked: a call that would fail is
 // answered with its error and nobody is bothered about it.
 func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, error) {
 	name := q.Tool.Name
-	switch a.approver.current() {
+	policy := a.approver.current()
+	unguarded := false
+	if s, ok := t.(sandboxed); ok && !s.Sandboxed() {
+		unguarded = true
+	}
+	if aa, ok := t.(autoAllower); ok && !unguarded && policy != PolicyNever && policy != PolicyPlan && aa.Allowed(q.Input) {
+		return verdict{}, nil
+	}
+	if unguarded && policy == PolicyAuto {
+		policy = PolicyAsk
+	}
+	switch policy {
 	case PolicyAuto:
 		return verdict{}, nil
 	case PolicyNever:
@@ -166,7 +191,7 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: plan mode is on and nothing may be changed; read what you need and describe your plan, the user will switch modes to let you carry it out", name)
 		return verdict{deny: &res, byPolicy: true}, nil
 	}
-	if a.approver.allowedAlways(q.Scope()) {
+	if !unguarded && a.approver.allowedAlways(q.Scope()) {
 		return verdict{}, nil
 	}
 	if a.Approval.Ask == nil {
@@ -190,7 +215,7 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 		if q.Preview.Summary == "" {
 			q.Preview.Summary = name
 		}
-		if a.approver.allowedAlways(q.Scope()) {
+		if !unguarded && a.approver.allowedAlways(q.Scope()) {
 			return verdict{}, nil
 		}
 	}
@@ -200,7 +225,9 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 	}
 	switch ans.Decision {
 	case AllowAlways:
-		a.approver.allowAlways(q.Scope())
+		if !unguarded {
+			a.approver.allowAlways(q.Scope())
+		}
 		return verdict{}, nil
 	case Allow:
 		return verdict{}, nil

@@ -94,6 +94,9 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		}
 	}
 	emit(Event{Type: EventToolStart, Iteration: b.iter, Call: &c})
+	ctx = tools.WithOutput(ctx, func(out []byte) {
+		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
+	})
 	start := b.a.now()
 	res, err := b.a.Tools.Execute(ctx, t, in)
 	cr.Duration = b.a.now().Sub(start)

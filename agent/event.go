@@ -21,6 +21,7 @@ const (
 	EventThought   EventType = "thought"    // a piece of the model's separate reasoning, as it streams
 	EventCall      EventType = "call"       // a complete call recognised in the stream
 	EventToolStart EventType = "tool_start" // a call was approved and starts running
+	EventOutput    EventType = "output"     // a running call's output, as it comes (a command's)
 	EventResult    EventType = "result"     // a call (or broken call) has its answer
 	EventUsage     EventType = "usage"      // token counts of one model call
 	EventRetry     EventType = "retry"      // a model call is tried again; Retry says why and when

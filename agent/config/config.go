@@ -37,6 +37,7 @@ type Config struct {
 	Tree    Tree    `toml:"tree"`
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
+	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
 
 	// Resolved by Load, never read from files.
 
@@ -99,6 +100,7 @@ func Defaults() Config {
 		Tree:          Tree{Budget: 300, Style: "emoji"},
 		Files:         Files{ReadLimit: 1 << 20},
 		Backups:       Backups{MaxAge: Duration(30 * 24 * time.Hour), MaxSize: 1 << 30},
+		Shell:         Shell{Sandbox: "on", Timeout: Duration(2 * time.Minute)},
 	}
 }
 
@@ -204,7 +206,8 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read config: %w", err)
 	}
-	before := *c
+	before := c.clone() // deep: Decode reuses slices in place
+	shell := c.Shell.clone()
 	md, err := toml.Decode(string(data), c)
 	if err != nil {
 		return false, fmt.Errorf("config file %s: %w", path, err)
@@ -212,6 +215,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	if project {
 		defer c.restrictProject(before, md, path, trusted)
 	}
+	projectShell := c.keepUserShell(path, md, shell)
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()
 		if strings.Contains(strings.ToLower(k), "key") && !strings.HasSuffix(k, "api_key_env") {
@@ -220,6 +224,9 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 		return false, fmt.Errorf("config file %s: unknown setting %q (agent config shows them all)", path, k)
 	}
 	for _, k := range md.Keys() {
+		if projectShell && k[0] == "shell" {
+			continue
+		}
 		if t := md.Type(k...); t != "Table" {
 			c.set(k.String(), path)
 		}
@@ -326,5 +333,5 @@ func (c *Config) validate() error {
 	case c.Backups.MaxSize <= 0:
 		return bad("backups.max_size", c.Backups.MaxSize, "use a positive size like 100MiB")
 	}
-	return nil
+	return c.validateShell()
 }

@@ -78,7 +78,11 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, path string, t
 		}
 		seen[top] = true
 		restoreField(c, &before, top)
-		delete(c.Origins, top)
+		for k := range c.Origins {
+			if k == top || strings.HasPrefix(k, top+".") {
+				delete(c.Origins, k)
+			}
+		}
 		c.Ignored = append(c.Ignored, Ignored{Key: top, Value: tomlValue(md, top), File: path, UserOnly: userOnlyKey})
 	}
 	if trusted && c.APIKeyEnv != before.APIKeyEnv && !knownKeyVariable(c.APIKeyEnv) {
@@ -161,4 +165,29 @@ func fieldIndex(t reflect.Type, name string) int {
 		}
 	}
 	return -1
+}
+
+// clone copies c deeply enough that decoding a file over the copy's
+// original leaves the copy alone: TOML decoding reuses slices in place.
+func (c *Config) clone() Config {
+	out := *c
+	cloneSlices(reflect.ValueOf(&out).Elem())
+	return out
+}
+
+func cloneSlices(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				cloneSlices(f)
+			}
+		}
+	case reflect.Slice:
+		if !v.IsNil() {
+			n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			reflect.Copy(n, v)
+			v.Set(n)
+		}
+	}
 }

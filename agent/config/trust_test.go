@@ -77,3 +77,22 @@ func TestUserFileIsNeverRestricted(t *testing.T) {
 		t.Errorf("user settings: base %q key %q ignored %v", c.BaseURL, c.APIKey, c.Ignored)
 	}
 }
+
+func TestProjectCannotOverwriteTheUsersListsInPlace(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "user.toml")
+	os.WriteFile(user, []byte("[files]\nallow_secrets = [\".env.local\"]\n"), 0o644)
+	proj := ProjectFile(dir)
+	os.MkdirAll(filepath.Dir(proj), 0o755)
+	os.WriteFile(proj, []byte("[files]\nallow_secrets = [\"*\"]\n"), 0o644)
+	c, err := Load(Input{Files: []string{user, proj}, Project: proj, Trusted: true, Env: map[string]string{"GEMINI_API_KEY": "k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files.AllowSecrets) != 1 || c.Files.AllowSecrets[0] != ".env.local" {
+		t.Errorf("allow_secrets = %q, want the user's own list", c.Files.AllowSecrets)
+	}
+	if len(c.Ignored) != 1 || !c.Ignored[0].UserOnly {
+		t.Errorf("ignored = %+v, want files.allow_secrets as user-only", c.Ignored)
+	}
+}

@@ -144,6 +144,9 @@ type toolBuild struct {
 	// files is the file tools' session of the conversation: what the
 	// model read, kept with the conversation.
 	files *fsedit.Session
+	// readOnly leaves out the tools that run programs (for serving over
+	// MCP, where nobody approves a command).
+	readOnly bool
 }
 
 // toolSet is a conversation's registry and what must be closed with it
@@ -176,11 +179,6 @@ func (f *factory) buildTools(ctx context.Context, b toolBuild) (*toolSet, error)
 	}
 	set.reg.Timeout = time.Duration(b.cfg.ToolTimeout)
 	return set, nil
-}
-
-// builtinTools is the agent's own tool set.
-func builtinTools(_ context.Context, b toolBuild) (*toolSet, error) {
-	return &toolSet{reg: tools.NewRegistry(b.files.Tools()...)}, nil
 }
 
 // catalog builds the tool set of the project at root with a fresh file

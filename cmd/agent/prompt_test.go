@@ -107,11 +107,13 @@ func TestPromptWithoutTools(t *testing.T) {
 	}
 }
 
-// TestPromptFixedPartSize keeps role + protocol + the built-in tools'
+// TestPromptFixedPartSize keeps role + protocol + the file tools'
 // catalog under the target, and checks each tool and parameter is in it.
 func TestPromptFixedPartSize(t *testing.T) {
 	dir := promptProject(t)
-	reg := testCatalog(t, dir)
+	root := fsedit.NewRoot(dir, fsedit.Options{})
+	defer root.Close()
+	reg := tools.NewRegistry(fsedit.NewTools(root)...)
 	p, err := (&factory{}).systemPrompt(t.Context(), dir, reg, config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/shell"
 )
 
 const selftestReadme = "# Self-check project\n\nA small project for the self-check.\nTODO: nothing to do\n"
@@ -21,8 +22,8 @@ func toolsScenario(ctx context.Context, st *selftest) {
 		".git/config":  "[core]\n",
 	})
 	names := strings.Join(st.reg.Names(), " ")
-	st.check("the registry offers read_file, write_file, list_directory, search_files",
-		names == "read_file write_file list_directory search_files", "got %s", names)
+	st.check("the registry offers read_file, write_file, list_directory, search_files first",
+		strings.HasPrefix(names+" ", "read_file write_file list_directory search_files "), "got %s", names)
 
 	t := st.reply(ctx, `I'll look at the project first.
 <tool_call name="list_directory" id="1"/>
@@ -82,6 +83,23 @@ func toolsScenario(ctx context.Context, st *selftest) {
 	st.wantCode(t, "11", "an unknown tool is TOOL_UNKNOWN", tools.CodeToolUnknown)
 	st.wantCode(t, "12", "a start line past the end is INVALID_RANGE", tools.CodeInvalidRange)
 	st.check("the error responses are well-formed XML", wellFormed(t.rendered) == nil, "%v", wellFormed(t.rendered))
+	sandboxChecks(ctx, st)
+}
+
+// sandboxChecks tries run_command's sandbox for real: the kernel must
+// refuse what the sandbox forbids.
+func sandboxChecks(ctx context.Context, st *selftest) {
+	t, ok := st.reg.Lookup("run_command")
+	if !ok {
+		return
+	}
+	sh, ok := t.(*shell.Tool)
+	if !ok {
+		return
+	}
+	for _, f := range sh.Check(ctx) {
+		st.check("run_command sandbox: "+f.Name, f.OK, "%s", f.Detail)
+	}
 }
 
 func fileWriteScenario(ctx context.Context, st *selftest) {
