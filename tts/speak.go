@@ -82,6 +82,14 @@ func (s *Speech) WAV() ([]byte, error) {
 	return b, nil
 }
 
+// Name is the engine's name.
+func (s *Speaker) Name() string { return s.Engine.Name() }
+
+// Voice resolves a voice name with the engine (see Engine.Voice).
+func (s *Speaker) Voice(ctx context.Context, name string) (string, error) {
+	return s.Engine.Voice(ctx, name)
+}
+
 // Speak resolves voice, splits text within the engine's limit, synthesises
 // the pieces (at most Concurrency at a time) and joins them in order. The
 // first failure cancels the pieces still running; nothing is returned but
