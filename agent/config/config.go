@@ -37,6 +37,7 @@ type Config struct {
 	Tree    Tree    `toml:"tree"`
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
+	TTS     TTS     `toml:"tts"`
 
 	// Resolved by Load, never read from files.
 
