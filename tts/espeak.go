@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -45,7 +46,7 @@ type Espeak struct {
 
 	mu     sync.Mutex
 	voices []Voice
-	files  []string // each voice's file name ("gmw/en-US"), same order
+	extra  []espeakVoice // what else --voices said of each, same order
 }
 
 // NewEspeak builds the engine; it fails with ErrNoEngine when the program
@@ -87,21 +88,27 @@ func (e *Espeak) Voices(ctx context.Context) ([]Voice, error) {
 	if err != nil {
 		return nil, fmt.Errorf("espeak-ng --voices: %w", err)
 	}
-	voices, files := parseEspeakVoices(string(out))
+	voices, extra := parseEspeakVoices(string(out))
 	if len(voices) == 0 {
 		return nil, errors.New("espeak-ng --voices listed no voices")
 	}
-	e.voices, e.files = voices, files
+	e.voices, e.extra = voices, extra
 	return voices, nil
+}
+
+// espeakVoice is what else a line of espeak-ng --voices says of a voice.
+type espeakVoice struct {
+	file    string         // "gmw/en-US"
+	aliases map[string]int // other language codes, with their priority
 }
 
 // parseEspeakVoices reads the table espeak-ng --voices prints:
 //
 //	Pty Language       Age/Gender VoiceName          File                 Other Languages
-//	 2  en-us           --/M      English_(America)  gmw/en-US            (en 3)
-func parseEspeakVoices(out string) ([]Voice, []string) {
+//	 2  en-gb           --/M      English_(Great_Britain) gmw/en               (en 2)
+func parseEspeakVoices(out string) ([]Voice, []espeakVoice) {
 	var voices []Voice
-	var files []string
+	var extra []espeakVoice
 	for i, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		if i == 0 || len(f) < 5 {
@@ -112,14 +119,27 @@ func parseEspeakVoices(out string) ([]Voice, []string) {
 			gender = map[string]string{"M": "male", "F": "female"}[g]
 		}
 		voices = append(voices, Voice{Name: f[1], Language: f[1], Gender: gender, Description: strings.ReplaceAll(f[3], "_", " ")})
-		files = append(files, f[4])
+		ev := espeakVoice{file: f[4], aliases: map[string]int{}}
+		// "(zh-cmn 5)(zh 5)": codes with their priorities.
+		for part := range strings.SplitSeq(strings.Join(f[5:], " "), "(") {
+			kv := strings.Fields(strings.ReplaceAll(part, ")", " "))
+			if len(kv) != 2 {
+				continue
+			}
+			if pri, err := strconv.Atoi(kv[1]); err == nil {
+				ev.aliases[strings.ToLower(kv[0])] = pri
+			}
+		}
+		extra = append(extra, ev)
 	}
-	return voices, files
+	return voices, extra
 }
 
 // Voice resolves a language code ("en-us"), a voice name
 // ("English_(America)") or a voice file ("gmw/en-US"), case-insensitively,
-// to the language code, optionally followed by a variant ("en-us+f3"). A
+// or else a code espeak-ng lists as another language of a voice ("fr" is
+// fr-fr, "en" en-gb: the voice listing it with the best priority), to the
+// voice's language code, optionally followed by a variant ("en-us+f3"). A
 // name that is none of these, shell characters and all, is refused before
 // anything runs.
 func (e *Espeak) Voice(ctx context.Context, name string) (string, error) {
@@ -135,16 +155,29 @@ func (e *Espeak) Voice(ctx context.Context, name string) (string, error) {
 	if variant != "" && !isVariant(variant) {
 		return "", e.unknown(name, "bad variant in voice")
 	}
+	found := ""
 	for i, v := range voices {
 		if strings.EqualFold(base, v.Language) || strings.EqualFold(base, strings.ReplaceAll(v.Description, " ", "_")) ||
-			strings.EqualFold(base, e.files[i]) {
-			if variant != "" {
-				return v.Language + "+" + strings.ToLower(variant), nil
-			}
-			return v.Language, nil
+			strings.EqualFold(base, e.extra[i].file) {
+			found = v.Language
+			break
 		}
 	}
-	return "", e.unknown(name, "")
+	if found == "" {
+		best := 0
+		for i, v := range voices {
+			if pri, ok := e.extra[i].aliases[strings.ToLower(base)]; ok && (found == "" || pri < best) {
+				found, best = v.Language, pri
+			}
+		}
+	}
+	switch {
+	case found == "":
+		return "", e.unknown(name, "")
+	case variant != "":
+		return found + "+" + strings.ToLower(variant), nil
+	}
+	return found, nil
 }
 
 // isVariant accepts espeak-ng's variant names ("f3", "klatt2", "m1").
@@ -158,9 +191,11 @@ func isVariant(s string) bool {
 }
 
 func (e *Espeak) unknown(name, reason string) error {
-	known := make([]string, len(e.voices))
-	for i, v := range e.voices {
-		known[i] = v.Language
+	var known []string
+	for _, v := range e.voices {
+		if len(known) == 0 || known[len(known)-1] != v.Language {
+			known = append(known, v.Language)
+		}
 	}
 	return &VoiceError{Engine: "espeak", Voice: name, Known: known, Reason: reason}
 }

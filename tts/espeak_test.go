@@ -97,7 +97,7 @@ func TestEspeakVoices(t *testing.T) {
 	if err != nil || len(voices) < 20 {
 		t.Fatalf("%d voices, err %v", len(voices), err)
 	}
-	for in, want := range map[string]string{"": "en-us", "EN-US": "en-us", "English_(America)": "en-us", "gmw/en-US": "en-us", "de": "de", "en-us+f3": "en-us+f3"} {
+	for in, want := range map[string]string{"": "en-us", "EN-US": "en-us", "English_(America)": "en-us", "gmw/en-US": "en-us", "de": "de", "fr": "fr-fr", "EN": "en-gb", "zh": "cmn", "en-us+f3": "en-us+f3"} {
 		if got, err := e.Voice(t.Context(), in); got != want || err != nil {
 			t.Errorf("Voice(%q) = %q, %v; want %q", in, got, err, want)
 		}
