@@ -24,8 +24,9 @@ import (
 const Rate = 24000
 
 // FramesPerByte is how many frames of audio the fake makes per byte of
-// text, so durations follow text lengths.
-const FramesPerByte = 24 // 1 ms per byte
+// text unless Gemini.FramesPerByte says otherwise, so durations follow
+// text lengths: 1 ms a byte. Real speech is nearer 65 ms a byte (1600).
+const FramesPerByte = 24
 
 // Request is what the fake received in one generateContent call.
 type Request struct {
@@ -42,12 +43,15 @@ type Gemini struct {
 	Fail func(r Request, attempt int) int
 	// Delay holds each answer back, so that concurrent requests overlap.
 	Delay time.Duration
+	// FramesPerByte overrides the package's FramesPerByte when non-zero.
+	FramesPerByte int
 	// MIME is the type the fake states; "" means 16-bit mono at Rate.
 	MIME string
 
 	mu       sync.Mutex
 	requests []Request
 	attempts map[string]int
+	cache    map[string][]byte
 	inFlight int
 	maxIn    int
 }
@@ -123,21 +127,40 @@ func (g *Gemini) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(g.answer(req.Text))
+}
+
+// answer is the JSON answer for text, made once per text: benchmarks
+// measure the client, not the fake.
+func (g *Gemini) answer(text string) []byte {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if b, ok := g.cache[text]; ok {
+		return b
+	}
 	mimeType := g.MIME
 	if mimeType == "" {
 		mimeType = fmt.Sprintf("audio/L16;codec=pcm;rate=%d", Rate)
 	}
-	pcm := Tone(len(req.Text)*FramesPerByte, Amplitude(Marker(req.Text)))
-	resp := map[string]any{
+	fpb := FramesPerByte
+	if g.FramesPerByte > 0 {
+		fpb = g.FramesPerByte
+	}
+	pcm := Tone(len(text)*fpb, Amplitude(Marker(text)))
+	b, _ := json.Marshal(map[string]any{
 		"candidates": []any{map[string]any{
 			"content": map[string]any{"role": "model", "parts": []any{map[string]any{
 				"inlineData": map[string]any{"mimeType": mimeType, "data": base64.StdEncoding.EncodeToString(pcm)},
 			}}},
 			"finishReason": "STOP",
 		}},
+	})
+	if g.cache == nil {
+		g.cache = map[string][]byte{}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(resp)
+	g.cache[text] = b
+	return b
 }
 
 // Tone is frames of 16-bit mono PCM: a 440 Hz cosine of peak amp, which
