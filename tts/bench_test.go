@@ -137,4 +137,3 @@ func BenchmarkTTSProcess(b *testing.B) {
 	e, _ := os.ReadFile(filepath.Join(dir, "e.wav"))
 	b.Logf("agent wrote %d bytes, espeak-ng %d", len(a), len(e))
 }
-
