@@ -38,6 +38,7 @@ type Config struct {
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
 	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
+	TTS     TTS     `toml:"tts"`
 
 	// Resolved by Load, never read from files.
 

@@ -144,6 +144,8 @@ type toolBuild struct {
 	// files is the file tools' session of the conversation: what the
 	// model read, kept with the conversation.
 	files *fsedit.Session
+	// env is the environment (keys of engines other than the chat's).
+	env map[string]string
 	// readOnly leaves out the tools that run programs (for serving over
 	// MCP, where nobody approves a command).
 	readOnly bool
@@ -186,7 +188,7 @@ func (f *factory) buildTools(ctx context.Context, b toolBuild) (*toolSet, error)
 // The caller closes it.
 func (f *factory) catalog(ctx context.Context, root string, cfg config.Config) (*toolSet, error) {
 	fr := f.fileRoot(root, cfg)
-	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr)})
+	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr), env: f.environ()})
 	if err != nil {
 		fr.Close()
 		return nil, err

@@ -184,7 +184,7 @@ func TestPromptCommandStats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"section", "role", "protocol", "tools", "environment", "instructions", "tree", "total", "role + protocol + tools:", "under the 6,144-byte target", "instructions file: AGENTS.md", "tree: 9 lines, 6 files"} {
+	for _, want := range []string{"section", "role", "protocol", "tools", "environment", "instructions", "tree", "total", "role + protocol + tools:", "instructions file: AGENTS.md", "tree: 9 lines, 6 files"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--stats output lacks %q:\n%s", want, out)
 		}

@@ -44,6 +44,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestFileWriteCmd(d),
 		newTestCombinedCmd(d),
 		newConfigCmd(d),
+		newTTSCmd(d),
 	)
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()

@@ -6,7 +6,10 @@ import (
 
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/audio"
+	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/shell"
+	"github.com/agentcli/agent/tts"
 )
 
 // builtinTools is the agent's own tool set: the file tools of the
@@ -17,7 +20,39 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	if !b.readOnly {
 		set.reg.Add(shellTool(b))
 	}
+	if t := audioTool(ctx, b); t != nil {
+		set.reg.Add(t)
+	}
 	return set, nil
+}
+
+// audioTool is audio_generation over the speech engines that are
+// available (a Gemini key, espeak-ng); nil when there are none, so the
+// model is not offered a tool that cannot work.
+func audioTool(ctx context.Context, b toolBuild) tools.Tool {
+	speakers, err := tts.Open(ctx, speechSettings(b.cfg, b.env, ""))
+	if err != nil || len(speakers) == 0 {
+		return nil
+	}
+	return audio.New(audioWriter{b.files.Root()}, speakers...)
+}
+
+// audioWriter writes the audio tool's files through the sandbox, with a
+// backup of any file replaced, so that undo restores or removes it.
+type audioWriter struct{ root *fsedit.Root }
+
+var wavOnly = fsedit.PutOptions{Extensions: []string{".wav"}, Overwrite: true}
+
+func (w audioWriter) Check(_ context.Context, rel string) (*tools.Result, error) {
+	return w.root.CheckPut(rel, wavOnly)
+}
+
+func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *tools.Result, error) {
+	res, err := w.root.Put(ctx, rel, data, wavOnly)
+	if err != nil || res.Refused != nil {
+		return false, res.Refused, err
+	}
+	return !res.Created, nil, nil
 }
 
 // shellTool is run_command, configured from the user's own [shell] table

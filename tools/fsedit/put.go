@@ -80,27 +80,12 @@ func (r *Root) Put(ctx context.Context, rel string, data []byte, opt PutOptions)
 	if err := ctx.Err(); err != nil {
 		return PutResult{}, err
 	}
-	if rf := checkPathText(rel, "the path"); rf != nil {
+	t, rf, err := r.checkPut(rel, opt)
+	if rf != nil {
 		return refused(rf)
 	}
-	if !extAllowed(rel, opt.Extensions) {
-		return refused(&refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s: this tool writes only %s files; give a name ending in one of them", strings.TrimSpace(rel), strings.Join(opt.Extensions, ", "))})
-	}
-	t, err := r.resolve(rel)
-	if rf, ok := fsRefusal(rel, err); ok {
-		return refused(rf)
-	} else if err != nil {
+	if err != nil {
 		return PutResult{}, err
-	}
-	switch {
-	case t.rel == ".", t.info != nil && t.info.IsDir():
-		return refused(&refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a folder; give a file name", t.asked)})
-	case !extAllowed(t.rel, opt.Extensions):
-		return refused(&refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s leads to %s, which this tool may not write", t.asked, t.rel)})
-	case isSecretName(t.rel) && !r.secretAllowed(t.rel):
-		return refused(r.typeRefusal(t.rel, t.asked))
-	case t.info != nil && !opt.Overwrite:
-		return refused(&refusal{code: tools.CodeFileExists, msg: fmt.Sprintf("%s already exists; choose another name", t.asked)})
 	}
 	info := tools.Info(ctx)
 	if info.ChangeSet == "" {
@@ -111,6 +96,48 @@ func (r *Root) Put(ctx context.Context, rel string, data []byte, opt PutOptions)
 		return refused(rf)
 	}
 	return res, err
+}
+
+// CheckPut runs Put's checks on rel without writing anything: a caller
+// can refuse a bad path before doing expensive work (speaking a long
+// text). The Result is set when Put would refuse.
+func (r *Root) CheckPut(rel string, opt PutOptions) (*tools.Result, error) {
+	if len(opt.Extensions) == 0 {
+		return nil, errors.New("fsedit.CheckPut: PutOptions.Extensions is empty; name the file types the caller writes")
+	}
+	_, rf, err := r.checkPut(rel, opt)
+	if rf != nil {
+		res := rf.result()
+		return &res, nil
+	}
+	return nil, err
+}
+
+// checkPut resolves rel and checks it the way Put does.
+func (r *Root) checkPut(rel string, opt PutOptions) (target, *refusal, error) {
+	if rf := checkPathText(rel, "the path"); rf != nil {
+		return target{}, rf, nil
+	}
+	if !extAllowed(rel, opt.Extensions) {
+		return target{}, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s: this tool writes only %s files; give a name ending in one of them", strings.TrimSpace(rel), strings.Join(opt.Extensions, ", "))}, nil
+	}
+	t, err := r.resolve(rel)
+	if rf, ok := fsRefusal(rel, err); ok {
+		return target{}, rf, nil
+	} else if err != nil {
+		return target{}, nil, err
+	}
+	switch {
+	case t.rel == ".", t.info != nil && t.info.IsDir():
+		return t, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a folder; give a file name", t.asked)}, nil
+	case !extAllowed(t.rel, opt.Extensions):
+		return t, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s leads to %s, which this tool may not write", t.asked, t.rel)}, nil
+	case isSecretName(t.rel) && !r.secretAllowed(t.rel):
+		return t, r.typeRefusal(t.rel, t.asked), nil
+	case t.info != nil && !opt.Overwrite:
+		return t, &refusal{code: tools.CodeFileExists, msg: fmt.Sprintf("%s already exists; choose another name", t.asked)}, nil
+	}
+	return t, nil, nil
 }
 
 func (r *Root) put(ctx context.Context, t target, data []byte, opt PutOptions, info tools.CallInfo) (PutResult, error) {
