@@ -147,10 +147,4 @@ func (r *reply) cut(off int) {
 	r.text.WriteString(s)
 }
 
-func addUsage(a, b llm.Usage) llm.Usage {
-	return llm.Usage{
-		InputTokens:  a.InputTokens + b.InputTokens,
-		OutputTokens: a.OutputTokens + b.OutputTokens,
-		CachedTokens: a.CachedTokens + b.CachedTokens,
-	}
-}
+func addUsage(a, b llm.Usage) llm.Usage { return a.Add(b) }

@@ -31,6 +31,27 @@ type Request struct {
 	Messages  []llm.Message
 	Stop      []string
 	MaxTokens int
+
+	// The reasoning asked for, as the wire said it: Gemini's and
+	// Anthropic's thinking budget in tokens (-1 when absent), OpenAI's
+	// reasoning effort, and whether Gemini was asked to send thoughts.
+	ThinkingBudget  int
+	ReasoningEffort string
+	IncludeThoughts bool
+	// CacheBreakpoints names the blocks an Anthropic request marked with
+	// cache_control: "system", "tools", or "messages[i]".
+	CacheBreakpoints []string
+}
+
+// Text is the system prompt and every message's text, joined: what a
+// server counts as the prompt.
+func (r Request) Text() string {
+	var b strings.Builder
+	b.WriteString(r.System)
+	for _, m := range r.Messages {
+		b.WriteString(m.Text)
+	}
+	return b.String()
 }
 
 // LastUser is the text of the last user message, "" if there is none.
@@ -60,8 +81,9 @@ type Server struct {
 	srv   *httptest.Server
 	done  chan struct{}
 
-	mu       sync.Mutex
-	answers  []Answer
+	mu           sync.Mutex
+	promptTokens func(Request) int
+	answers      []Answer
 	next     int
 	requests []Request
 }
@@ -107,6 +129,15 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// CountPrompt makes the server report f(request) as the prompt's input
+// tokens for answers without a Usage of their own, as a real server
+// counts what it received.
+func (s *Server) CountPrompt(f func(Request) int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.promptTokens = f
+}
+
 // Remaining is how many scripted answers have not been used yet.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -135,6 +166,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if ok && decodeErr == nil && !exhausted {
 		a = s.answers[s.next]
 		s.next++
+		if a.Usage == nil && s.promptTokens != nil {
+			a.Usage = &llm.Usage{InputTokens: s.promptTokens(req), OutputTokens: len(a.Chunks)}
+		}
 	}
 	s.mu.Unlock()
 
