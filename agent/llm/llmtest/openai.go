@@ -145,9 +145,9 @@ func (openaiProtocol) finishReason(a Answer) string {
 func (openaiProtocol) usage(a Answer) map[string]any {
 	u := a.usage()
 	return map[string]any{
-		"prompt_tokens":         u.InputTokens,
-		"completion_tokens":     u.OutputTokens,
-		"total_tokens":          u.InputTokens + u.OutputTokens,
+		"prompt_tokens":             u.InputTokens,
+		"completion_tokens":         u.OutputTokens,
+		"total_tokens":              u.InputTokens + u.OutputTokens,
 		"prompt_tokens_details":     map[string]any{"cached_tokens": u.CachedTokens},
 		"completion_tokens_details": map[string]any{"reasoning_tokens": u.ThinkingTokens},
 	}

@@ -84,8 +84,8 @@ type Server struct {
 	mu           sync.Mutex
 	promptTokens func(Request) int
 	answers      []Answer
-	next     int
-	requests []Request
+	next         int
+	requests     []Request
 }
 
 func newServer(t testing.TB, p protocol, answers []Answer) *Server {
