@@ -37,6 +37,11 @@ type Agent struct {
 	Audit *Audit
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Reasoning is the thinking level asked of the model.
+	Reasoning llm.Reasoning
+	// Budget keeps every request inside the model's window; nil sends
+	// the conversation as it is.
+	Budget *Budget
 
 	// State of the current run.
 	repeats  *repeats
@@ -98,13 +103,21 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 	}
 	for iter := 1; ; iter++ {
 		out.Iterations = iter
-		req := llm.Request{
+		req, used, err := a.prepare(ctx, llm.Request{
 			System:    a.System,
 			Messages:  a.Session.Messages(),
 			Stop:      []string{stopMarker},
 			MaxTokens: a.MaxTokens,
+			Reasoning: a.Reasoning,
+		}, iter, emit)
+		out.Usage = addUsage(out.Usage, used)
+		if err != nil {
+			return fail(err)
 		}
 		r, err := a.ask(ctx, req, iter, emit)
+		if r != nil && a.Budget != nil {
+			a.Budget.observe(r.usage.InputTokens)
+		}
 		if r != nil {
 			out.Usage = addUsage(out.Usage, r.usage)
 		}

@@ -69,6 +69,9 @@ type record struct {
 	Version int       `json:"version,omitempty"`
 	Role    llm.Role  `json:"role,omitempty"`
 	Text    string    `json:"text,omitempty"`
+	// Kept is, on a "compact" line, how many of the messages before it
+	// stay after the summary (Text).
+	Kept int `json:"kept,omitempty"`
 }
 
 // NewSession starts a new session in the project at root. Nothing is
@@ -121,8 +124,11 @@ func OpenSession(root, id string) (*Session, error) {
 		if err := json.Unmarshal(line, &r); err != nil {
 			return nil, fmt.Errorf("session %s line %d is not valid JSON: %w", id, n, err)
 		}
-		if r.Type == "message" {
+		switch r.Type {
+		case "message":
 			s.add(llm.Message{Role: r.Role, Text: r.Text})
+		case "compact":
+			s.compacted(r.Text, r.Kept)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -83,6 +83,7 @@ type Server struct {
 
 	mu           sync.Mutex
 	promptTokens func(Request) int
+	intercept    func(Request) (Answer, bool)
 	answers      []Answer
 	next         int
 	requests     []Request
@@ -138,6 +139,16 @@ func (s *Server) CountPrompt(f func(Request) int) {
 	s.promptTokens = f
 }
 
+// Intercept makes the server answer the requests f picks with f's
+// answer, outside the script: for requests a test cannot place in order,
+// like a summary the loop asks for when the conversation outgrows the
+// window. Intercepted requests are recorded like the others.
+func (s *Server) Intercept(f func(Request) (Answer, bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.intercept = f
+}
+
 // Remaining is how many scripted answers have not been used yet.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -163,9 +174,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := len(s.requests)
 	var a Answer
 	exhausted := s.next >= len(s.answers)
+	intercepted := false
+	if ok && decodeErr == nil && s.intercept != nil {
+		a, intercepted = s.intercept(req)
+		exhausted = exhausted && !intercepted
+	}
 	if ok && decodeErr == nil && !exhausted {
-		a = s.answers[s.next]
-		s.next++
+		if !intercepted {
+			a = s.answers[s.next]
+			s.next++
+		}
 		if a.Usage == nil && s.promptTokens != nil {
 			a.Usage = &llm.Usage{InputTokens: s.promptTokens(req), OutputTokens: len(a.Chunks)}
 		}
