@@ -78,6 +78,7 @@ type Server struct {
 
 	t     testing.TB
 	proto protocol
+	extra map[string]http.HandlerFunc // side endpoints (Ollama's /api/ps), by path
 	srv   *httptest.Server
 	done  chan struct{}
 
@@ -161,6 +162,10 @@ func (s *Server) Remaining() int {
 func (s *Server) Env() []string { return s.proto.env(s) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if h := s.extra[r.URL.Path]; h != nil {
+		h(w, r)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body}
 	ok, stream := s.proto.match(r)
