@@ -42,6 +42,10 @@ type Agent struct {
 	// Budget keeps every request inside the model's window; nil sends
 	// the conversation as it is.
 	Budget *Budget
+	// Instructions returns the instructions file that applies to a
+	// project-relative path and was not given yet (name and text, "" when
+	// none): (*prompt.Nested).For. nil gives none.
+	Instructions func(path string) (name, text string)
 
 	// State of the current run.
 	repeats  *repeats
@@ -151,6 +155,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		if err := xmlcall.Render(&turn, responses(results)...); err != nil {
 			return fail(fmt.Errorf("render tool responses: %w", err))
 		}
+		turn.WriteString(a.nestedInstructions(results))
 		if err := a.Session.Append(llm.Message{Role: llm.User, Text: turn.String()}); err != nil {
 			return fail(err)
 		}
