@@ -152,7 +152,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 			return fail(err)
 		}
 		var turn strings.Builder
-		if err := xmlcall.Render(&turn, responses(results)...); err != nil {
+		if err := xmlcall.Render(&turn, a.Budget.fitResponses(responses(results))...); err != nil {
 			return fail(fmt.Errorf("render tool responses: %w", err))
 		}
 		turn.WriteString(a.nestedInstructions(results))

@@ -169,3 +169,8 @@ func (b *Budget) ReadBudget() int {
 	room := int(float64(b.Window-DefaultReserve(b.Window))*highWater) - b.system - workingTurn/2
 	return max(int(float64(room)*3.5/b.correction()), 2048)
 }
+
+// InUse is the estimated size of the last request prepared and the
+// window, for the share of the window in use that the chat's status line
+// and usage reports show.
+func (b *Budget) InUse() (tokens, window int) { return b.lastEst, b.Window }

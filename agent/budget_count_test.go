@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	. "github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/xmlcall"
 )
 
 func TestEstimateTokens(t *testing.T) {
@@ -54,5 +55,24 @@ func TestEstimateCorrectedByReportedTokens(t *testing.T) {
 	b.Observe(b.Estimate(req), 1) // an absurd report is bounded
 	if got := b.Estimate(req); got < raw*3/4 {
 		t.Errorf("a report of 1 token brought the estimate down to %d (raw %d): the correction must stay bounded", got, raw)
+	}
+}
+
+func TestLargeResultsAreCutWithANote(t *testing.T) {
+	b := &Budget{Window: 8000}
+	big := strings.Repeat("match: some line of a search result\n", 2000) // 72 KB
+	rs := b.FitResponsesForTest([]xmlcall.Response{{ID: "1", Name: "search_files", Content: big}, {ID: "2", Name: "x", Content: "small"}})
+	room := b.ReadBudget()
+	if n := len(rs[0].Content); n > room || !strings.Contains(rs[0].Content, "to fit the context window:") {
+		t.Errorf("a %d-byte result became %d bytes (room %d), want it cut with a note", len(big), n, room)
+	}
+	if !strings.HasSuffix(strings.SplitN(rs[0].Content, "\n[output cut", 2)[0], "\n") {
+		t.Error("not cut at a line break")
+	}
+	if rs[1].Content != "small" {
+		t.Errorf("a small result changed: %q", rs[1].Content)
+	}
+	if got := (&Budget{}).FitResponsesForTest([]xmlcall.Response{{Content: big}}); got[0].Content != big {
+		t.Error("with no window known, a result was cut")
 	}
 }

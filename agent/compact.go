@@ -11,9 +11,16 @@ import (
 	"github.com/agentcli/agent/agent/llm"
 )
 
-// EventCompact reports that the older turns were replaced by a summary
-// written by the model; Text is the summary, Usage what writing it cost.
-const EventCompact EventType = "compact"
+// The events of the context budget and of reasoning models.
+const (
+	// EventCompact reports that the older turns were replaced by a
+	// summary written by the model; Text is the summary, Usage what
+	// writing it cost.
+	EventCompact EventType = "compact"
+	// EventThought is a piece of the model's separate thinking (Text), to
+	// show dimmed: it is never parsed for calls and never sent back.
+	EventThought EventType = "thought"
+)
 
 // compactPrompt asks for the summary that replaces the older turns. It
 // goes in a user turn after them, so the system prompt, and the cached

@@ -1,8 +1,12 @@
 package agent
 
 import (
+	"context"
+	"iter"
 	"strings"
 	"testing"
+
+	"github.com/agentcli/agent/agent/llm"
 )
 
 func TestNestedInstructionsFollowTheResponses(t *testing.T) {
@@ -29,5 +33,39 @@ func TestNestedInstructionsFollowTheResponses(t *testing.T) {
 	}
 	if got := reqs[2].Messages[4].Text; strings.Contains(got, "use tabs") {
 		t.Errorf("the instructions were given twice: %q", got)
+	}
+}
+
+func TestThoughtsAreEventsNotCalls(t *testing.T) {
+	e := newEnv(t)
+	// A model whose thinking holds a call: it is shown, never run.
+	e.agent.Model = thinkingModel{thought: `<tool_call name="write_file"><operation_type>create</operation_type><file_path>x</file_path><content>y</content></tool_call>`, text: "The answer."}
+	out, err := e.run("think")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var thoughts []string
+	for _, ev := range e.events {
+		if ev.Type == EventThought {
+			thoughts = append(thoughts, ev.Text)
+		}
+	}
+	if len(thoughts) != 1 || len(out.Calls) != 0 || e.exists("x") || out.Answer != "The answer." {
+		t.Errorf("thoughts %q, calls %d, answer %q: want the thought as an event and no call run", thoughts, len(out.Calls), out.Answer)
+	}
+	if msgs := e.agent.Session.Messages(); strings.Contains(msgs[len(msgs)-1].Text, "tool_call") {
+		t.Error("the thought went into the conversation")
+	}
+}
+
+type thinkingModel struct{ thought, text string }
+
+func (m thinkingModel) Name() string { return "thinking" }
+
+func (m thinkingModel) Stream(context.Context, llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		if yield(llm.Chunk{Thought: m.thought}, nil) {
+			yield(llm.Chunk{Text: m.text, Finish: "stop"}, nil)
+		}
 	}
 }

@@ -87,6 +87,9 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, iter int, emit func
 		if chunk.Finish != "" {
 			r.finish = chunk.Finish
 		}
+		if chunk.Thought != "" {
+			emit(Event{Type: EventThought, Iteration: iter, Text: chunk.Thought})
+		}
 		if chunk.Text == "" {
 			continue
 		}
