@@ -82,6 +82,24 @@ func (a *Agent) prepare(ctx context.Context, req llm.Request, iter int, emit fun
 	return out, used, nil
 }
 
+// Compact summarises the conversation now, whatever its size (the chat's
+// /compact): the turns before the last reply are replaced by the model's
+// summary, as when the budget runs out. Call it between runs, never
+// during one.
+func (a *Agent) Compact(ctx context.Context, emit func(Event)) (llm.Usage, error) {
+	if emit == nil {
+		emit = func(Event) {}
+	}
+	msgs := a.Session.Messages()
+	req := llm.Request{System: a.System, Messages: msgs, Stop: []string{stopMarker}, MaxTokens: a.MaxTokens}
+	shown := msgs
+	if a.Budget != nil && a.Budget.Window > 0 {
+		req, _ = a.Budget.shrink(req)
+		shown = req.Messages
+	}
+	return a.compact(ctx, req, shown, 0, emit)
+}
+
 // compact asks the model to summarise the conversation before its last
 // assistant turn, and replaces those turns in the session with the
 // summary. shown is the conversation as last prepared (with stubs), so
@@ -117,7 +135,7 @@ func (a *Agent) compact(ctx context.Context, req llm.Request, shown []llm.Messag
 	if summary == "" {
 		return used, ErrEmptyReply
 	}
-	if a.Budget.Reads != nil {
+	if a.Budget != nil && a.Budget.Reads != nil {
 		for _, m := range msgs[:cut] {
 			for _, sp := range responseSpans(m.Text) {
 				a.Budget.Reads.ForgetCall(sp.id)
@@ -137,6 +155,9 @@ func (a *Agent) compact(ctx context.Context, req llm.Request, shown []llm.Messag
 // takes to fit.
 func (a *Agent) summaryRequest(req llm.Request, older []llm.Message) llm.Request {
 	b := a.Budget
+	if b == nil || b.Window <= 0 {
+		b = &Budget{Window: math.MaxInt32, Reserve: 2048}
+	}
 	msgs := slices.Clone(older)
 	if msgs[len(msgs)-1].Role == llm.User {
 		msgs[len(msgs)-1].Text += "\n\n" + compactPrompt

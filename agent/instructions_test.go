@@ -69,3 +69,34 @@ func (m thinkingModel) Stream(context.Context, llm.Request) iter.Seq2[llm.Chunk,
 		}
 	}
 }
+
+func TestCompactOnRequest(t *testing.T) {
+	e := newEnv(t, texts(
+		`<tool_call name="read_file"><file_path>a.txt</file_path></tool_call>`,
+		"It says hello.",
+		"The user asked what a.txt says; it says hello.",
+		"Yes.",
+	)...)
+	e.writeFile("a.txt", "hello")
+	if _, err := e.run("what does a.txt say?"); err != nil {
+		t.Fatal(err)
+	}
+	var compacted bool
+	if _, err := e.agent.Compact(t.Context(), func(ev Event) { compacted = compacted || ev.Type == EventCompact }); err != nil {
+		t.Fatal(err)
+	}
+	msgs := e.agent.Session.Messages()
+	if !compacted || len(msgs) != 2 || !strings.Contains(msgs[0].Text, "it says hello") || msgs[1].Text != "It says hello." {
+		t.Fatalf("after /compact: %d messages %q", len(msgs), msgs)
+	}
+	if _, err := e.run("sure?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.model.Requests()
+	if sum := reqs[2].Messages; !strings.Contains(sum[len(sum)-1].Text, "write a summary") {
+		t.Error("the summary request does not end with the request for a summary")
+	}
+	if last := reqs[3].Messages; len(last) != 3 || !strings.HasPrefix(last[0].Text, "[Summary of the earlier conversation") {
+		t.Errorf("the next run sent %q", last)
+	}
+}
