@@ -11,17 +11,6 @@ import (
 	"github.com/agentcli/agent/agent/llm"
 )
 
-// The events of the context budget and of reasoning models.
-const (
-	// EventCompact reports that the older turns were replaced by a
-	// summary written by the model; Text is the summary, Usage what
-	// writing it cost.
-	EventCompact EventType = "compact"
-	// EventThought is a piece of the model's separate thinking (Text), to
-	// show dimmed: it is never parsed for calls and never sent back.
-	EventThought EventType = "thought"
-)
-
 // compactPrompt asks for the summary that replaces the older turns. It
 // goes in a user turn after them, so the system prompt, and the cached
 // prefix, stay as they are.
@@ -91,7 +80,7 @@ func (a *Agent) Compact(ctx context.Context, emit func(Event)) (llm.Usage, error
 		emit = func(Event) {}
 	}
 	msgs := a.Session.Messages()
-	req := llm.Request{System: a.System, Messages: msgs, Stop: []string{stopMarker}, MaxTokens: a.MaxTokens}
+	req := llm.Request{System: a.System, Messages: msgs, MaxTokens: a.MaxTokens}
 	shown := msgs
 	if a.Budget != nil && a.Budget.Window > 0 {
 		req, _ = a.Budget.shrink(req)
@@ -129,7 +118,7 @@ func (a *Agent) compact(ctx context.Context, req llm.Request, shown []llm.Messag
 		}
 	}
 	summary := strings.TrimSpace(text.String())
-	if i := strings.Index(summary, stopMarker); i >= 0 {
+	if i := strings.Index(summary, "<tool_response"); i >= 0 {
 		summary = strings.TrimSpace(summary[:i])
 	}
 	if summary == "" {

@@ -55,6 +55,13 @@ type Config struct {
 	// Searched are the config files considered, FilesRead those that
 	// existed and were read.
 	Searched, FilesRead []string `toml:"-"`
+	// Ignored are the settings of the project's file that were not
+	// applied: the project is not trusted, or no project may make them.
+	Ignored []Ignored `toml:"-"`
+	// ProjectTrusted says the project's settings that need trust were
+	// applied (set by the caller that settled the trust): a project's
+	// MCP servers start only then.
+	ProjectTrusted bool `toml:"-"`
 }
 
 // Retry bounds the retries of one model call.
@@ -112,6 +119,12 @@ type Input struct {
 	Env map[string]string
 	// Flags are the command-line settings.
 	Flags Flags
+	// Project is the project's own config file (one of Files): its
+	// settings are restricted unless Trusted (see trust.go).
+	Project string
+	// Trusted says the user trusts the project, so its file may make the
+	// settings that send data elsewhere or run programs.
+	Trusted bool
 	// Probe asks a local Ollama at baseURL whether it answers and which
 	// models it has. It is called only when nothing else chose a
 	// provider, or for ollama without a model. nil never probes.
@@ -129,6 +142,9 @@ func EnvMap(environ []string) map[string]string {
 	return m
 }
 
+// ProjectFile is the project's own config file under root.
+func ProjectFile(root string) string { return filepath.Join(root, ".agent", "config.toml") }
+
 // DefaultFiles are the user's and the project's config files, in
 // precedence order for Input.Files: $XDG_CONFIG_HOME/agent/config.toml (or
 // ~/.config/agent/config.toml) and <root>/.agent/config.toml.
@@ -139,7 +155,7 @@ func DefaultFiles(env map[string]string, root string) []string {
 	} else if home := env["HOME"]; home != "" {
 		files = append(files, filepath.Join(home, ".config", "agent", "config.toml"))
 	}
-	return append(files, filepath.Join(root, ".agent", "config.toml"))
+	return append(files, ProjectFile(root))
 }
 
 // Load builds the effective configuration from in.
@@ -148,7 +164,7 @@ func Load(in Input) (Config, error) {
 	c.Origins = map[string]string{}
 	c.Searched = in.Files
 	for _, path := range in.Files {
-		read, err := c.loadFile(path)
+		read, err := c.loadFile(path, path == in.Project, in.Trusted)
 		if err != nil {
 			return Config{}, err
 		}
@@ -180,7 +196,8 @@ func (c *Config) Origin(key string) string {
 func (c *Config) set(key, origin string) { c.Origins[key] = origin }
 
 // loadFile decodes one TOML file over c; a missing file is not an error.
-func (c *Config) loadFile(path string) (bool, error) {
+// A project's file is restricted (see trust.go).
+func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -188,9 +205,13 @@ func (c *Config) loadFile(path string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read config: %w", err)
 	}
+	before := *c
 	md, err := toml.Decode(string(data), c)
 	if err != nil {
 		return false, fmt.Errorf("config file %s: %w", path, err)
+	}
+	if project {
+		defer c.restrictProject(before, md, path, trusted)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()

@@ -124,9 +124,10 @@ THREE
 	}
 	st.checkBackup("notes.md", "one\ntwo\nthree\n")
 
-	t = st.reply(ctx, `<tool_call name="write_file" id="6"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>2</start_line><end_line>2</end_line><content>two, replaced</content></tool_call>
-<tool_call name="write_file" id="7"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>1</start_line><content>zero, inserted</content></tool_call>
-<tool_call name="write_file" id="8"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>5</start_line><end_line>4</end_line><content>four, appended</content></tool_call>`)
+	// Bottom up: line numbers mean the file as read (protocol.md §3a).
+	t = st.reply(ctx, `<tool_call name="write_file" id="6"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>4</start_line><end_line>3</end_line><content>four, appended</content></tool_call>
+<tool_call name="write_file" id="7"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>2</start_line><end_line>2</end_line><content>two, replaced</content></tool_call>
+<tool_call name="write_file" id="8"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>1</start_line><content>zero, inserted</content></tool_call>`)
 	st.wantCode(t, "8", "partial writes replace, insert and append", "")
 	want := "zero, inserted\nONE\ntwo, replaced\nTHREE\nfour, appended\n"
 	st.check("the partial writes give the expected file", st.file("notes.md") == want, "got %q", st.file("notes.md"))
