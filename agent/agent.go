@@ -41,6 +41,15 @@ type Agent struct {
 	Watcher Watcher
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Reasoning is the thinking level asked of the model.
+	Reasoning llm.Reasoning
+	// Budget keeps every request inside the model's window; nil sends
+	// the conversation as it is.
+	Budget *Budget
+	// Instructions returns the instructions file that applies to a
+	// project-relative path and was not given yet (name and text, "" when
+	// none): (*prompt.Nested).For. nil gives none.
+	Instructions func(path string) (name, text string)
 
 	// repeats is the state of the current run.
 	repeats *repeats
@@ -153,12 +162,20 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		// No stop sequence: the Scanner ends the stream itself when the
 		// model starts a <tool_response outside a value, where a stop
 		// sequence would also cut a write whose content holds that text.
-		req := llm.Request{
+		req, used, err := a.prepare(ctx, llm.Request{
 			System:    a.System,
 			Messages:  a.Session.Messages(),
 			MaxTokens: a.MaxTokens,
+			Reasoning: a.Reasoning,
+		}, iter, emit)
+		out.Usage = addUsage(out.Usage, used)
+		if err != nil {
+			return fail(err)
 		}
 		r, err := a.ask(a.notifyRetries(ctx, iter, emit), req, iter, emit)
+		if r != nil && a.Budget != nil {
+			a.Budget.observe(r.usage.InputTokens)
+		}
 		if r != nil {
 			out.Usage = addUsage(out.Usage, r.usage)
 		}
@@ -192,9 +209,10 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 			return fail(err)
 		}
 		var turn strings.Builder
-		if err := xmlcall.Render(&turn, responses(results)...); err != nil {
+		if err := xmlcall.Render(&turn, a.Budget.fitResponses(responses(results))...); err != nil {
 			return fail(fmt.Errorf("render tool responses: %w", err))
 		}
+		turn.WriteString(a.nestedInstructions(results))
 		if err := a.Session.Append(llm.Message{Role: llm.User, Text: turn.String()}); err != nil {
 			return fail(err)
 		}

@@ -85,6 +85,9 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, iter int, emit func
 		if chunk.Finish != "" {
 			r.finish = chunk.Finish
 		}
+		if chunk.Thought != "" {
+			emit(Event{Type: EventThought, Iteration: iter, Text: chunk.Thought})
+		}
 		if chunk.Text == "" {
 			continue
 		}
@@ -145,13 +148,7 @@ func (r *reply) cut(off int) {
 	r.text.WriteString(s)
 }
 
-func addUsage(a, b llm.Usage) llm.Usage {
-	return llm.Usage{
-		InputTokens:  a.InputTokens + b.InputTokens,
-		OutputTokens: a.OutputTokens + b.OutputTokens,
-		CachedTokens: a.CachedTokens + b.CachedTokens,
-	}
-}
+func addUsage(a, b llm.Usage) llm.Usage { return a.Add(b) }
 
 // providerOf is the provider part of a model's "provider/model" name.
 func providerOf(m llm.Model) string {

@@ -77,6 +77,9 @@ type record struct {
 	Text    string    `json:"text,omitempty"`
 	// Key is what a "system" record's prompt was built from.
 	Key string `json:"key,omitempty"`
+	// Kept is, on a "compact" line, how many of the messages before it
+	// stay after the summary (Text).
+	Kept int `json:"kept,omitempty"`
 }
 
 // NewSession starts a new session in the project at root. Nothing is
@@ -134,6 +137,8 @@ func OpenSession(root, id string) (*Session, error) {
 			s.add(llm.Message{Role: r.Role, Text: r.Text})
 		case "system":
 			s.system, s.systemKey = r.Text, r.Key
+		case "compact":
+			s.compacted(r.Text, r.Kept)
 		}
 	}
 	if err := sc.Err(); err != nil {

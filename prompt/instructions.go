@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -36,13 +35,19 @@ func instructions(root string, max int) (name, text string, err error) {
 		return "", "", fmt.Errorf("open project folder: %w", err)
 	}
 	defer r.Close()
+	name, text = instructionsIn(r, max)
+	return name, text, nil
+}
+
+// instructionsIn is instructions for the folder r.
+func instructionsIn(r *os.Root, max int) (name, text string) {
 	for _, n := range InstructionFiles {
-		if _, err := os.Lstat(filepath.Join(root, n)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := r.Lstat(n); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		data, size, why := readInstructions(r, n, max)
 		if why != "" {
-			return n, fmt.Sprintf("[%s is not shown: %s.]", n, why), nil
+			return n, fmt.Sprintf("[%s is not shown: %s.]", n, why)
 		}
 		text := strings.TrimSpace(string(data))
 		if len(text) > max || size > int64(len(data)) {
@@ -55,9 +60,9 @@ func instructions(root string, max int) (name, text string, err error) {
 			}
 			text = strings.TrimSpace(text[:cut]) + fmt.Sprintf("\n\n[%s is cut here: %d of its %d bytes are shown; read the file for the rest.]", n, cut, size)
 		}
-		return n, text, nil
+		return n, text
 	}
-	return "", "", nil
+	return "", ""
 }
 
 // readInstructions reads at most a little more than max bytes of the

@@ -29,14 +29,15 @@ func mustRead(name string) string {
 }
 
 // The names of the sections, in the order they appear. The order puts
-// what never changes first and what changes most (the file tree) last,
-// so that a provider's prompt cache keeps the longest possible prefix.
+// what never changes first (role, protocol, tool catalog), then what
+// changes rarely (instructions), then the date and the file tree, so that
+// a provider's prompt cache keeps the longest possible prefix.
 const (
 	SectionRole         = "role"
 	SectionProtocol     = "protocol"
 	SectionTools        = "tools"
-	SectionEnvironment  = "environment"
 	SectionInstructions = "instructions"
+	SectionEnvironment  = "environment"
 	SectionTree         = "tree"
 )
 
@@ -56,6 +57,9 @@ type Options struct {
 	// MaxInstructions bounds the AGENTS.md section, in bytes;
 	// DefaultMaxInstructions when zero.
 	MaxInstructions int
+	// UserDir is the user's config folder ($XDG_CONFIG_HOME/agent): an
+	// AGENTS.md there is the user's own instructions, for every project.
+	UserDir string
 }
 
 // Section is one part of the system prompt.
@@ -73,6 +77,9 @@ type Prompt struct {
 	Tree Tree
 	// InstructionsFile is the name of the instructions file used, or "".
 	InstructionsFile string
+	// UserInstructionsFile is the path of the user's own instructions
+	// file, or "".
+	UserInstructionsFile string
 }
 
 // String returns the system prompt: the non-empty sections separated by
@@ -128,16 +135,24 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 		return Prompt{}, err
 	}
 	p := Prompt{Tree: tree, InstructionsFile: instrName}
+	var ins strings.Builder
+	if userName, user := userInstructions(opts.UserDir, maxInstr); user != "" {
+		p.UserInstructionsFile = filepath.Join(opts.UserDir, userName)
+		fmt.Fprintf(&ins, "# Your user's instructions\n\nFrom %s in the user's configuration folder, for every project:\n\n%s\n", userName, user)
+	}
+	if instr != "" {
+		if ins.Len() > 0 {
+			ins.WriteString("\n")
+		}
+		fmt.Fprintf(&ins, "# Project instructions\n\nFrom %s in the project folder:\n\n%s\n", instrName, instr)
+	}
 	p.Sections = []Section{
 		{SectionRole, roleText},
 		{SectionProtocol, protocol.String()},
 		{SectionTools, renderCatalog(opts.Tools)},
+		{SectionInstructions, ins.String()},
 		{SectionEnvironment, environment(opts, root)},
-		{SectionInstructions, ""},
 		{SectionTree, treeSection(tree)},
-	}
-	if instr != "" {
-		p.Sections[4].Text = fmt.Sprintf("# Project instructions\n\nFrom %s in the project folder:\n\n%s\n", instrName, instr)
 	}
 	return p, nil
 }

@@ -79,7 +79,7 @@ func TestPromptSectionOrder(t *testing.T) {
 	for _, s := range p.Sections {
 		names = append(names, s.Name)
 	}
-	want := []string{SectionRole, SectionProtocol, SectionTools, SectionEnvironment, SectionInstructions, SectionTree}
+	want := []string{SectionRole, SectionProtocol, SectionTools, SectionInstructions, SectionEnvironment, SectionTree}
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Fatalf("sections = %v, want %v", names, want)
 	}

@@ -33,6 +33,11 @@ type Config struct {
 	ToolTimeout   Duration `toml:"tool_timeout"`   // time limit of one tool call
 	ModelTimeout  Duration `toml:"model_timeout"`  // longest silence of the model before giving up
 
+	// ContextWindow (tokens), Reasoning and Models: see context.go.
+	ContextWindow int                    `toml:"context_window"`
+	Reasoning     string                 `toml:"reasoning"`
+	Models        map[string]ModelConfig `toml:"models"`
+
 	Retry   Retry   `toml:"retry"`
 	Tree    Tree    `toml:"tree"`
 	Files   Files   `toml:"files"`
@@ -107,9 +112,9 @@ func Defaults() Config {
 
 // Flags are the command-line settings; zero values are unset.
 type Flags struct {
-	Provider, Model, BaseURL, APIKeyEnv, Approval string
-	MaxIterations                                 int
-	ToolTimeout, ModelTimeout                     time.Duration
+	Provider, Model, BaseURL, APIKeyEnv, Approval, Reasoning string
+	MaxIterations, ContextWindow                             int
+	ToolTimeout, ModelTimeout                                time.Duration
 }
 
 // Input is everything Load reads.
@@ -245,6 +250,8 @@ var envVars = []struct{ name, key string }{
 	{"AGENT_APPROVAL", "approval"},
 	{"AGENT_TOOL_TIMEOUT", "tool_timeout"},
 	{"AGENT_MODEL_TIMEOUT", "model_timeout"},
+	{"AGENT_CONTEXT_WINDOW", "context_window"},
+	{"AGENT_REASONING", "reasoning"},
 }
 
 func (c *Config) applyEnv(env map[string]string) error {
@@ -271,6 +278,10 @@ func (c *Config) applyEnv(env map[string]string) error {
 			err = c.ToolTimeout.UnmarshalText([]byte(v))
 		case "model_timeout":
 			err = c.ModelTimeout.UnmarshalText([]byte(v))
+		case "context_window":
+			c.ContextWindow, err = strconv.Atoi(v)
+		case "reasoning":
+			c.Reasoning = v
 		}
 		if err != nil {
 			return fmt.Errorf("%s=%q: %w", e.name, v, err)
@@ -292,6 +303,11 @@ func (c *Config) applyFlags(f Flags) {
 	str(f.BaseURL, &c.BaseURL, "base_url", "base-url")
 	str(f.APIKeyEnv, &c.APIKeyEnv, "api_key_env", "api-key-env")
 	str(f.Approval, &c.Approval, "approval", "approval")
+	str(f.Reasoning, &c.Reasoning, "reasoning", "reasoning")
+	if f.ContextWindow != 0 {
+		c.ContextWindow = f.ContextWindow
+		c.set("context_window", "flag --context-window")
+	}
 	if f.MaxIterations != 0 {
 		c.MaxIterations = f.MaxIterations
 		c.set("max_iterations", "flag --max-iterations")
@@ -334,5 +350,8 @@ func (c *Config) validate() error {
 	case c.Backups.MaxSize <= 0:
 		return bad("backups.max_size", c.Backups.MaxSize, "use a positive size like 100MiB")
 	}
-	return c.validateShell()
+	if err := c.validateShell(); err != nil {
+		return err
+	}
+	return c.validateContext()
 }

@@ -33,21 +33,47 @@ type Request struct {
 	// "<tool_response" so a model cannot invent tool results).
 	Stop      []string
 	MaxTokens int // 0 means the provider's default
+	// Reasoning asks for the model's thinking, mapped to each provider's
+	// own setting; "" sends nothing and leaves the provider's default.
+	Reasoning Reasoning
 }
 
 // Usage counts tokens of one model call.
 type Usage struct {
+	// InputTokens is the whole prompt, cached parts included.
 	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	OutputTokens int `json:"output_tokens"` // thinking included
+	// CachedTokens is the part of the prompt read from the provider's
+	// cache (billed at a fraction of the price).
 	CachedTokens int `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens is the part of the prompt written to the cache
+	// (Anthropic bills it at a premium; others report none).
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// ThinkingTokens is the part of the output spent thinking, when the
+	// provider reports it.
+	ThinkingTokens int `json:"thinking_tokens,omitempty"`
 }
 
-// Chunk is one piece of a streamed reply: a text delta, or (at the end) the
-// usage and the finish reason.
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + v.InputTokens,
+		OutputTokens:     u.OutputTokens + v.OutputTokens,
+		CachedTokens:     u.CachedTokens + v.CachedTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		ThinkingTokens:   u.ThinkingTokens + v.ThinkingTokens,
+	}
+}
+
+// Chunk is one piece of a streamed reply: a text delta, a thought delta,
+// or (at the end) the usage and the finish reason.
 type Chunk struct {
-	Text   string
-	Usage  *Usage
-	Finish string // "stop", "length", "stop_sequence", ... when known
+	Text string
+	// Thought is the provider's separate thinking, for display only: it
+	// is never parsed for calls and never goes back into the conversation.
+	Thought string
+	Usage   *Usage
+	Finish  string // "stop", "length", "stop_sequence", ... when known
 }
 
 // Model streams replies from one provider and model.

@@ -88,12 +88,23 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if len(c.cfg.Files.ExtraExtensions) > 0 {
 		fmt.Fprintf(f.io.ErrOut, "agent: note: files.extra_extensions (from %s) is no longer needed and is ignored: every text file is editable\n", safeText(c.cfg.Origin("files.extra_extensions")))
 	}
-	fr := f.fileRoot(o.dir, c.cfg)
+	// The context budget: every request fits the model's window, and a
+	// whole-file read is sized to what is left of it.
+	win := config.DetectWindow(ctx, nil, &c.cfg, f.environ())
+	budget := &agent.Budget{Window: win.Tokens, Source: win.Source, Hint: win.Hint}
+	reasoning, err := llm.ParseReasoning(c.cfg.EffectiveReasoning())
+	if err != nil {
+		return c, err
+	}
+	opts := fileOptions(c.cfg)
+	opts.ReadBudget = budget.ReadBudget
+	fr := f.fileRootWith(o.dir, opts)
 	c.closers = append(c.closers, fr.Close)
 	if err := fr.CheckStateDir("sessions"); err != nil {
 		return c, err
 	}
 	c.files = fsedit.NewSession(fr)
+	budget.Reads = c.files
 	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {
 		return c, err
 	}
@@ -104,7 +115,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 
 	system := o.system
 	if system == "" {
-		if system, err = c.systemPrompt(ctx, f, sess); err != nil {
+		if system, err = c.systemPrompt(ctx, f, sess, budget, llm.Request{Reasoning: reasoning}); err != nil {
 			return c, err
 		}
 	}
@@ -124,6 +135,9 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		Approval:      approval,
 		Audit:         audit,
 		Watcher:       &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.dir)},
+		Reasoning:     reasoning,
+		Budget:        budget,
+		Instructions:  prompt.NewNested(o.dir, 0).For,
 	}
 	return c, nil
 }
@@ -132,8 +146,9 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 // session keeps the prompt it was started with while the tool catalog is
 // the same, so that the provider's cache of the prefix still hits; a new
 // catalog (a tool added or changed) gets a new prompt.
-func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session) (string, error) {
-	p, err := f.systemPrompt(ctx, c.root, c.tools.reg, c.cfg.Tree)
+func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session, budget *agent.Budget, req llm.Request) (string, error) {
+	tree := c.cfg.Tree
+	p, err := f.systemPrompt(ctx, c.root, c.tools.reg, tree)
 	if err != nil {
 		return "", err
 	}
@@ -142,7 +157,22 @@ func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent
 	if old, oldKey := sess.System(); old != "" && oldKey == key {
 		return old, nil
 	}
-	text := p.String()
+	// A window too small for the prompt first gets a smaller file tree,
+	// and only then is refused, with the reason.
+	text, err := budget.FitSystem(req,
+		func() (string, error) { return p.String(), nil },
+		func() (string, error) {
+			small := tree
+			small.Budget = min(tree.Budget, 40)
+			q, err := f.systemPrompt(ctx, c.root, c.tools.reg, small)
+			if err == nil {
+				c.prompt = q
+			}
+			return q.String(), err
+		})
+	if err != nil {
+		return "", err
+	}
 	sess.SetSystem(text, key)
 	return text, nil
 }

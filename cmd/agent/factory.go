@@ -106,7 +106,11 @@ func (f *factory) model(ctx context.Context, cfg config.Config) (llm.Model, erro
 // with the configured file settings. Listings and searches hide what the
 // file tree hides (prompt's rules). The caller closes it.
 func (f *factory) fileRoot(dir string, cfg config.Config) *fsedit.Root {
-	opts := fileOptions(cfg)
+	return f.fileRootWith(dir, fileOptions(cfg))
+}
+
+// fileRootWith is fileRoot with the options given.
+func (f *factory) fileRootWith(dir string, opts fsedit.Options) *fsedit.Root {
 	opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
 	return fsedit.NewRoot(dir, opts)
 }

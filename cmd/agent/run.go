@@ -28,6 +28,7 @@ type runOptions struct {
 	sessionID     string
 	yes           bool
 	approval      string
+	reasoning     string
 }
 
 func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
@@ -75,6 +76,7 @@ limit without an answer.`,
 	f.StringVar(&o.sessionID, "session", "", "continue the conversation with this id")
 	f.BoolVarP(&o.yes, "yes", "y", false, "allow writes without asking (same as --approval auto)")
 	f.StringVar(&o.approval, "approval", "", "how writes are approved: ask, auto or never (default ask)")
+	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
 	return cmd
 }
 
@@ -156,6 +158,7 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 			Model:         o.model,
 			Approval:      o.approval,
 			MaxIterations: o.maxIterations,
+			Reasoning:     o.reasoning,
 		},
 		sessionID:    o.sessionID,
 		continueLast: o.continueLast,

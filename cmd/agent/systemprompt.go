@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
@@ -15,6 +16,9 @@ import (
 type promptSettings struct {
 	tree prompt.TreeOptions
 	now  func() time.Time // time.Now when nil
+	// userDir is the user's config folder, whose AGENTS.md applies to
+	// every project; "" for none.
+	userDir string
 }
 
 // systemPrompt builds the system prompt for the project at root, the tools
@@ -26,7 +30,7 @@ func (d *factory) systemPrompt(ctx context.Context, root string, reg *tools.Regi
 	if err != nil {
 		return prompt.Prompt{}, err
 	}
-	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts, now: d.now})
+	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ())})
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.
@@ -45,6 +49,7 @@ func buildSystemPrompt(ctx context.Context, root string, reg *tools.Registry, s 
 		Examples: protocolExamples(reg),
 		Now:      s.now,
 		Tree:     s.tree,
+		UserDir:  s.userDir,
 	})
 }
 
@@ -119,4 +124,16 @@ func protocolExamples(reg *tools.Registry) prompt.Examples {
 func exampleRegistered(reg *tools.Registry, c xmlcall.Call) bool {
 	_, _, res := reg.Validate(c.Name, c.Args())
 	return res == nil
+}
+
+// userConfigDir is $XDG_CONFIG_HOME/agent, or ~/.config/agent; "" when
+// neither variable is set.
+func userConfigDir(env map[string]string) string {
+	if dir := env["XDG_CONFIG_HOME"]; dir != "" {
+		return filepath.Join(dir, "agent")
+	}
+	if home := env["HOME"]; home != "" {
+		return filepath.Join(home, ".config", "agent")
+	}
+	return ""
 }

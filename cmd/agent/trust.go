@@ -40,11 +40,8 @@ type trustEntry struct {
 
 // trustPath is $XDG_CONFIG_HOME/agent/trust.json (or under ~/.config).
 func trustPath(env map[string]string) string {
-	if dir := env["XDG_CONFIG_HOME"]; dir != "" {
-		return filepath.Join(dir, "agent", "trust.json")
-	}
-	if home := env["HOME"]; home != "" {
-		return filepath.Join(home, ".config", "agent", "trust.json")
+	if dir := userConfigDir(env); dir != "" {
+		return filepath.Join(dir, "trust.json")
 	}
 	return ""
 }

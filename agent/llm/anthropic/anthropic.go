@@ -102,10 +102,17 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk
 	})
 }
 
+// params builds the request. Two cache breakpoints mark the stable
+// prefix: the system prompt, and the end of the conversation so far (the
+// next request finds this one's prefix in the cache and pays a tenth for
+// it). Anthropic caches only what is marked.
 func (m *Model) params(req llm.Request) anthropic.MessageNewParams {
 	msgs := make([]anthropic.MessageParam, 0, len(req.Messages))
-	for _, msg := range req.Messages {
+	for i, msg := range req.Messages {
 		block := anthropic.NewTextBlock(msg.Text)
+		if i == len(req.Messages)-1 && block.OfText != nil {
+			block.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
+		}
 		if msg.Role == llm.Assistant {
 			msgs = append(msgs, anthropic.NewAssistantMessage(block))
 		} else {
@@ -122,7 +129,13 @@ func (m *Model) params(req llm.Request) anthropic.MessageNewParams {
 		p.MaxTokens = int64(req.MaxTokens)
 	}
 	if req.System != "" {
-		p.System = []anthropic.TextBlockParam{{Text: req.System}}
+		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
+	}
+	if budget := req.Reasoning.ThinkingBudget(); budget > 0 {
+		// Extended thinking: the budget must stay under max_tokens, so
+		// the reply keeps its own allowance on top.
+		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(int64(budget))
+		p.MaxTokens += int64(budget)
 	}
 	return p
 }
@@ -142,12 +155,18 @@ func (m *Model) attempt(ctx context.Context, params anthropic.MessageNewParams) 
 				u := ev.Message.Usage
 				usage.InputTokens = int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens)
 				usage.CachedTokens = int(u.CacheReadInputTokens)
+				usage.CacheWriteTokens = int(u.CacheCreationInputTokens)
 				usage.OutputTokens = int(u.OutputTokens)
 			case "content_block_delta":
-				if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
-					if !yield(llm.Chunk{Text: ev.Delta.Text}, nil) {
-						return
-					}
+				var c llm.Chunk
+				switch ev.Delta.Type {
+				case "text_delta":
+					c.Text = ev.Delta.Text
+				case "thinking_delta":
+					c.Thought = ev.Delta.Thinking
+				}
+				if c != (llm.Chunk{}) && !yield(c, nil) {
+					return
 				}
 			case "message_delta":
 				if ev.Delta.StopReason != "" {

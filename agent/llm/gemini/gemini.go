@@ -124,6 +124,18 @@ func (m *Model) convert(req llm.Request) ([]*genai.Content, *genai.GenerateConte
 	if req.MaxTokens > 0 {
 		cfg.MaxOutputTokens = int32(min(req.MaxTokens, 1<<31-1))
 	}
+	if req.Reasoning != llm.ReasoningDefault {
+		// A thinking budget of 0 turns thinking off (Flash); thoughts are
+		// asked for so that the chat can show them, apart from the answer.
+		cfg.ThinkingConfig = &genai.ThinkingConfig{
+			ThinkingBudget:  genai.Ptr(int32(req.Reasoning.ThinkingBudget())),
+			IncludeThoughts: req.Reasoning != llm.ReasoningOff,
+		}
+		if cfg.MaxOutputTokens > 0 {
+			// Gemini counts thoughts in the output limit.
+			cfg.MaxOutputTokens += int32(req.Reasoning.ThinkingBudget())
+		}
+	}
 	return contents, cfg
 }
 
@@ -142,9 +154,10 @@ func (m *Model) attempt(ctx context.Context, contents []*genai.Content, cfg *gen
 			}
 			if u := resp.UsageMetadata; u != nil {
 				usage = &llm.Usage{
-					InputTokens:  int(u.PromptTokenCount),
-					OutputTokens: int(u.CandidatesTokenCount + u.ThoughtsTokenCount),
-					CachedTokens: int(u.CachedContentTokenCount),
+					InputTokens:    int(u.PromptTokenCount),
+					OutputTokens:   int(u.CandidatesTokenCount + u.ThoughtsTokenCount),
+					CachedTokens:   int(u.CachedContentTokenCount),
+					ThinkingTokens: int(u.ThoughtsTokenCount),
 				}
 			}
 			if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
@@ -154,8 +167,8 @@ func (m *Model) attempt(ctx context.Context, contents []*genai.Content, cfg *gen
 				continue
 			}
 			cand := resp.Candidates[0]
-			if text := candidateText(cand); text != "" {
-				if !yield(llm.Chunk{Text: text}, nil) {
+			if text, thought := candidateText(cand); text != "" || thought != "" {
+				if !yield(llm.Chunk{Text: text, Thought: thought}, nil) {
 					return
 				}
 			}
@@ -173,19 +186,23 @@ func (m *Model) attempt(ctx context.Context, contents []*genai.Content, cfg *gen
 	}
 }
 
-// candidateText joins the text parts of a candidate, leaving out thoughts:
-// the protocol reads only what the model answers.
-func candidateText(c *genai.Candidate) string {
+// candidateText joins the text parts of a candidate, and apart from them
+// its thought parts: the protocol reads only what the model answers.
+func candidateText(c *genai.Candidate) (text, thought string) {
 	if c.Content == nil {
-		return ""
+		return "", ""
 	}
-	var b strings.Builder
+	var b, t strings.Builder
 	for _, p := range c.Content.Parts {
-		if p != nil && !p.Thought {
+		switch {
+		case p == nil:
+		case p.Thought:
+			t.WriteString(p.Text)
+		default:
 			b.WriteString(p.Text)
 		}
 	}
-	return b.String()
+	return b.String(), t.String()
 }
 
 func finishReason(r genai.FinishReason) string {

@@ -33,6 +33,10 @@ type Answer struct {
 	// Chunks are the text deltas, one stream event each. A request that
 	// does not stream gets them joined.
 	Chunks []string
+	// Thoughts are thinking deltas sent before the text, each as the
+	// provider sends thoughts (a thinking block, a thought part, a
+	// reasoning_content delta).
+	Thoughts []string
 	// Finish is the neutral finish reason: "stop" (default), "length" or
 	// "stop_sequence"; each server words it as its provider does.
 	Finish string
@@ -88,6 +92,18 @@ func (a Answer) WithFinish(reason string) Answer { a.Finish = reason; return a }
 // WithUsage returns a copy of a that reports these token counts.
 func (a Answer) WithUsage(in, out int) Answer {
 	a.Usage = &llm.Usage{InputTokens: in, OutputTokens: out}
+	return a
+}
+
+// WithThoughts returns a copy of a that streams these thoughts first.
+func (a Answer) WithThoughts(thoughts ...string) Answer { a.Thoughts = thoughts; return a }
+
+// WithCache returns a copy of a whose usage reports cache reads and
+// writes (and keeps its other counts).
+func (a Answer) WithCache(read, write int) Answer {
+	u := a.usage()
+	u.CachedTokens, u.CacheWriteTokens = read, write
+	a.Usage = &u
 	return a
 }
 

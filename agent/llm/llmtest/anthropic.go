@@ -37,6 +37,32 @@ func anthropicText(raw json.RawMessage) (string, error) {
 	return openaiText(raw) // the same two shapes
 }
 
+// cacheMarks counts the blocks of a content or system field that carry
+// cache_control, checking each is {"type": "ephemeral"} (with an optional
+// ttl) as the API demands.
+func cacheMarks(raw json.RawMessage) (int, error) {
+	var blocks []struct {
+		CacheControl *struct {
+			Type string `json:"type"`
+			TTL  string `json:"ttl"`
+		} `json:"cache_control"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return 0, nil // a plain string has no blocks to mark
+	}
+	n := 0
+	for _, b := range blocks {
+		if b.CacheControl == nil {
+			continue
+		}
+		if b.CacheControl.Type != "ephemeral" {
+			return 0, fmt.Errorf("cache_control.type %q: only ephemeral exists", b.CacheControl.Type)
+		}
+		n++
+	}
+	return n, nil
+}
+
 func (anthropicProtocol) decode(body []byte, req *Request) error {
 	var in struct {
 		Model     string          `json:"model"`
@@ -48,6 +74,10 @@ func (anthropicProtocol) decode(body []byte, req *Request) error {
 		} `json:"messages"`
 		StopSequences []string `json:"stop_sequences"`
 		Stream        bool     `json:"stream"`
+		Thinking      *struct {
+			Type         string `json:"type"`
+			BudgetTokens int    `json:"budget_tokens"`
+		} `json:"thinking"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
 		return err
@@ -55,6 +85,30 @@ func (anthropicProtocol) decode(body []byte, req *Request) error {
 	req.Model, req.MaxTokens, req.Stop, req.Stream = in.Model, in.MaxTokens, in.StopSequences, in.Stream
 	if req.Model == "" || req.MaxTokens <= 0 {
 		return fmt.Errorf("model and a positive max_tokens are required")
+	}
+	req.ThinkingBudget = -1
+	if t := in.Thinking; t != nil && t.Type == "enabled" {
+		if t.BudgetTokens < 1024 || t.BudgetTokens >= req.MaxTokens {
+			return fmt.Errorf("thinking.budget_tokens %d: must be at least 1024 and less than max_tokens (%d)", t.BudgetTokens, req.MaxTokens)
+		}
+		req.ThinkingBudget = t.BudgetTokens
+	}
+	if n, err := cacheMarks(in.System); err != nil {
+		return fmt.Errorf("system: %w", err)
+	} else if n > 0 {
+		req.CacheBreakpoints = append(req.CacheBreakpoints, "system")
+	}
+	for i, m := range in.Messages {
+		n, err := cacheMarks(m.Content)
+		if err != nil {
+			return fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		for range n {
+			req.CacheBreakpoints = append(req.CacheBreakpoints, fmt.Sprintf("messages[%d]", i))
+		}
+	}
+	if len(req.CacheBreakpoints) > 4 {
+		return fmt.Errorf("%d blocks with cache_control; a maximum of 4 is allowed", len(req.CacheBreakpoints))
 	}
 	sys, err := anthropicText(in.System)
 	if err != nil {
@@ -131,33 +185,65 @@ func (p anthropicProtocol) unary(req Request, a Answer) string {
 		"id": "msg_llmtest", "type": "message", "role": "assistant", "model": req.Model,
 		"content":     []any{map[string]any{"type": "text", "text": a.text()}},
 		"stop_reason": reason, "stop_sequence": seq,
-		"usage": map[string]any{"input_tokens": u.InputTokens, "output_tokens": u.OutputTokens, "cache_read_input_tokens": u.CachedTokens},
+		"usage": anthropicUsage(u, u.OutputTokens),
 	})
+}
+
+// anthropicUsage is the usage object: input_tokens counts only what was
+// neither read from nor written to the cache, as the API reports it.
+func anthropicUsage(u llm.Usage, out int) map[string]any {
+	return map[string]any{
+		"input_tokens":                max(0, u.InputTokens-u.CachedTokens-u.CacheWriteTokens),
+		"output_tokens":               out,
+		"cache_read_input_tokens":     u.CachedTokens,
+		"cache_creation_input_tokens": u.CacheWriteTokens,
+	}
+}
+
+// textIndex is the index of the text block: 1 after a thinking block.
+func textIndex(a Answer) int {
+	if len(a.Thoughts) > 0 {
+		return 1
+	}
+	return 0
 }
 
 func (anthropicProtocol) streamStart(req Request, a Answer) []string {
 	u := a.usage()
-	return []string{
+	evs := []string{
 		sse("message_start", mustJSON(map[string]any{"type": "message_start", "message": map[string]any{
 			"id": "msg_llmtest", "type": "message", "role": "assistant", "model": req.Model,
 			"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-			"usage": map[string]any{"input_tokens": u.InputTokens, "output_tokens": 1, "cache_read_input_tokens": u.CachedTokens},
+			"usage": anthropicUsage(u, 1),
 		}})),
-		sse("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`),
-		sse("ping", `{"type": "ping"}`),
 	}
+	if len(a.Thoughts) > 0 {
+		evs = append(evs, sse("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`))
+		for _, t := range a.Thoughts {
+			evs = append(evs, sse("content_block_delta", mustJSON(map[string]any{
+				"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "thinking_delta", "thinking": t},
+			})))
+		}
+		evs = append(evs,
+			sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"bGxtdGVzdA=="}}`),
+			sse("content_block_stop", `{"type":"content_block_stop","index":0}`))
+	}
+	return append(evs,
+		sse("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"text","text":""}}`, textIndex(a))),
+		sse("ping", `{"type": "ping"}`),
+	)
 }
 
-func (anthropicProtocol) streamChunk(_ Request, _ Answer, _ int, text string) string {
+func (anthropicProtocol) streamChunk(_ Request, a Answer, _ int, text string) string {
 	return sse("content_block_delta", mustJSON(map[string]any{
-		"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": text},
+		"type": "content_block_delta", "index": textIndex(a), "delta": map[string]any{"type": "text_delta", "text": text},
 	}))
 }
 
 func (p anthropicProtocol) streamEnd(req Request, a Answer) []string {
 	reason, seq := p.stop(req, a)
 	return []string{
-		sse("content_block_stop", `{"type":"content_block_stop","index":0}`),
+		sse("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, textIndex(a))),
 		sse("message_delta", mustJSON(map[string]any{
 			"type":  "message_delta",
 			"delta": map[string]any{"stop_reason": reason, "stop_sequence": seq},

@@ -68,6 +68,20 @@ func Collect(seq iter.Seq2[llm.Chunk, error]) (text string, usage *llm.Usage, fi
 	return b.String(), usage, finish, nil
 }
 
+// CollectThoughts drains a stream and returns its text and its thoughts
+// apart.
+func CollectThoughts(seq iter.Seq2[llm.Chunk, error]) (text, thoughts string, err error) {
+	var b, th strings.Builder
+	for c, e := range seq {
+		if e != nil {
+			return b.String(), th.String(), e
+		}
+		b.WriteString(c.Text)
+		th.WriteString(c.Thought)
+	}
+	return b.String(), th.String(), nil
+}
+
 // RunModelTests checks that a provider's llm.Model streams, sends what it
 // is asked to, and survives what real networks do, all through the real
 // SDK against the fake server. Each provider package calls it from a test.

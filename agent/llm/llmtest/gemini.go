@@ -66,10 +66,24 @@ func (geminiProtocol) decode(body []byte, req *Request) error {
 		GenerationConfig  struct {
 			StopSequences   []string `json:"stopSequences"`
 			MaxOutputTokens int      `json:"maxOutputTokens"`
+			ThinkingConfig  *struct {
+				ThinkingBudget  *int `json:"thinkingBudget"`
+				IncludeThoughts bool `json:"includeThoughts"`
+			} `json:"thinkingConfig"`
 		} `json:"generationConfig"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
 		return err
+	}
+	req.ThinkingBudget = -1
+	if tc := in.GenerationConfig.ThinkingConfig; tc != nil {
+		req.IncludeThoughts = tc.IncludeThoughts
+		if tc.ThinkingBudget != nil {
+			if b := *tc.ThinkingBudget; b < -1 || b > 32768 {
+				return fmt.Errorf("thinkingBudget %d is out of range", b)
+			}
+			req.ThinkingBudget = *tc.ThinkingBudget
+		}
 	}
 	if in.SystemInstruction != nil {
 		req.System = in.SystemInstruction.text()
@@ -127,7 +141,8 @@ func (geminiProtocol) response(req Request, a Answer, text string, final bool) s
 			"promptTokenCount":        u.InputTokens,
 			"candidatesTokenCount":    u.OutputTokens,
 			"cachedContentTokenCount": u.CachedTokens,
-			"totalTokenCount":         u.InputTokens + u.OutputTokens,
+			"thoughtsTokenCount":      u.ThinkingTokens,
+			"totalTokenCount":         u.InputTokens + u.OutputTokens + u.ThinkingTokens,
 		}
 	}
 	return mustJSON(resp)
@@ -137,7 +152,18 @@ func (p geminiProtocol) unary(req Request, a Answer) string {
 	return p.response(req, a, a.text(), true)
 }
 
-func (geminiProtocol) streamStart(Request, Answer) []string { return nil }
+// streamStart sends the thoughts as parts marked thought: true.
+func (geminiProtocol) streamStart(req Request, a Answer) []string {
+	var evs []string
+	for _, t := range a.Thoughts {
+		cand := map[string]any{
+			"content": map[string]any{"role": "model", "parts": []map[string]any{{"text": t, "thought": true}}},
+			"index":   0,
+		}
+		evs = append(evs, sseCRLF(mustJSON(map[string]any{"candidates": []any{cand}, "modelVersion": req.Model, "responseId": "llmtest"})))
+	}
+	return evs
+}
 
 func (p geminiProtocol) streamChunk(req Request, a Answer, _ int, text string) string {
 	return sseCRLF(p.response(req, a, text, false))

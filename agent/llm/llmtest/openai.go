@@ -66,11 +66,17 @@ func (openaiProtocol) decode(body []byte, req *Request) error {
 		MaxTokens           int             `json:"max_tokens"`
 		MaxCompletionTokens int             `json:"max_completion_tokens"`
 		Stream              bool            `json:"stream"`
+		ReasoningEffort     string          `json:"reasoning_effort"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
 		return err
 	}
-	req.Model, req.Stream = in.Model, in.Stream
+	switch in.ReasoningEffort {
+	case "", "none", "minimal", "low", "medium", "high", "xhigh":
+	default:
+		return fmt.Errorf("reasoning_effort %q is not a supported value", in.ReasoningEffort)
+	}
+	req.Model, req.Stream, req.ReasoningEffort, req.ThinkingBudget = in.Model, in.Stream, in.ReasoningEffort, -1
 	req.MaxTokens = max(in.MaxTokens, in.MaxCompletionTokens)
 	if req.Model == "" {
 		return fmt.Errorf("model is missing")
@@ -139,10 +145,11 @@ func (openaiProtocol) finishReason(a Answer) string {
 func (openaiProtocol) usage(a Answer) map[string]any {
 	u := a.usage()
 	return map[string]any{
-		"prompt_tokens":         u.InputTokens,
-		"completion_tokens":     u.OutputTokens,
-		"total_tokens":          u.InputTokens + u.OutputTokens,
-		"prompt_tokens_details": map[string]any{"cached_tokens": u.CachedTokens},
+		"prompt_tokens":             u.InputTokens,
+		"completion_tokens":         u.OutputTokens,
+		"total_tokens":              u.InputTokens + u.OutputTokens,
+		"prompt_tokens_details":     map[string]any{"cached_tokens": u.CachedTokens},
+		"completion_tokens_details": map[string]any{"reasoning_tokens": u.ThinkingTokens},
 	}
 }
 
@@ -165,7 +172,16 @@ func (openaiProtocol) chunk(req Request, choices []any, usage any) string {
 	}))
 }
 
-func (openaiProtocol) streamStart(Request, Answer) []string { return nil }
+// streamStart sends the thoughts as reasoning_content deltas, the way
+// DeepSeek, vLLM and llama.cpp send them (OpenAI itself sends none).
+func (p openaiProtocol) streamStart(req Request, a Answer) []string {
+	var evs []string
+	for _, t := range a.Thoughts {
+		delta := map[string]any{"role": "assistant", "content": "", "reasoning_content": t}
+		evs = append(evs, p.chunk(req, []any{map[string]any{"index": 0, "delta": delta, "finish_reason": nil}}, nil))
+	}
+	return evs
+}
 
 func (p openaiProtocol) streamChunk(req Request, _ Answer, i int, text string) string {
 	delta := map[string]any{"content": text}

@@ -31,6 +31,27 @@ type Request struct {
 	Messages  []llm.Message
 	Stop      []string
 	MaxTokens int
+
+	// The reasoning asked for, as the wire said it: Gemini's and
+	// Anthropic's thinking budget in tokens (-1 when absent), OpenAI's
+	// reasoning effort, and whether Gemini was asked to send thoughts.
+	ThinkingBudget  int
+	ReasoningEffort string
+	IncludeThoughts bool
+	// CacheBreakpoints names the blocks an Anthropic request marked with
+	// cache_control: "system", "tools", or "messages[i]".
+	CacheBreakpoints []string
+}
+
+// Text is the system prompt and every message's text, joined: what a
+// server counts as the prompt.
+func (r Request) Text() string {
+	var b strings.Builder
+	b.WriteString(r.System)
+	for _, m := range r.Messages {
+		b.WriteString(m.Text)
+	}
+	return b.String()
 }
 
 // LastUser is the text of the last user message, "" if there is none.
@@ -57,13 +78,16 @@ type Server struct {
 
 	t     testing.TB
 	proto protocol
+	extra map[string]http.HandlerFunc // side endpoints (Ollama's /api/ps), by path
 	srv   *httptest.Server
 	done  chan struct{}
 
-	mu       sync.Mutex
-	answers  []Answer
-	next     int
-	requests []Request
+	mu           sync.Mutex
+	promptTokens func(Request) int
+	intercept    func(Request) (Answer, bool)
+	answers      []Answer
+	next         int
+	requests     []Request
 }
 
 func newServer(t testing.TB, p protocol, answers []Answer) *Server {
@@ -107,6 +131,25 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// CountPrompt makes the server report f(request) as the prompt's input
+// tokens for answers without a Usage of their own, as a real server
+// counts what it received.
+func (s *Server) CountPrompt(f func(Request) int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.promptTokens = f
+}
+
+// Intercept makes the server answer the requests f picks with f's
+// answer, outside the script: for requests a test cannot place in order,
+// like a summary the loop asks for when the conversation outgrows the
+// window. Intercepted requests are recorded like the others.
+func (s *Server) Intercept(f func(Request) (Answer, bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.intercept = f
+}
+
 // Remaining is how many scripted answers have not been used yet.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -119,6 +162,10 @@ func (s *Server) Remaining() int {
 func (s *Server) Env() []string { return s.proto.env(s) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if h := s.extra[r.URL.Path]; h != nil {
+		h(w, r)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body}
 	ok, stream := s.proto.match(r)
@@ -132,9 +179,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := len(s.requests)
 	var a Answer
 	exhausted := s.next >= len(s.answers)
+	intercepted := false
+	if ok && decodeErr == nil && s.intercept != nil {
+		a, intercepted = s.intercept(req)
+		exhausted = exhausted && !intercepted
+	}
 	if ok && decodeErr == nil && !exhausted {
-		a = s.answers[s.next]
-		s.next++
+		if !intercepted {
+			a = s.answers[s.next]
+			s.next++
+		}
+		if a.Usage == nil && s.promptTokens != nil {
+			a.Usage = &llm.Usage{InputTokens: s.promptTokens(req), OutputTokens: len(a.Chunks)}
+		}
 	}
 	s.mu.Unlock()
 

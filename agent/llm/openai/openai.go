@@ -8,6 +8,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/agentcli/agent/agent/llm"
 )
@@ -129,6 +131,12 @@ func (m *Model) params(req llm.Request) openai.ChatCompletionNewParams {
 		// The loop's own cut-off covers any stop sequence beyond the limit.
 		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.Stop[:min(len(req.Stop), MaxStop)]}
 	}
+	switch req.Reasoning {
+	case llm.ReasoningLow, llm.ReasoningMedium, llm.ReasoningHigh:
+		p.ReasoningEffort = shared.ReasoningEffort(req.Reasoning)
+	}
+	// Off sends nothing: models that do not reason reject the field, and
+	// the lowest effort differs between those that do ("minimal", "none").
 	if req.MaxTokens > 0 {
 		if m.o.MaxCompletionTokens {
 			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
@@ -157,17 +165,18 @@ func (m *Model) attempt(ctx context.Context, req llm.Request) iter.Seq2[llm.Chun
 			c := stream.Current()
 			if u := c.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
 				usage = &llm.Usage{
-					InputTokens:  int(u.PromptTokens),
-					OutputTokens: int(u.CompletionTokens),
-					CachedTokens: int(u.PromptTokensDetails.CachedTokens),
+					InputTokens:    int(u.PromptTokens),
+					OutputTokens:   int(u.CompletionTokens),
+					CachedTokens:   int(u.PromptTokensDetails.CachedTokens),
+					ThinkingTokens: int(u.CompletionTokensDetails.ReasoningTokens),
 				}
 			}
 			if len(c.Choices) == 0 {
 				continue
 			}
 			ch := c.Choices[0]
-			if ch.Delta.Content != "" {
-				if !yield(llm.Chunk{Text: ch.Delta.Content}, nil) {
+			if t, th := ch.Delta.Content, deltaThought(ch.Delta); t != "" || th != "" {
+				if !yield(llm.Chunk{Text: t, Thought: th}, nil) {
 					return
 				}
 			}
@@ -186,6 +195,23 @@ func (m *Model) attempt(ctx context.Context, req llm.Request) iter.Seq2[llm.Chun
 		}
 		yield(llm.Chunk{Usage: usage, Finish: finish}, nil)
 	}
+}
+
+// deltaThought is the reasoning text compatible servers send beside the
+// content: "reasoning_content" (DeepSeek, vLLM, llama.cpp) or "reasoning"
+// (OpenRouter, Ollama). OpenAI itself sends none.
+func deltaThought(d openai.ChatCompletionChunkChoiceDelta) string {
+	for _, k := range []string{"reasoning_content", "reasoning"} {
+		f, ok := d.JSON.ExtraFields[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 func orDefault(s, def string) string {
