@@ -243,7 +243,8 @@ func (s *Scanner) endCDATA() {
 
 // afterClose decides whether the closing tag just read ends the value: it
 // does when, after optional whitespace, </tool_call> or the opening tag of
-// another parameter of the tool follows (any tag, for an unknown tool).
+// a parameter of the tool follows, its own included (any tag, for an
+// unknown tool).
 func (s *Scanner) afterClose(data string, i int, final bool) int {
 	rest := data[i:]
 	k := 0
@@ -308,13 +309,12 @@ func (s *Scanner) notTheEnd() {
 }
 
 // siblingParam reports whether an opening tag called name ends the current
-// value: another parameter of a known tool, or any tag for an unknown one.
+// value: a parameter of a known tool, the current one included (so that
+// <content>a</content><content>b</content> is content given twice, never
+// the joined text), or any tag for an unknown tool.
 func (s *Scanner) siblingParam(name string) bool {
 	if !s.known {
 		return true
-	}
-	if name == s.param {
-		return false
 	}
 	for _, p := range s.params {
 		if p == name {

@@ -75,11 +75,16 @@ type Response struct {
 	Content  string // the tool's output, always sent inside CDATA
 }
 
-func incompleteError(name, id string) *Error {
+// describe names a call in an error message: tool call "x" (id 2).
+func describe(name, id string) string {
 	what := fmt.Sprintf("tool call %q", name)
 	if id != "" {
 		what += fmt.Sprintf(" (id %s)", id)
 	}
+	return what
+}
+
+func incompleteError(name, id string) *Error {
 	return &Error{Code: CodeIncomplete, Name: name, ID: id,
-		Message: what + " is incomplete: no </tool_call>"}
+		Message: describe(name, id) + " is incomplete: no </tool_call>"}
 }
