@@ -110,3 +110,41 @@ func TestNoStopInsideValues(t *testing.T) {
 		}
 	}
 }
+
+// TestStopInRereadRemainder: a closing tag followed by text does not end
+// its value, but when no later one qualifies the value ends there and the
+// rest is read again as parameters. A <tool_response in that rest is
+// outside a value after all: the call is incomplete and the reply stops
+// where it began (this panicked once, in the loop's mode).
+func TestStopInRereadRemainder(t *testing.T) {
+	reply := "ab <tool_call name=\"run\"><a>0</a> x <tool_response id=\"1\"> </tool_call> more <tool_call name=\"run\"/>"
+	want := strings.Index(reply, "<tool_response")
+	for _, n := range []int{1, 4, len(reply)} {
+		s := NewScanner(testLookup)
+		var got []Event
+		for i := 0; i < len(reply); i += n {
+			got = append(got, s.Feed(reply[i:min(i+n, len(reply))])...)
+		}
+		got = append(got, s.Close()...)
+		var codes []string
+		for _, e := range got {
+			if e.Call != nil {
+				t.Errorf("%d-byte chunks: call %+v after the stop", n, e.Call)
+			}
+			if e.Err != nil {
+				codes = append(codes, e.Err.Code)
+			}
+		}
+		if len(codes) != 1 || codes[0] != CodeIncomplete {
+			t.Errorf("%d-byte chunks: errors %v, want one %s", n, codes, CodeIncomplete)
+		}
+		if !s.Stopped() || s.StopOffset() != want {
+			t.Errorf("%d-byte chunks: Stopped %v, StopOffset %d, want true, %d", n, s.Stopped(), s.StopOffset(), want)
+		}
+	}
+	// Parse skips the response and reads on.
+	calls, errs := Parse(reply+"</tool_response> <tool_call name=\"b\"/>", testLookup)
+	if len(calls) != 1 || calls[0].Name != "b" || len(errs) != 1 {
+		t.Errorf("Parse: calls %+v errors %+v, want b and one error", calls, errs)
+	}
+}

@@ -97,8 +97,16 @@ func NewScanner(lookup ParamLookup) *Scanner {
 }
 
 // Stopped reports whether the model began writing its own <tool_response>
-// (inventing a result). The reply must not be read past that point; the
-// Scanner ignores everything fed after it.
+// (inventing a result) outside a value. The reply must not be read past
+// that point; the Scanner ignores everything fed after it.
+//
+// It turns true in the Feed that brings the opener ("<tool_response"
+// followed by whitespace, '>' or '/'; a chunk that ends right after
+// "<tool_response" is decided by the next byte), so a caller that checks
+// it after each Feed can cancel the stream at once. This replaces a
+// provider stop sequence, which would also cut a write whose value holds
+// that text: inside a value (CDATA, plain text, a JSON string) it is
+// content and never stops anything.
 func (s *Scanner) Stopped() bool { return s.stopped }
 
 // StopOffset is the byte offset in the reply (counting everything fed)

@@ -20,12 +20,15 @@ type Call struct {
 	Name   string
 	ID     string  // as written, or assigned by the Scanner when absent
 	Params []Param // in order of appearance
-	// Legacy is true for the one-line [TOOL:name:{json}] form.
+	// Legacy is true for the one-line [TOOL:name:{json}] form. A call
+	// written as JSON inside <tool_call> is not legacy: it is the same
+	// call as the XML form.
 	Legacy bool
 }
 
-// Args returns the parameters as a map. When a parameter is repeated, the
-// last value wins.
+// Args returns the parameters as a map. A Scanner never returns a call
+// that gives a parameter twice (that is CALL_MALFORMED); for a Call built
+// by hand, the last value wins.
 func (c Call) Args() map[string]string {
 	m := make(map[string]string, len(c.Params))
 	for _, p := range c.Params {
