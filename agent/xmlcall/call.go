@@ -120,7 +120,7 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 		return wait(i)
 	}
 	if n, m := matchClose(rest, "tool_call", final); m == matchYes {
-		return s.endInValue(data[start:i], i+n)
+		return s.endInValue(data[start:i], i, i+n)
 	} else if m == matchMore {
 		return wait(i)
 	}
@@ -133,7 +133,7 @@ func (s *Scanner) valueText(data string, i int, final bool) int {
 // raw input kept since, plus before, this step's text) is read again as
 // more parameters, so that a parameter the tool does not define is still
 // seen and reported. Without such a closing tag the call is malformed.
-func (s *Scanner) endInValue(before string, next int) int {
+func (s *Scanner) endInValue(before string, at, next int) int {
 	if s.lastMark < 0 {
 		s.fail(&Error{Code: CodeMalformed, Name: s.call.Name, ID: s.call.ID,
 			Message: "tool call " + strconv.Quote(s.call.Name) + " (id " + s.call.ID + "): parameter <" + s.param + "> is not closed before </tool_call>; close every parameter tag"})
@@ -154,10 +154,25 @@ func (s *Scanner) endInValue(before string, next int) int {
 	s.endValue(s.lastMark)
 	s.st = stBetween
 	s.reparse++
+	// The remainder is the input just before </tool_call>: offsets in it
+	// (StopOffset) count from there.
+	base := s.base
+	s.base += at - len(remainder)
 	s.run(remainder+"</tool_call>", true)
+	s.base = base
 	s.reparse--
-	if s.st != stText { // cannot happen: the appended </tool_call> ends the call
-		s.fail(incompleteError(s.call.Name, s.call.ID))
+	switch s.st {
+	case stText:
+	case stStopped, stResponse:
+		// The remainder, read as parameters, starts a model-written
+		// <tool_response: the call was reported incomplete, and the reply
+		// stops (or the response is skipped) as anywhere else.
+	default:
+		// The remainder opened something of its own (a call, a legacy
+		// call) that the appended </tool_call> did not end.
+		if s.call != nil {
+			s.fail(incompleteError(s.call.Name, s.call.ID))
+		}
 		s.resetCall()
 		s.st = stText
 	}
@@ -243,7 +258,8 @@ func (s *Scanner) endCDATA() {
 
 // afterClose decides whether the closing tag just read ends the value: it
 // does when, after optional whitespace, </tool_call> or the opening tag of
-// another parameter of the tool follows (any tag, for an unknown tool).
+// a parameter of the tool follows, its own included (any tag, for an
+// unknown tool).
 func (s *Scanner) afterClose(data string, i int, final bool) int {
 	rest := data[i:]
 	k := 0
@@ -308,13 +324,12 @@ func (s *Scanner) notTheEnd() {
 }
 
 // siblingParam reports whether an opening tag called name ends the current
-// value: another parameter of a known tool, or any tag for an unknown one.
+// value: a parameter of a known tool, the current one included (so that
+// <content>a</content><content>b</content> is content given twice, never
+// the joined text), or any tag for an unknown tool.
 func (s *Scanner) siblingParam(name string) bool {
 	if !s.known {
 		return true
-	}
-	if name == s.param {
-		return false
 	}
 	for _, p := range s.params {
 		if p == name {

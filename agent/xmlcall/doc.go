@@ -1,7 +1,8 @@
 // Package xmlcall implements the tool-call protocol of the agent: a
-// streaming Scanner that finds <tool_call> blocks (and the legacy
-// [TOOL:name:{json}] form) in a model's reply as it arrives, and a renderer
-// for the <tool_response> blocks sent back.
+// streaming Scanner that finds <tool_call> blocks (with XML parameters, or
+// the JSON object local models write inside a nameless <tool_call>, and the
+// legacy [TOOL:name:{json}] form) in a model's reply as it arrives, and a
+// renderer for the <tool_response> blocks sent back.
 //
 // Model output is not well-formed XML: code is written with raw < and &,
 // calls are wrapped in markdown fences, replies are cut off mid-call. The

@@ -1,8 +1,10 @@
 package xmlcall
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzScanner checks, for any input: no panic; the same calls, errors and
@@ -32,6 +34,26 @@ func FuzzScanner(f *testing.F) {
 		}
 		if v := got.Calls[0].Args()["content"]; v != in {
 			t.Fatalf("CDATA value = %q, want %q", v, in)
+		}
+
+		// The same text as a JSON string of the JSON form is one call
+		// holding it exactly, unless it holds </tool_call (which ends the
+		// call there) or is not UTF-8 (JSON cannot carry it).
+		if strings.Contains(in, "</tool_call") || !utf8.ValidString(in) {
+			return
+		}
+		var body strings.Builder
+		enc := json.NewEncoder(&body)
+		enc.SetEscapeHTML(false) // keep '<' raw: it must be content inside a string
+		if err := enc.Encode(map[string]any{"name": "write_file", "arguments": map[string]string{"content": in}}); err != nil {
+			t.Fatal(err)
+		}
+		got = scanChunks("<tool_call>"+body.String()+"</tool_call>", int(n%32)+1, testLookup, false)
+		if len(got.Calls) != 1 || len(got.Errors) != 0 {
+			t.Fatalf("JSON string value produced %d calls and errors %v", len(got.Calls), got.Errors)
+		}
+		if v := got.Calls[0].Args()["content"]; v != in {
+			t.Fatalf("JSON string value = %q, want %q", v, in)
 		}
 	})
 }

@@ -85,14 +85,31 @@ type corpusCase struct {
 
 const corpusPath = "../../../shared/corpus/parse/public.jsonl"
 
-// loadCorpus reads the shared corpus when it is there (it is beside the
-// repository in CI; a plain clone may not have it).
+// localCorpus holds this package's cases in the shared corpus's shape, so
+// that the same checker can run them through `agent parse`.
+const localCorpus = "testdata/protocol.jsonl"
+
+// loadCorpus reads the package's cases and the shared corpus when it is
+// there (it is beside the repository in CI; a plain clone may not have it).
 func loadCorpus(t testing.TB) []corpusCase {
+	cases := readCases(t, localCorpus)
 	data, err := os.ReadFile(corpusPath)
 	if err != nil {
-		t.Logf("shared parser corpus not found (%v): skipping corpus cases", err)
-		return nil
+		t.Logf("shared parser corpus not found (%v): skipping its cases", err)
+		return cases
 	}
+	return append(cases, parseCases(t, data)...)
+}
+
+func readCases(t testing.TB, path string) []corpusCase {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parseCases(t, data)
+}
+
+func parseCases(t testing.TB, data []byte) []corpusCase {
 	var cases []corpusCase
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var c corpusCase

@@ -1,9 +1,6 @@
 package xmlcall
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // matchLegacy checks for the one-line form [TOOL:name:{json}] at the
 // start of s, and returns the name and the index of the '{'.
@@ -52,7 +49,7 @@ func matchLegacy(s string, final bool) (name string, brace int, m matchResult) {
 func (s *Scanner) startLegacy(name string) {
 	s.call = &Call{Name: name, Legacy: true}
 	s.legName = name
-	s.legDepth, s.legStr, s.legEsc = 0, false, false
+	s.js = jsonScan{}
 	s.value.Reset()
 	s.st = stLegacy
 }
@@ -61,7 +58,7 @@ func (s *Scanner) startLegacy(name string) {
 // escape-aware, so that "}" or "]" inside a string value ends nothing. The
 // object ends the call; a "]" right after it is consumed.
 func (s *Scanner) legacy(data string, i int, final bool) int {
-	if s.legDepth < 0 { // the object is complete: take an optional ']'
+	if s.js.depth < 0 { // the object is complete: take an optional ']'
 		for i < len(data) && isSpace(data[i]) {
 			i++
 		}
@@ -74,51 +71,15 @@ func (s *Scanner) legacy(data string, i int, final bool) int {
 		s.finishLegacy()
 		return i
 	}
-	start := i
-	for i < len(data) {
-		if s.legEsc { // the byte after a backslash, maybe in a later chunk
-			s.legEsc = false
-			i++
-			continue
-		}
-		if s.legStr {
-			j := strings.IndexAny(data[i:], `"\`)
-			if j < 0 {
-				i = len(data)
-				break
-			}
-			i += j
-			if data[i] == '\\' {
-				s.legEsc = true
-			} else {
-				s.legStr = false
-			}
-			i++
-			continue
-		}
-		switch data[i] {
-		case '"':
-			s.legStr = true
-		case '{', '[':
-			s.legDepth++
-		case '}', ']':
-			s.legDepth--
-			if s.legDepth == 0 {
-				s.value.WriteString(data[start : i+1])
-				s.legDepth = -1
-				return i + 1
-			}
-		}
-		i++
-	}
-	s.value.WriteString(data[start:i])
-	return i
+	n, _ := s.js.scan(data, i, false)
+	s.value.WriteString(data[i:n])
+	return n
 }
 
-// finishLegacy decodes the JSON object into parameters (non-string values
-// become their JSON text: 80 → "80", true → "true") and emits the call.
+// finishLegacy decodes the JSON object into parameters (see jsonArgs) and
+// emits the call.
 func (s *Scanner) finishLegacy() {
-	params, err := legacyParams(s.value.String())
+	params, err := jsonArgs(s.value.String())
 	s.value.Reset()
 	s.st = stText
 	if err != nil {
@@ -129,38 +90,6 @@ func (s *Scanner) finishLegacy() {
 	}
 	s.call.Params = params
 	s.assignID()
-	s.out = append(s.out, Event{Call: s.call})
+	s.emitCall("give each parameter once")
 	s.resetCall()
-}
-
-func legacyParams(obj string) ([]Param, error) {
-	dec := json.NewDecoder(strings.NewReader(obj))
-	if _, err := dec.Token(); err != nil { // '{'
-		return nil, err
-	}
-	var params []Param
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		val := string(raw)
-		if len(raw) > 0 && raw[0] == '"' {
-			if err := json.Unmarshal(raw, &val); err != nil {
-				return nil, err
-			}
-		} else if val == "null" {
-			val = ""
-		}
-		params = append(params, Param{Name: key, Value: val})
-	}
-	if _, err := dec.Token(); err != nil { // '}'
-		return nil, err
-	}
-	return params, nil
 }

@@ -112,6 +112,9 @@ func (s *Scanner) opener(data string, i int, final bool) int {
 		return i + tag.end
 	}
 	s.st = stBetween
+	if s.call.Name == "" {
+		s.st = stNameless // maybe the JSON form: see nameless
+	}
 	return i + tag.end
 }
 
@@ -137,13 +140,52 @@ func (s *Scanner) assignID() {
 func (s *Scanner) finishCall() {
 	c := s.call
 	if c.Name == "" {
-		s.fail(&Error{Code: CodeMalformed, ID: c.ID,
-			Message: `tool call without a name attribute: write <tool_call name="TOOL" id="N"> with one child element per parameter`})
+		msg := `tool call without a name attribute: write <tool_call name="TOOL" id="N"> with one child element per parameter`
+		if s.jsonWhy != "" {
+			msg = `tool call without a name attribute, and its body is not a JSON object with "name" and "arguments" (` +
+				s.jsonWhy + `): write <tool_call name="TOOL" id="N"> with one child element per parameter`
+		}
+		s.fail(&Error{Code: CodeMalformed, ID: c.ID, Message: msg})
 	} else {
-		s.out = append(s.out, Event{Call: c})
+		s.emitCall("put text that holds tags in CDATA")
 	}
 	s.resetCall()
 	s.st = stText
+}
+
+// emitCall emits the finished call, or CALL_MALFORMED when it gives a
+// parameter twice: the agent never guesses which value was meant. hint
+// says how to avoid it in the form the call was written in.
+func (s *Scanner) emitCall(hint string) {
+	c := s.call
+	if name, ok := repeatedParam(c.Params); ok {
+		s.fail(&Error{Code: CodeMalformed, Name: c.Name, ID: c.ID,
+			Message: describe(c.Name, c.ID) + ": parameter " + name + " given twice; " + hint})
+		return
+	}
+	s.out = append(s.out, Event{Call: c})
+}
+
+// repeatedParam returns the first parameter name given a second time.
+func repeatedParam(ps []Param) (string, bool) {
+	if len(ps) <= 16 { // the usual case: no map
+		for i := 1; i < len(ps); i++ {
+			for _, q := range ps[:i] {
+				if q.Name == ps[i].Name {
+					return q.Name, true
+				}
+			}
+		}
+		return "", false
+	}
+	seen := make(map[string]bool, len(ps))
+	for _, q := range ps {
+		if seen[q.Name] {
+			return q.Name, true
+		}
+		seen[q.Name] = true
+	}
+	return "", false
 }
 
 func (s *Scanner) resetCall() {
@@ -157,4 +199,6 @@ func (s *Scanner) resetCall() {
 	s.value.Reset()
 	s.tail.Reset()
 	s.lastMark = -1
+	s.js = jsonScan{}
+	s.jsonWhy = ""
 }

@@ -24,6 +24,9 @@ const (
 	stJunkCDATA               // inside CDATA between parameters (ignored)
 	stAfterClose              // after a candidate </param>, deciding whether it ends the value
 	stLegacy                  // inside the JSON of [TOOL:name:{...}]
+	stNameless                // after a <tool_call> opener without a name: JSON body or not
+	stJSON                    // inside the JSON object of a nameless call
+	stJSONEnd                 // after that object, before </tool_call>
 	stResponse                // inside a model-written <tool_response> (discarded)
 	stStopped                 // after a model-written <tool_response>: all input ignored
 )
@@ -71,11 +74,12 @@ type Scanner struct {
 	raw     strings.Builder
 	reparse int // how deep such re-reading is nested
 
-	// legacy form
-	legName  string
-	legDepth int
-	legStr   bool
-	legEsc   bool
+	// legacy form and JSON call bodies
+	legName string
+	js      jsonScan
+	// jsonWhy says why a nameless call's body was not read as JSON, once
+	// it was tried: the CALL_MALFORMED message gives the reason.
+	jsonWhy string
 
 	ids     map[string]bool
 	autoSeq int
@@ -93,8 +97,16 @@ func NewScanner(lookup ParamLookup) *Scanner {
 }
 
 // Stopped reports whether the model began writing its own <tool_response>
-// (inventing a result). The reply must not be read past that point; the
-// Scanner ignores everything fed after it.
+// (inventing a result) outside a value. The reply must not be read past
+// that point; the Scanner ignores everything fed after it.
+//
+// It turns true in the Feed that brings the opener ("<tool_response"
+// followed by whitespace, '>' or '/'; a chunk that ends right after
+// "<tool_response" is decided by the next byte), so a caller that checks
+// it after each Feed can cancel the stream at once. This replaces a
+// provider stop sequence, which would also cut a write whose value holds
+// that text: inside a value (CDATA, plain text, a JSON string) it is
+// content and never stops anything.
 func (s *Scanner) Stopped() bool { return s.stopped }
 
 // StopOffset is the byte offset in the reply (counting everything fed)
@@ -186,13 +198,16 @@ func (s *Scanner) Close() []Event {
 	if s.st != stStopped {
 		s.run(data, true)
 	}
-	if s.st == stLegacy && s.legDepth < 0 { // complete, no ']' after it
+	if s.st == stLegacy && s.js.depth < 0 { // complete, no ']' after it
 		s.finishLegacy()
 	}
 	switch s.st {
 	case stText, stStopped, stResponse:
 	case stLegacy:
 		s.fail(incompleteError(s.legName, ""))
+	case stJSONEnd: // a whole JSON body, but no </tool_call>
+		name, _, _ := jsonCall(s.value.String())
+		s.fail(incompleteError(name, s.call.ID))
 	default:
 		s.fail(incompleteError(s.call.Name, s.call.ID))
 	}
@@ -247,6 +262,12 @@ func (s *Scanner) run(data string, final bool) int {
 			n = s.afterClose(data, i, final)
 		case stLegacy:
 			n = s.legacy(data, i, final)
+		case stNameless:
+			n = s.nameless(data, i)
+		case stJSON:
+			n = s.jsonBody(data, i, final)
+		case stJSONEnd:
+			n = s.jsonEnd(data, i, final)
 		case stResponse:
 			n = s.response(data, i, final)
 		case stStopped:

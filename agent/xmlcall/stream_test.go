@@ -21,6 +21,9 @@ func streamInputs(t testing.TB) []string {
 		"<tool_call name=\"w\"><c>&am&amp;&#x4;&#1114111;&#1114112;</c></tool_call>",
 		strings.Repeat("<tool_call name=\"r\"><a>x</a></tool_call>", 20),
 		"[TOOL:a:{\"s\":\"\\\\\\\"}\"}]  [TOOL:b:{}]",
+		"<tool_call id=\"3\">  \n {\"name\":\"w\",\"arguments\":{\"c\":\"<</tool_cal \\\"}]\\\\\",\"d\":[{}]}} \n</tool_call >",
+		"<tool_call>{\"name\":\"w\",\"arguments\":\"{\\\"c\\\":1}\"}</tool_call><tool_call> <c>1</c><c>2</c></tool_call>",
+		"<tool_call name=\"write_file\"><content>a</content >\n<content\n/></tool_call><tool_response",
 	)
 }
 

@@ -20,12 +20,15 @@ type Call struct {
 	Name   string
 	ID     string  // as written, or assigned by the Scanner when absent
 	Params []Param // in order of appearance
-	// Legacy is true for the one-line [TOOL:name:{json}] form.
+	// Legacy is true for the one-line [TOOL:name:{json}] form. A call
+	// written as JSON inside <tool_call> is not legacy: it is the same
+	// call as the XML form.
 	Legacy bool
 }
 
-// Args returns the parameters as a map. When a parameter is repeated, the
-// last value wins.
+// Args returns the parameters as a map. A Scanner never returns a call
+// that gives a parameter twice (that is CALL_MALFORMED); for a Call built
+// by hand, the last value wins.
 func (c Call) Args() map[string]string {
 	m := make(map[string]string, len(c.Params))
 	for _, p := range c.Params {
@@ -75,11 +78,16 @@ type Response struct {
 	Content  string // the tool's output, always sent inside CDATA
 }
 
-func incompleteError(name, id string) *Error {
+// describe names a call in an error message: tool call "x" (id 2).
+func describe(name, id string) string {
 	what := fmt.Sprintf("tool call %q", name)
 	if id != "" {
 		what += fmt.Sprintf(" (id %s)", id)
 	}
+	return what
+}
+
+func incompleteError(name, id string) *Error {
 	return &Error{Code: CodeIncomplete, Name: name, ID: id,
-		Message: what + " is incomplete: no </tool_call>"}
+		Message: describe(name, id) + " is incomplete: no </tool_call>"}
 }
