@@ -37,6 +37,7 @@ type Config struct {
 	Tree    Tree    `toml:"tree"`
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
+	MCP     MCP     `toml:"mcp"` // MCP servers to import tools from (mcp.go)
 
 	// Resolved by Load, never read from files.
 
@@ -194,6 +195,7 @@ func (c *Config) loadFile(path string) (bool, error) {
 		}
 		return false, fmt.Errorf("config file %s: unknown setting %q (agent config shows them all)", path, k)
 	}
+	c.MCP.claim(path)
 	for _, k := range md.Keys() {
 		if t := md.Type(k...); t != "Table" {
 			c.set(k.String(), path)
