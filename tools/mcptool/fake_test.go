@@ -91,7 +91,7 @@ func fakeServer(mode string) {
 		switch req.Method {
 		case "initialize":
 			if mode == "slow" {
-				time.Sleep(time.Minute)
+				continue // never answers, but stops when stdin closes
 			}
 			result = map[string]any{"protocolVersion": req.Params.ProtocolVersion,
 				"capabilities": map[string]any{"tools": map[string]any{}},
