@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"net/http"
 	"os"
 
 	"github.com/agentcli/agent/agent/config"
@@ -17,6 +18,12 @@ type deps struct {
 	// files configures the file tools (allowed types, read limit, backup
 	// retention); the zero value means the defaults.
 	files fsedit.Options
+	// trust reports whether the project at root may run its own MCP
+	// servers; nil trusts none (mcp.go).
+	trust func(root string) bool
+	// notes builds the notes REST handler of the project at root for
+	// agent serve; nil serves no /notes (serve.go).
+	notes func(root string) http.Handler
 }
 
 // registry builds the built-in tools for the project at root. Each call

@@ -43,6 +43,8 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestFileWriteCmd(d),
 		newTestCombinedCmd(d),
 		newConfigCmd(d),
+		newMCPCmd(d),
+		newServeCmd(d),
 	)
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()

@@ -35,8 +35,13 @@ func (d *deps) setupRun(ctx context.Context, o *runOptions) (*runSetup, error) {
 	files := fsedit.NewSession(d.fileRoot(o.dir))
 	reg := d.registryWith(files)
 	reg.Timeout = time.Duration(cfg.ToolTimeout)
+	closeMCP, err := d.addMCPTools(ctx, cfg, o.dir, reg)
+	if err != nil {
+		return nil, err
+	}
 	p, err := d.systemPrompt(ctx, o.dir, reg, cfg.Tree)
 	if err != nil {
+		closeMCP()
 		return nil, err
 	}
 	return &runSetup{
@@ -46,6 +51,7 @@ func (d *deps) setupRun(ctx context.Context, o *runOptions) (*runSetup, error) {
 		MaxIterations: cfg.MaxIterations,
 		Approval:      agent.Policy(cfg.Approval),
 		Files:         files,
+		Close:         closeMCP,
 	}, nil
 }
 

@@ -124,12 +124,12 @@ func (c *Client) Close() error {
 	c.closed = true
 	conns := c.conns
 	c.mu.Unlock()
-	var errs []error
-	for _, cn := range conns {
-		if err := cn.close(); err != nil {
-			errs = append(errs, err)
-		}
+	errs := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, cn := range conns {
+		wg.Go(func() { errs[i] = cn.close() })
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 
@@ -197,6 +197,10 @@ func (cn *conn) listTools(ctx context.Context, sess *mcp.ClientSession) ([]tools
 	}
 	return ts, skipped, nil
 }
+
+// terminateWait is how long a server program may take to exit after its
+// stdin closes before it is sent SIGTERM: short, since the agent waits.
+const terminateWait = 500 * time.Millisecond
 
 // maxToolsPerServer keeps one server from flooding the catalog.
 const maxToolsPerServer = 256
@@ -268,7 +272,7 @@ func (cn *conn) transport() (mcp.Transport, error) {
 		for k, v := range s.Env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 			return nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)

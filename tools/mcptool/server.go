@@ -63,8 +63,9 @@ func NewServer(reg *tools.Registry, opts ServeOptions) *mcp.Server {
 			continue
 		}
 		srv.AddTool(toolOf(def), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// No change set: the file tools give each call its own, so undo
+			// restores one call at a time.
 			info := tools.CallInfo{SessionID: opts.Session, CallID: "mcp-" + strconv.FormatInt(calls.Add(1), 10)}
-			info.ChangeSet = info.CallID
 			return serveCall(tools.WithInfo(ctx, info), reg, def.Name, req.Params.Arguments, opts, info), nil
 		})
 	}
