@@ -7,9 +7,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/serve"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
@@ -72,17 +74,8 @@ func (d *deps) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	d.files = fileOptions(cfg)
-	reg := d.registry(root)
-	reg.Timeout = time.Duration(cfg.ToolTimeout)
-	audit := agent.NewAudit(root)
-	defer audit.Close()
-	srv := mcptool.NewServer(reg, mcptool.ServeOptions{
-		AllowWrites: o.allowWrites,
-		Version:     version,
-		Session:     "serve-" + time.Now().UTC().Format("20060102-150405"),
-		Observe:     auditObserver(audit),
-	})
+	srv, closeAudit := d.mcpServer(root, cfg, o.allowWrites)
+	defer closeAudit()
 	if o.stdio {
 		return mcptool.ServeStdio(ctx, srv)
 	}
@@ -109,6 +102,22 @@ func (d *deps) runServe(ctx context.Context, o *serveOptions) error {
 	}
 	fmt.Fprintf(d.io.ErrOut, "agent: serving MCP at http://%s/mcp (%s); Ctrl-C or SIGTERM stops\n", s.Addr(), mode)
 	return s.Serve(ctx)
+}
+
+// mcpServer builds the MCP server of the project at root: the project's
+// tools as a run has them, every call in the audit log.
+func (d *deps) mcpServer(root string, cfg config.Config, allowWrites bool) (*mcp.Server, func() error) {
+	d.files = fileOptions(cfg)
+	reg := d.registry(root)
+	reg.Timeout = time.Duration(cfg.ToolTimeout)
+	audit := agent.NewAudit(root)
+	srv := mcptool.NewServer(reg, mcptool.ServeOptions{
+		AllowWrites: allowWrites,
+		Version:     version,
+		Session:     "serve-" + time.Now().UTC().Format("20060102-150405"),
+		Observe:     auditObserver(audit),
+	})
+	return srv, audit.Close
 }
 
 // notesHandler is the notes REST API of the project at root, or nil while
