@@ -51,7 +51,7 @@ var fakeTools = []map[string]any{
 		}, "required": []string{"a", "b"}}},
 	{"name": "crash", "inputSchema": map[string]any{"type": "object"}},
 	{"name": "hang", "inputSchema": map[string]any{"type": "object"}},
-	{"name": "big", "inputSchema": map[string]any{"type": "object"}},
+	{"name": "big", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"mb": map[string]any{"type": "integer"}}}},
 	{"name": "image", "inputSchema": map[string]any{"type": "object"}},
 	{"name": "fail", "inputSchema": map[string]any{"type": "object"}},
 	{"name": "weather", "description": evilDesc, "inputSchema": map[string]any{"type": "object"}},
@@ -120,7 +120,8 @@ func fakeCall(name string, args map[string]any) any {
 	case "hang":
 		time.Sleep(time.Hour)
 	case "big":
-		return text(strings.Repeat("0123456789", 1<<20)) // 10 MB
+		mb, _ := args["mb"].(float64)
+		return text(strings.Repeat("0123456789", int(mb)<<20/10))
 	case "image":
 		return map[string]any{"content": []any{
 			map[string]any{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
