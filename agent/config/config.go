@@ -44,6 +44,7 @@ type Config struct {
 	Backups Backups `toml:"backups"`
 	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
 	TTS     TTS     `toml:"tts"`
+	MCP     MCP     `toml:"mcp"` // MCP servers to import tools from (mcp.go)
 
 	// Resolved by Load, never read from files.
 
@@ -229,6 +230,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 		}
 		return false, fmt.Errorf("config file %s: unknown setting %q (agent config shows them all)", path, k)
 	}
+	c.MCP.claim(path)
 	for _, k := range md.Keys() {
 		if projectShell && k[0] == "shell" {
 			continue

@@ -108,7 +108,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {
 		return c, err
 	}
-	if c.tools, err = f.buildTools(ctx, toolBuild{root: o.dir, cfg: c.cfg, files: c.files, env: f.environ()}); err != nil {
+	if c.tools, err = f.buildTools(ctx, toolBuild{root: o.dir, cfg: c.cfg, files: c.files, env: f.environ(), warn: f.warn}); err != nil {
 		return c, err
 	}
 	c.closers = append(c.closers, c.tools.Close)

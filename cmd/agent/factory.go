@@ -87,10 +87,12 @@ func (f *factory) readConfig(ctx context.Context, dir string, flags config.Flags
 // no error here, and no local server is probed.
 func (f *factory) localConfig(root string) (config.Config, error) {
 	env := f.environ()
-	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Project: config.ProjectFile(root), Trusted: f.trust || isTrusted(env, root), Env: env})
+	trusted := f.trust || isTrusted(env, root)
+	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Project: config.ProjectFile(root), Trusted: trusted, Env: env})
 	if err != nil && !errors.Is(err, config.ErrNoProvider) {
 		return config.Config{}, err
 	}
+	cfg.ProjectTrusted = trusted
 	return cfg, nil
 }
 
@@ -150,6 +152,8 @@ type toolBuild struct {
 	files *fsedit.Session
 	// env is the environment (keys of engines other than the chat's).
 	env map[string]string
+	// warn says one line to the user (a server that did not start).
+	warn func(string)
 	// readOnly leaves out the tools that run programs (for serving over
 	// MCP, where nobody approves a command).
 	readOnly bool
@@ -191,8 +195,14 @@ func (f *factory) buildTools(ctx context.Context, b toolBuild) (*toolSet, error)
 // session, for commands that only show or parse (tools, parse, prompt).
 // The caller closes it.
 func (f *factory) catalog(ctx context.Context, root string, cfg config.Config) (*toolSet, error) {
+	return f.buildCatalog(ctx, root, cfg, false)
+}
+
+// buildCatalog is catalog, without the tools that run programs when
+// readOnly.
+func (f *factory) buildCatalog(ctx context.Context, root string, cfg config.Config, readOnly bool) (*toolSet, error) {
 	fr := f.fileRoot(root, cfg)
-	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr), env: f.environ()})
+	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr), env: f.environ(), warn: f.warn, readOnly: readOnly})
 	if err != nil {
 		fr.Close()
 		return nil, err

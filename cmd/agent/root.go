@@ -45,6 +45,8 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestCombinedCmd(d),
 		newConfigCmd(d),
 		newTTSCmd(d),
+		newMCPCmd(d),
+		newServeCmd(d),
 	)
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()

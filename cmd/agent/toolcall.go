@@ -143,7 +143,7 @@ func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tool
 			return nil, nil, err
 		}
 	}
-	set, err := d.buildTools(ctx, toolBuild{root: dir, cfg: cfg, files: sess, env: d.environ()})
+	set, err := d.buildTools(ctx, toolBuild{root: dir, cfg: cfg, files: sess, env: d.environ(), warn: d.warn})
 	if err != nil {
 		fr.Close()
 		return nil, nil, err

@@ -23,6 +23,17 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}
+	// Other servers' tools, waiting at most mcp.timeout for them; a
+	// project's own servers only once the project is trusted.
+	warn := b.warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	closeMCP, err := addMCPTools(ctx, b.cfg, b.root, set.reg, warn)
+	if err != nil {
+		return nil, err
+	}
+	set.closers = append(set.closers, closeMCP)
 	return set, nil
 }
 

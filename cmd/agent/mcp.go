@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/mcptool"
+)
+
+// mcpSpecs turns the configured MCP servers of the project at root into
+// specs. The project's own servers (its .agent/config.toml and .mcp.json)
+// count only when trusted. notes says, one line each, which servers were
+// left out and why.
+func mcpSpecs(cfg config.Config, root string, trusted bool) (specs []mcptool.Spec, notes []string, err error) {
+	servers, skipped, err := cfg.MCPServers(root, trusted)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, name := range skipped {
+		notes = append(notes, fmt.Sprintf("mcp server %s skipped: it is the project's, and the project is not trusted", name))
+	}
+	for _, s := range servers {
+		if err := config.CheckMCPServer(s.Name, s.MCPServer); err != nil {
+			notes = append(notes, err.Error()+"; skipped")
+			continue
+		}
+		specs = append(specs, mcptool.Spec{
+			Name:     s.Name,
+			Command:  expandEnv(s.Command),
+			Args:     expandAll(s.Args),
+			Env:      expandMap(s.Env),
+			Dir:      root,
+			URL:      expandEnv(s.URL),
+			Headers:  expandMap(s.Headers),
+			ReadOnly: s.ReadOnly,
+		})
+	}
+	return specs, notes, nil
+}
+
+// expandEnv replaces ${VAR} and $VAR with the environment's values, as
+// .mcp.json files expect: tokens stay in the environment, not in files.
+func expandEnv(s string) string { return os.ExpandEnv(s) }
+
+func expandAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = expandEnv(s)
+	}
+	return out
+}
+
+func expandMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = expandEnv(v)
+	}
+	return out
+}
+
+// mcpOptions are the discovery options of cfg.
+func mcpOptions(cfg config.Config) mcptool.Options {
+	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version}
+}
+
+// addMCPTools discovers the configured servers' tools and adds them to
+// reg, waiting at most the configured limit (servers start in parallel).
+// A server that fails is skipped with one warning line. The returned
+// function stops the servers.
+func addMCPTools(ctx context.Context, cfg config.Config, root string, reg *tools.Registry, warn func(string)) (func() error, error) {
+	specs, notes, err := mcpSpecs(cfg, root, cfg.ProjectTrusted)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notes {
+		warn(n)
+	}
+	if len(specs) == 0 {
+		return func() error { return nil }, nil
+	}
+	c, servers := mcptool.Discover(ctx, specs, mcpOptions(cfg))
+	for _, s := range servers {
+		if s.Err != nil {
+			warn(fmt.Sprintf("mcp server %s skipped: %v", s.Name, s.Err))
+			continue
+		}
+		for _, t := range s.Tools {
+			if err := reg.Add(t); err != nil {
+				warn(fmt.Sprintf("mcp server %s: %v", s.Name, err))
+			}
+		}
+	}
+	return c.Close, nil
+}
+
+func (d *factory) warn(msg string) { fmt.Fprintln(d.io.ErrOut, "agent: "+safeText(msg)) }
+
+func newMCPCmd(d *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Show the MCP servers whose tools the agent imports",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newMCPListCmd(d))
+	return cmd
+}
+
+func newMCPListCmd(d *factory) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the MCP servers, their status and their tools",
+		Long: `list starts every configured MCP server ([mcp.servers.NAME] in config.toml,
+and the project's .mcp.json once the project is trusted), asks each for its
+tools within mcp.timeout, and prints the servers with their status and the
+tools they add, as the model sees them. "ask" marks a tool whose calls need
+approval; "auto" one your own config lists as read_only.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := projectFolder(dir)
+			if err != nil {
+				return err
+			}
+			cfg, err := d.localConfig(root)
+			if err != nil {
+				return err
+			}
+			specs, notes, err := mcpSpecs(cfg, root, cfg.ProjectTrusted)
+			if err != nil {
+				return err
+			}
+			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg))
+			defer c.Close()
+			return printMCPList(d, specs, servers, notes)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")
+	return cmd
+}
+
+func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, notes []string) error {
+	byName := map[string]mcptool.Server{}
+	for _, s := range servers {
+		byName[s.Name] = s
+	}
+	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
+	if len(specs) == 0 && len(notes) == 0 {
+		fmt.Fprintln(d.io.Out, "No MCP servers configured: add [mcp.servers.NAME] to config.toml, or an .mcp.json to the project.")
+	}
+	for _, sp := range specs {
+		s := byName[sp.Name]
+		kind, where := "stdio", sp.Command
+		if sp.URL != "" {
+			kind, where = "http", sp.URL
+		}
+		status := fmt.Sprintf("ok, %d tools", len(s.Tools))
+		if s.Err != nil {
+			status = "failed: " + s.Err.Error()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sp.Name, kind, safeText(where), safeText(status))
+		for _, t := range s.Tools {
+			def := t.Definition()
+			approval := "ask"
+			if !def.Writes {
+				approval = "auto"
+			}
+			desc := strings.TrimPrefix(def.Description, "(MCP server "+sp.Name+") ")
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", def.Name, approval, paramSummary(def), safeText(firstSentence(desc)))
+		}
+		for _, sk := range s.Skipped {
+			fmt.Fprintf(tw, "  skipped\t\t\t%s\n", safeText(sk))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(d.io.Out, safeText(n))
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/serve"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/mcptool"
+)
+
+// serveOptions are the flags of agent serve.
+type serveOptions struct {
+	stdio       bool
+	httpAddr    string
+	noAuth      bool
+	allowWrites bool
+	dir         string
+}
+
+func newServeCmd(d *factory) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve (--stdio | --http ADDR)",
+		Short: "Offer the agent's tools to other agents over MCP",
+		Long: `serve offers the project's tools (files, notes, audio) as an MCP server,
+with the same sandbox, backups and audit log as the agent's own calls.
+Only the reading tools are offered unless --allow-writes is given; the
+shell tool never is.
+
+--stdio speaks MCP on standard input and output (for a client that starts
+the agent itself). --http ADDR serves MCP over Streamable HTTP at /mcp, and
+the notes REST API at /notes, behind "Authorization: Bearer TOKEN" with the
+token from AGENT_SERVE_TOKEN (or mcp.serve_token in your config); --no-auth
+drops the token, on a loopback address only. SIGTERM lets requests in
+flight finish before the server exits.`,
+		Example: `  agent serve --stdio
+  AGENT_SERVE_TOKEN=$(openssl rand -hex 16) agent serve --http 127.0.0.1:8765
+  agent serve --http 127.0.0.1:8765 --no-auth --allow-writes`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.stdio == (o.httpAddr != "") {
+				return usageErrorf("give --stdio or --http ADDR")
+			}
+			if o.stdio && o.noAuth {
+				return usageErrorf("--no-auth is for --http")
+			}
+			return d.runServe(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.stdio, "stdio", false, "speak MCP on standard input and output")
+	f.StringVar(&o.httpAddr, "http", "", "serve MCP and the notes API over HTTP at `ADDR` (host:port)")
+	f.BoolVar(&o.noAuth, "no-auth", false, "serve without a token (loopback addresses only)")
+	f.BoolVar(&o.allowWrites, "allow-writes", false, "offer the tools that change files and notes too")
+	f.StringVar(&o.dir, "dir", "", "the project folder (default: the current folder)")
+	return cmd
+}
+
+func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
+	root, err := projectFolder(o.dir)
+	if err != nil {
+		return err
+	}
+	cfg, err := d.localConfig(root)
+	if err != nil {
+		return err
+	}
+	srv, closeServer, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
+	if err != nil {
+		return err
+	}
+	defer closeServer()
+	if o.stdio {
+		return mcptool.ServeStdio(ctx, srv)
+	}
+	token := os.Getenv("AGENT_SERVE_TOKEN")
+	if token == "" {
+		token = cfg.MCP.ServeToken
+	}
+	if o.noAuth {
+		token = ""
+	}
+	s, err := serve.New(serve.Options{
+		Addr:   o.httpAddr,
+		Token:  token,
+		NoAuth: o.noAuth,
+		MCP:    mcptool.HTTPHandler(srv),
+		Notes:  d.notesHandler(root),
+	})
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	mode := "reading tools only"
+	if o.allowWrites {
+		mode = "writes allowed"
+	}
+	fmt.Fprintf(d.io.ErrOut, "agent: serving MCP at http://%s/mcp (%s); Ctrl-C or SIGTERM stops\n", s.Addr(), mode)
+	return s.Serve(ctx)
+}
+
+// mcpServer builds the MCP server of the project at root: the project's
+// tools as a run has them, every call in the audit log.
+func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*mcp.Server, func() error, error) {
+	// Never a command tool: nobody is there to approve one.
+	set, err := d.buildCatalog(ctx, root, cfg, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg := set.reg
+	audit := agent.NewAudit(root)
+	srv := mcptool.NewServer(reg, mcptool.ServeOptions{
+		AllowWrites: allowWrites,
+		Version:     version,
+		Session:     "serve-" + time.Now().UTC().Format("20060102-150405"),
+		Observe:     auditObserver(audit),
+	})
+	return srv, func() error { return errors.Join(audit.Close(), set.Close()) }, nil
+}
+
+// notesHandler is the notes REST API of the project at root, or nil while
+// there is no notes store.
+func (d *factory) notesHandler(root string) http.Handler {
+	return nil
+}
+
+// auditObserver records each served call in the project's audit log, as
+// the agent's own calls are.
+func auditObserver(a *agent.Audit) func(tools.CallInfo, string, map[string]string, tools.Result, time.Duration) {
+	return func(info tools.CallInfo, name string, raw map[string]string, res tools.Result, took time.Duration) {
+		outcome := agent.OutcomeOK
+		if res.IsError() {
+			outcome = agent.OutcomeError
+		}
+		_ = a.Record(agent.AuditEntry{
+			Time: time.Now(), Session: info.SessionID, CallID: info.CallID, Tool: name,
+			Params: raw, Outcome: outcome, Code: res.Code, DurationMS: float64(took.Microseconds()) / 1000,
+		})
+	}
+}

@@ -1,0 +1,301 @@
+package mcptool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentcli/agent/tools"
+)
+
+// Spec says how to reach one MCP server: a program spoken to over
+// stdin/stdout (Command, Args, Env), or a Streamable HTTP endpoint (URL,
+// Headers).
+type Spec struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     map[string]string // added to the agent's own environment
+	Dir     string            // working folder of Command; "" is the current one
+	URL     string
+	Headers map[string]string
+	// ReadOnly names tools (as the server calls them) that run without
+	// approval. Set it only from the user's own config.
+	ReadOnly []string
+}
+
+// Options tune discovery and calls.
+type Options struct {
+	// Timeout bounds start-up and tools/list of each server.
+	Timeout time.Duration
+	// MaxResult bounds the text of one result; DefaultMaxResult when zero.
+	MaxResult int
+	// Version is the agent's version, told to servers.
+	Version string
+}
+
+// DefaultMaxResult is the most text one imported tool call returns.
+const DefaultMaxResult = 100 << 10
+
+// Server is the outcome of discovering one server.
+type Server struct {
+	Name string
+	// Tools are the server's tools, ready for tools.Registry.Add.
+	Tools []tools.Tool
+	// Skipped says, one line each, which tools were left out and why
+	// (an unusable schema or name).
+	Skipped []string
+	// Err is why the server is unavailable; nil when it answered.
+	Err error
+}
+
+// Client holds the sessions of the servers it started.
+type Client struct {
+	opts    Options
+	updates chan Server
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	conns   []*conn
+	closed  bool
+}
+
+// Start connects to every server in specs in parallel and returns at once.
+// Each server's outcome arrives on Updates as soon as it is known (within
+// opts.Timeout); Updates is closed after the last one. ctx bounds the
+// discovery only, not the sessions: Close ends those.
+func Start(ctx context.Context, specs []Spec, opts Options) *Client {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.MaxResult <= 0 {
+		opts.MaxResult = DefaultMaxResult
+	}
+	c := &Client{opts: opts, updates: make(chan Server, len(specs))}
+	for _, s := range specs {
+		cn := &conn{spec: s, opts: opts, client: c}
+		c.mu.Lock()
+		c.conns = append(c.conns, cn)
+		c.mu.Unlock()
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			c.updates <- cn.discover(ctx)
+		}()
+	}
+	go func() {
+		c.wg.Wait()
+		close(c.updates)
+	}()
+	return c
+}
+
+// Discover connects to every server in specs and waits for all of them:
+// at most opts.Timeout, since they start in parallel. It is Start plus
+// Wait, for callers that need the whole catalog before they begin.
+func Discover(ctx context.Context, specs []Spec, opts Options) (*Client, []Server) {
+	c := Start(ctx, specs, opts)
+	return c, c.Wait()
+}
+
+// Updates delivers each server's outcome once, as it arrives.
+func (c *Client) Updates() <-chan Server { return c.updates }
+
+// Wait collects the outcomes not yet taken from Updates, in the order they
+// arrive.
+func (c *Client) Wait() []Server {
+	var out []Server
+	for s := range c.updates {
+		out = append(out, s)
+	}
+	return out
+}
+
+// Close ends every session and stops the server programs.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	conns := c.conns
+	c.mu.Unlock()
+	errs := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, cn := range conns {
+		wg.Go(func() { errs[i] = cn.close() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// conn is the session with one server. A session that died (the program
+// crashed) is started again by the next call.
+type conn struct {
+	spec   Spec
+	opts   Options
+	client *Client
+
+	mu   sync.Mutex
+	sess *mcp.ClientSession
+}
+
+// discover connects and lists the tools, within the time limit. At the
+// limit it answers at once; stopping the server that did not answer may
+// take a little longer, and goes on in the background.
+func (cn *conn) discover(ctx context.Context) Server {
+	ctx, cancel := context.WithTimeout(ctx, cn.opts.Timeout)
+	done := make(chan Server, 1)
+	go func() {
+		defer cancel()
+		done <- cn.tryDiscover(ctx)
+	}()
+	select {
+	case s := <-done:
+		return s
+	case <-ctx.Done():
+		return Server{Name: cn.spec.Name, Err: fmt.Errorf("no answer within %s", cn.opts.Timeout)}
+	}
+}
+
+func (cn *conn) tryDiscover(ctx context.Context) Server {
+	out := Server{Name: cn.spec.Name}
+	sess, err := cn.session(ctx)
+	if err == nil {
+		out.Tools, out.Skipped, err = cn.listTools(ctx, sess)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer within %s", cn.opts.Timeout)
+		}
+		out.Err = err
+		_ = cn.close()
+	}
+	return out
+}
+
+func (cn *conn) listTools(ctx context.Context, sess *mcp.ClientSession) ([]tools.Tool, []string, error) {
+	var ts []tools.Tool
+	var skipped []string
+	for t, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			return nil, nil, fmt.Errorf("tools/list: %w", err)
+		}
+		rt, err := newRemoteTool(cn, t)
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		ts = append(ts, rt)
+		if len(ts) > maxToolsPerServer {
+			return nil, nil, fmt.Errorf("more than %d tools; is it an MCP server?", maxToolsPerServer)
+		}
+	}
+	return ts, skipped, nil
+}
+
+// terminateWait is how long a server program may take to exit after its
+// stdin closes before it is sent SIGTERM: short, since the agent waits.
+const terminateWait = 500 * time.Millisecond
+
+// maxToolsPerServer keeps one server from flooding the catalog.
+const maxToolsPerServer = 256
+
+// session returns the live session, connecting first when there is none.
+func (cn *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
+	cn.mu.Lock()
+	defer cn.mu.Unlock()
+	if cn.sess != nil {
+		return cn.sess, nil
+	}
+	cn.client.mu.Lock()
+	closed := cn.client.closed
+	cn.client.mu.Unlock()
+	if closed {
+		return nil, errors.New("client closed")
+	}
+	t, err := cn.transport()
+	if err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: cn.opts.Version},
+		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	sess, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	cn.sess = sess
+	return sess, nil
+}
+
+// drop forgets sess after it failed, so that the next call starts anew.
+func (cn *conn) drop(sess *mcp.ClientSession) {
+	cn.mu.Lock()
+	if cn.sess == sess {
+		cn.sess = nil
+	}
+	cn.mu.Unlock()
+	_ = sess.Close()
+}
+
+func (cn *conn) close() error {
+	cn.mu.Lock()
+	sess := cn.sess
+	cn.sess = nil
+	cn.mu.Unlock()
+	if sess == nil {
+		return nil
+	}
+	err := sess.Close()
+	if err != nil && cn.spec.Command != "" {
+		// A program that exits when its stdin closes reports its exit
+		// status here; that is how it is meant to stop.
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			err = nil
+		}
+	}
+	return err
+}
+
+func (cn *conn) transport() (mcp.Transport, error) {
+	s := cn.spec
+	switch {
+	case s.Command != "":
+		cmd := exec.Command(s.Command, s.Args...)
+		cmd.Dir = s.Dir
+		cmd.Env = os.Environ()
+		for k, v := range s.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
+	case s.URL != "":
+		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
+			return nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)
+		}
+		hc := &http.Client{Transport: headerTransport{s.Headers, http.DefaultTransport}}
+		return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxRetries: 1, DisableStandaloneSSE: true}, nil
+	}
+	return nil, errors.New("no command and no url")
+}
+
+// headerTransport adds the configured headers (an API token) to every
+// request.
+type headerTransport struct {
+	headers map[string]string
+	next    http.RoundTripper
+}
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return t.next.RoundTrip(r)
+}

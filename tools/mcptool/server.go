@@ -1,0 +1,199 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentcli/agent/tools"
+)
+
+// NeverServed are tools no server offers, whatever the options: a shell
+// over the network is a remote code execution service.
+var NeverServed = []string{"run_command"}
+
+// ServeOptions choose what a server offers.
+type ServeOptions struct {
+	// AllowWrites offers the tools that change something; without it only
+	// the reading ones are served.
+	AllowWrites bool
+	// Exclude names more tools not to serve.
+	Exclude []string
+	// Version is the agent's version, told to clients.
+	Version string
+	// Session names the server's calls in backups and the audit log.
+	Session string
+	// Observe, when set, is told about every call after it ran (the
+	// audit log).
+	Observe func(info tools.CallInfo, name string, raw map[string]string, res tools.Result, took time.Duration)
+}
+
+// Served reports whether a server with opts offers def.
+func (o ServeOptions) Served(def tools.Definition) bool {
+	switch {
+	case slices.Contains(NeverServed, def.Name), slices.Contains(o.Exclude, def.Name):
+		return false
+	case strings.HasPrefix(def.Name, Prefix): // another server's tools are not ours to pass on
+		return false
+	case def.Writes && !o.AllowWrites:
+		return false
+	}
+	return true
+}
+
+// NewServer returns an MCP server offering the tools of reg that opts
+// allow, each annotated read-only or destructive. Calls go through the
+// registry as the agent's own calls do: the same validation, sandbox,
+// time limits and backups.
+func NewServer(reg *tools.Registry, opts ServeOptions) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "agent", Version: opts.Version}, &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	var calls atomic.Int64
+	for _, t := range reg.Tools() {
+		def := t.Definition()
+		if !opts.Served(def) {
+			continue
+		}
+		srv.AddTool(toolOf(def), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// No change set: the file tools give each call its own, so undo
+			// restores one call at a time.
+			info := tools.CallInfo{SessionID: opts.Session, CallID: "mcp-" + strconv.FormatInt(calls.Add(1), 10)}
+			return serveCall(tools.WithInfo(ctx, info), reg, def.Name, req.Params.Arguments, opts, info), nil
+		})
+	}
+	return srv
+}
+
+// serveCall runs one tools/call. Every failure the caller can fix is a
+// tool error (isError), as the agent's model would see it.
+func serveCall(ctx context.Context, reg *tools.Registry, name string, rawArgs json.RawMessage, opts ServeOptions, info tools.CallInfo) *mcp.CallToolResult {
+	start := time.Now()
+	raw, res := stringArgs(name, rawArgs)
+	if res == nil {
+		r, err := reg.Call(ctx, name, raw)
+		if err != nil {
+			r = tools.Errorf(tools.CodeProviderError, "%s could not run: %v", name, err)
+		}
+		res = &r
+	}
+	if opts.Observe != nil {
+		opts.Observe(info, name, raw, *res, time.Since(start))
+	}
+	return resultOf(*res)
+}
+
+// stringArgs turns JSON arguments into the protocol's strings: a string
+// as it is, anything else as its JSON text, which is what Validate
+// converts from.
+func stringArgs(name string, data json.RawMessage) (map[string]string, *tools.Result) {
+	var args map[string]json.RawMessage
+	if len(data) > 0 && string(data) != "null" {
+		if err := json.Unmarshal(data, &args); err != nil {
+			res := tools.Errorf(tools.CodeSchemaInvalid, "%s: the arguments must be a JSON object", name)
+			return nil, &res
+		}
+	}
+	raw := make(map[string]string, len(args))
+	for k, v := range args {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			raw[k] = s
+		} else {
+			raw[k] = string(v)
+		}
+	}
+	return raw, nil
+}
+
+func resultOf(r tools.Result) *mcp.CallToolResult {
+	if r.IsError() {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: r.Code + ": " + r.Message}}}
+	}
+	text := r.Message
+	if r.Content != "" {
+		if text != "" {
+			text += "\n\n"
+		}
+		text += r.Content
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// toolOf describes def to MCP clients: its first paragraph on one line,
+// a JSON schema of its parameters, and what it may change.
+func toolOf(def tools.Definition) *mcp.Tool {
+	props := make(map[string]any, len(def.Params))
+	var required []string
+	for _, p := range def.Params {
+		s := map[string]any{}
+		switch p.Kind {
+		case tools.Integer:
+			s["type"] = "integer"
+		case tools.Boolean:
+			s["type"] = "boolean"
+		case tools.Enum:
+			s["type"] = "string"
+			s["enum"] = p.Enum
+		case tools.String:
+			s["type"] = "string"
+		}
+		if d := firstParagraph(p.Description); d != "" {
+			s["description"] = d
+		}
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	destructive := def.Writes
+	openWorld := false
+	return &mcp.Tool{
+		Name:        def.Name,
+		Description: firstParagraph(def.Description),
+		InputSchema: schema,
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:    !def.Writes,
+			DestructiveHint: &destructive,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+// firstParagraph is s up to its first blank line, on one line.
+func firstParagraph(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// ServeStdio serves srv on standard input and output until the client
+// leaves or ctx ends.
+func ServeStdio(ctx context.Context, srv *mcp.Server) error {
+	return srv.Run(ctx, &mcp.StdioTransport{})
+}
+
+// MaxRequestBody bounds one MCP request over HTTP.
+const MaxRequestBody = 4 << 20
+
+// HTTPHandler serves srv over Streamable HTTP. Authentication and the
+// Host and Origin checks are the HTTP front's (agent/serve).
+func HTTPHandler(srv *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      10 * time.Minute,
+		MaxRequestBodyBytes: MaxRequestBody,
+	})
+}
