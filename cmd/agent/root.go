@@ -34,6 +34,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newParseCmd(d),
 		newToolsCmd(d),
 		newRunCmd(d, nil),
+		newChatCmd(d),
 		newDemoCmd(d),
 		newPromptCmd(d),
 		newBackupsCmd(d),
@@ -44,6 +45,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestCombinedCmd(d),
 		newConfigCmd(d),
 	)
+	setRootChat(root, d)
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()
 	markUsageErrors(root)
