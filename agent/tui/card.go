@@ -73,13 +73,19 @@ func keyParams(ps []xmlcall.Param) string {
 // view renders the card on one line (two when the error message is long),
 // truncated to width.
 func (c *card) view(st *styles, frame string, now time.Time, width int) string {
+	return c.render(st, frame, now, width, false)
+}
+
+// render draws the card; waiting shows a running call as queued (while
+// the user is being asked about a write, nothing runs).
+func (c *card) render(st *styles, frame string, now time.Time, width int, waiting bool) string {
 	head := "  " + st.tool.Render(c.tool)
 	if c.params != "" {
 		head += " " + st.dim.Render(c.params)
 	}
 	var tail string
 	switch {
-	case c.result == nil && c.running:
+	case c.result == nil && c.running && !waiting:
 		tail = st.warn.Render(frame) + " " + st.dim.Render(formatDuration(now.Sub(c.started)))
 	case c.result == nil:
 		tail = st.dim.Render("…")

@@ -20,6 +20,17 @@ type markdown struct {
 	fence   string   // the fence that opened the current code block
 	lang    string   // its language
 	comment bool     // the highlighter is inside a block comment
+	started bool     // a block was printed: the next one is set apart
+	cont    bool     // the open block continues a paragraph cut at maxBlockLines
+}
+
+// block sets a new block apart from the one before by a blank line.
+func (m *markdown) block1(s string) string {
+	if m.started && !m.cont {
+		s = "\n" + s
+	}
+	m.started, m.cont = true, false
+	return s
 }
 
 // maxBlockLines bounds the open block: a long paragraph without a blank
@@ -57,7 +68,7 @@ func (m *markdown) flush() []string {
 		m.fence = ""
 	}
 	if b := m.renderBlock(); b != "" {
-		out = append(out, b)
+		out = append(out, m.block1(b))
 	}
 	m.block = m.block[:0]
 	return out
@@ -73,8 +84,14 @@ func (m *markdown) live() string {
 		return m.codeLine(m.partial, &c)
 	}
 	lines := m.block
+	if len(lines) == 0 && m.partial == "" {
+		return ""
+	}
 	if m.partial != "" {
 		lines = append(lines[:len(lines):len(lines)], m.partial)
+	}
+	if m.started && !m.cont {
+		return "\n" + m.render(lines)
 	}
 	return m.render(lines)
 }
@@ -93,7 +110,7 @@ func (m *markdown) line(l string) []string {
 	var out []string
 	flush := func() {
 		if b := m.renderBlock(); b != "" {
-			out = append(out, b)
+			out = append(out, m.block1(b))
 		}
 		m.block = m.block[:0]
 	}
@@ -108,14 +125,15 @@ func (m *markdown) line(l string) []string {
 		if label == "" {
 			label = "code"
 		}
-		out = append(out, m.st.dim.Render("  ╭ "+label))
+		out = append(out, m.block1(m.st.dim.Render("  ╭ "+label)))
 	case strings.HasPrefix(trimmed, "#"):
 		flush()
-		out = append(out, m.render([]string{l}))
+		out = append(out, m.block1(m.render([]string{l})))
 	default:
 		m.block = append(m.block, l)
 		if len(m.block) >= maxBlockLines {
 			flush()
+			m.cont = true
 		}
 	}
 	return out

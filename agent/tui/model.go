@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -79,6 +80,11 @@ type Model struct {
 
 	quitArmed int
 	hint      string
+
+	// The editor's and status line's last renders: while a reply streams
+	// neither changes, and drawing the editor costs more than the reply.
+	inputKey, inputView   string
+	statusKey, statusView string
 }
 
 // item is one entry of the live area: a rendered block of prose or a card.
@@ -298,7 +304,7 @@ func (m *Model) View() tea.View {
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
 	for _, it := range m.live {
 		if it.card != nil {
-			top.WriteString(it.card.view(&m.st, frame, now, m.width))
+			top.WriteString(it.card.render(&m.st, frame, now, m.width, m.ask != nil))
 		} else {
 			top.WriteString(it.text)
 		}
@@ -321,16 +327,18 @@ func (m *Model) View() tea.View {
 		top.WriteString(m.picker.view(&m.st, m.width))
 		top.WriteByte('\n')
 	}
+	// One blank line sets the editor apart from the conversation.
+	top.WriteByte('\n')
 	above := top.String()
 	var b strings.Builder
 	b.WriteString(above)
-	b.WriteString(m.input.View())
+	b.WriteString(m.editorView())
 	b.WriteByte('\n')
 	if c := m.comp.view(&m.st, m.width); c != "" {
 		b.WriteString(c)
 		b.WriteByte('\n')
 	}
-	b.WriteString(m.statusLine())
+	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
 	if m.ask == nil && m.picker == nil {
 		if c := m.input.Cursor(); c != nil {
@@ -339,4 +347,23 @@ func (m *Model) View() tea.View {
 		}
 	}
 	return v
+}
+
+// editorView is the editor drawn, reused while its text, cursor, width and
+// focus are unchanged.
+func (m *Model) editorView() string {
+	key := fmt.Sprintf("%d %d %d %d %t %t\x00%s", m.input.Width(), m.input.Height(), m.input.Line(), m.input.Column(), m.input.Focused(), m.dark, m.input.Value())
+	if key != m.inputKey {
+		m.inputKey, m.inputView = key, m.input.View()
+	}
+	return m.inputView
+}
+
+// cachedStatus is the status line, redrawn when what it shows changes.
+func (m *Model) cachedStatus() string {
+	key := fmt.Sprintf("%+v %d %t %s %d %s %t", m.info, m.iter, m.running, m.policy, m.width, m.hint, m.dark)
+	if key != m.statusKey {
+		m.statusKey, m.statusView = key, m.statusLine()
+	}
+	return m.statusView
 }

@@ -208,7 +208,7 @@ func (b *chatBackend) Run(ctx context.Context, text string, emit func(agent.Even
 func (b *chatBackend) askInChat(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
 	q := tui.Request{
 		Tool:    req.Tool.Name,
-		Summary: callSummary(&req.Call),
+		Summary: strings.TrimPrefix(callSummary(&req.Call), req.Call.Name+" "),
 		Diff:    writePreview(b.root, req),
 	}
 	v, err := b.ask.Ask(ctx, q)
