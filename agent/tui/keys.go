@@ -229,29 +229,41 @@ func nextPolicy(p agent.Policy) agent.Policy {
 }
 
 // openEditor edits the message in $EDITOR (Ctrl+G): the text goes to a
-// temporary file, the program hands the terminal to the editor, and the
-// file's text comes back into the editor.
+// temporary file (in a command: no I/O in Update), the program hands the
+// terminal to the editor, and the file's text comes back into the editor.
 func (m *Model) openEditor() tea.Cmd {
 	editor := m.opts.Editor
 	if editor == "" {
 		editor = "vi"
 	}
-	f, err := os.CreateTemp("", "agent-message-*.md")
-	if err != nil {
-		m.println(m.errorLine(err))
-		return nil
-	}
-	name := f.Name()
-	f.WriteString(m.input.Value())
-	f.Close()
-	args := strings.Fields(editor)
-	c := exec.Command(args[0], append(args[1:], name)...)
-	return tea.ExecProcess(c, func(err error) tea.Msg {
-		defer os.Remove(name)
+	text := m.input.Value()
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "agent-message-*.md")
 		if err != nil {
 			return editorDoneMsg{err: err}
 		}
-		b, err := os.ReadFile(name)
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return editorDoneMsg{err: err}
+		}
+		return editorStartMsg{file: f.Name(), editor: editor}
+	}
+}
+
+// runEditor hands the terminal to the editor on file.
+func runEditor(msg editorStartMsg) tea.Cmd {
+	args := strings.Fields(msg.editor)
+	c := exec.Command(args[0], append(args[1:], msg.file)...)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		defer os.Remove(msg.file)
+		if err != nil {
+			return editorDoneMsg{err: err}
+		}
+		b, err := os.ReadFile(msg.file)
 		return editorDoneMsg{text: string(b), err: err}
 	})
 }

@@ -255,6 +255,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case customMsg:
 		m.println(m.userLine(msg.shown))
 		return m.startRun(msg.text)
+	case editorStartMsg:
+		return runEditor(msg)
 	case editorDoneMsg:
 		if msg.err != nil {
 			m.println(m.errorLine(msg.err))

@@ -48,6 +48,9 @@ type attachedMsg struct {
 	err    error
 }
 
+// editorStartMsg says the message is in file, ready for the editor.
+type editorStartMsg struct{ file, editor string }
+
 // editorDoneMsg is the text back from $EDITOR.
 type editorDoneMsg struct {
 	text string
