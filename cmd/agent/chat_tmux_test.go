@@ -246,5 +246,7 @@ func TestChatTmuxNarrow(t *testing.T) {
 			t.Errorf("line of %d columns at width 60: %q", n, l)
 		}
 	}
-	c.golden("narrow", s)
+	// What was drawn at the old width may be reflowed by the terminal;
+	// the golden is what came after the resize.
+	c.golden("narrow", s[strings.Index(s, "› hi"):])
 }
