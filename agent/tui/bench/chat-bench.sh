@@ -16,14 +16,27 @@ now() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1e6}'; }
 screen() { tmux -L "$sock" capture-pane -p -t "$1"; }
 
+# A session that stays keeps the tmux server up between launches.
+tmux -L "$sock" -f /dev/null new-session -d -s keep -x 80 -y 10 "sleep 600"
 launch=()
 for i in $(seq 10); do
 	t0=$(now)
-	tmux -L "$sock" -f /dev/null new-session -d -s "l$i" -x 100 -y 30 -c "$work/proj" "${envs[@]}" "$bin"
+	tmux -L "$sock" new-session -d -s "l$i" -x 100 -y 30 -c "$work/proj" "${envs[@]}" "$bin"
 	until screen "l$i" | grep -q 'Ask, or /help'; do :; done
 	launch+=($(( $(now) - t0 )))
 	[ "$i" -lt 10 ] && tmux -L "$sock" kill-session -t "l$i"
 done
+# The same wait for a program that prints the prompt at once: what tmux
+# and the polling cost by themselves.
+base=()
+for i in $(seq 10); do
+	t0=$(now)
+	tmux -L "$sock" new-session -d -s "b$i" -x 100 -y 30 "echo 'Ask, or /help'; sleep 60"
+	until screen "b$i" | grep -q 'Ask, or /help'; do :; done
+	base+=($(( $(now) - t0 )))
+	tmux -L "$sock" kill-session -t "b$i"
+done
+echo "baseline (echo in tmux): median $(printf '%s\n' "${base[@]}" | median) ms"
 echo "launch to ready prompt: median $(printf '%s\n' "${launch[@]}" | median) ms (10 runs)"
 
 sleep 1
@@ -32,10 +45,10 @@ echo "idle resident memory: $(( $(ps -o rss= -p "$pid") / 1024 )) MB"
 
 keys=()
 for i in $(seq 20); do
-	before=$(screen l10 | grep -o x | wc -l)
+	before=$(screen l10 | { grep -o x || true; } | wc -l)
 	t0=$(now)
 	tmux -L "$sock" send-keys -t l10 -l x
-	until [ "$(screen l10 | grep -o x | wc -l)" -gt "$before" ]; do :; done
+	until [ "$(screen l10 | { grep -o x || true; } | wc -l)" -gt "$before" ]; do :; done
 	keys+=($(( $(now) - t0 )))
 done
 echo "key to screen: median $(printf '%s\n' "${keys[@]}" | median) ms (20 keys, including tmux's capture)"
