@@ -96,6 +96,6 @@ type Verdict struct {
 	Reason   string // a typed reason for a denial; goes to the model
 }
 
-// Always is the Decision for "always" in the API of the day; kept in one
-// place so the name change in the agent package touches one line.
-const Always = agent.AllowAll
+// Always is the Decision for "always" (this tool, or the preview's
+// scope, for the rest of the conversation).
+const Always = agent.AllowAlways

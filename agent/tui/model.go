@@ -13,8 +13,8 @@ import (
 )
 
 // PolicyPlan is the read-only mode of Shift+Tab: every write refused and
-// the model told to plan. Named here until the agent package has it.
-const PolicyPlan agent.Policy = "plan"
+// the model told to plan.
+const PolicyPlan = agent.PolicyPlan
 
 // Options configure the chat.
 type Options struct {

@@ -14,14 +14,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/tui"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools/fsedit"
 )
 
 // newChatCmd is `agent chat [PROMPT]`: the interactive chat.
-func newChatCmd(d *deps) *cobra.Command {
-	o := &runOptions{io: d.io, setup: d.setupRun}
+func newChatCmd(d *factory) *cobra.Command {
+	o := &runOptions{io: d.io}
 	cmd := &cobra.Command{
 		Use:   "chat [prompt]",
 		Short: "Chat with the agent in this project (the default on a terminal)",
@@ -57,8 +58,8 @@ func chatFlags(cmd *cobra.Command, o *runOptions) {
 
 // setRootChat makes `agent` with no arguments open the chat on a terminal;
 // with no terminal it prints the help, which points to `agent run`.
-func setRootChat(root *cobra.Command, d *deps) {
-	o := &runOptions{io: d.io, setup: d.setupRun}
+func setRootChat(root *cobra.Command, d *factory) {
+	o := &runOptions{io: d.io}
 	chatFlags(root, o)
 	root.Args = cobra.NoArgs
 	root.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -70,7 +71,7 @@ func setRootChat(root *cobra.Command, d *deps) {
 	}
 }
 
-func runChat(ctx context.Context, d *deps, o *runOptions, first string) error {
+func runChat(ctx context.Context, d *factory, o *runOptions, first string) error {
 	if o.continueLast && o.sessionID != "" {
 		return usageErrorf("use --continue or --session, not both")
 	}
@@ -79,7 +80,7 @@ func runChat(ctx context.Context, d *deps, o *runOptions, first string) error {
 			return usageError{err}
 		}
 	}
-	root, err := o.root()
+	root, err := projectFolder(o.dir)
 	if err != nil {
 		return err
 	}
@@ -119,16 +120,16 @@ func firstNonEmpty(ss ...string) string {
 	return ""
 }
 
-// chatBackend adapts the loop to the chat: one Agent over one session,
-// the file tools' session kept with it, approval asked in the chat.
+// chatBackend adapts the conversation (the same builder `agent run` uses)
+// to the chat: approval asked in the chat's dialog, the policy changed
+// between turns by Shift+Tab.
 type chatBackend struct {
-	d     *deps
-	o     *runOptions
-	root  string
-	setup *runSetup
-	a     *agent.Agent
-	audit *agent.Audit
-	ask   tui.Asker
+	d    *factory
+	o    *runOptions
+	root string
+	conv *conversation
+	a    *agent.Agent
+	ask  tui.Asker
 
 	mu     sync.Mutex
 	policy agent.Policy
@@ -136,45 +137,38 @@ type chatBackend struct {
 	note string
 }
 
-func newChatBackend(ctx context.Context, d *deps, o *runOptions) (*chatBackend, error) {
-	sess, err := o.session(o.dir)
+func (o *runOptions) convOptions() convOptions {
+	return convOptions{
+		dir: o.dir,
+		flags: config.Flags{
+			Provider:      o.provider,
+			Model:         o.model,
+			Approval:      o.approval,
+			MaxIterations: o.maxIterations,
+		},
+		sessionID:    o.sessionID,
+		continueLast: o.continueLast,
+	}
+}
+
+func newChatBackend(ctx context.Context, d *factory, o *runOptions) (*chatBackend, error) {
+	b := &chatBackend{d: d, o: o, root: o.dir}
+	co := o.convOptions()
+	co.approval = agent.Approval{Ask: agent.AskFunc(b.askInChat)}
+	conv, err := d.newConversation(ctx, co)
 	if err != nil {
 		return nil, err
 	}
-	s, err := o.setup(ctx, o)
-	if err != nil {
-		sess.Close()
-		return nil, err
-	}
-	if s.Files != nil {
-		if err := loadFileState(s.Files, o.dir, sess.ID); err != nil {
-			sess.Close()
-			return nil, err
-		}
-	}
-	b := &chatBackend{d: d, o: o, root: o.dir, setup: s, audit: agent.NewAudit(o.dir)}
-	b.policy = o.policy(s.Approval)
-	b.a = &agent.Agent{
-		Model:         s.Model,
-		Tools:         s.Tools,
-		Session:       sess,
-		System:        s.System,
-		MaxIterations: s.MaxIterations,
-		Audit:         b.audit,
-	}
+	b.conv, b.a = conv, conv.agent
+	b.policy = o.policy(agent.Policy(conv.cfg.Approval))
+	b.a.SetPolicy(b.policy)
 	if o.maxIterations > 0 {
 		b.a.MaxIterations = o.maxIterations
 	}
 	return b, nil
 }
 
-func (b *chatBackend) close() {
-	b.a.Session.Close()
-	b.audit.Close()
-	if b.setup.Close != nil {
-		b.setup.Close()
-	}
-}
+func (b *chatBackend) close() { b.conv.Close() }
 
 // Run runs one turn of the conversation.
 func (b *chatBackend) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
@@ -185,39 +179,24 @@ func (b *chatBackend) Run(ctx context.Context, text string, emit func(agent.Even
 	if note != "" {
 		text = note + "\n\n" + text
 	}
-	b.a.Approval = agent.Approval{Policy: pol}
-	if pol == tui.PolicyPlan {
-		// Until the loop has a plan mode of its own: writes are refused
-		// and the model is told to plan.
-		b.a.Approval.Policy = agent.PolicyNever
-		text += "\n\n(Plan mode: do not change any file; read what you need and answer with a plan.)"
-	}
-	if b.a.Approval.Policy == agent.PolicyAsk {
-		b.a.Approval.Ask = b.askInChat
-	}
-	out, err := b.a.Run(ctx, text, emit)
-	if b.setup.Files != nil && out != nil && len(out.Calls) > 0 {
-		if serr := saveFileState(b.setup.Files, b.root, b.a.Session.ID); serr != nil && err == nil {
-			err = serr
-		}
-	}
-	return out, err
+	b.a.SetPolicy(pol)
+	return b.conv.Run(ctx, text, emit)
 }
 
 // askInChat is the loop's Asker: the question goes to the chat's dialog.
-func (b *chatBackend) askInChat(ctx context.Context, req agent.ApprovalRequest) (agent.Decision, error) {
-	q := tui.Request{
-		Tool:    req.Tool.Name,
-		Summary: strings.TrimPrefix(callSummary(&req.Call), req.Call.Name+" "),
-		Diff:    writePreview(b.root, req),
+func (b *chatBackend) askInChat(ctx context.Context, q agent.Question) (agent.Answer, error) {
+	r := tui.Request{
+		Tool:       q.Tool.Name,
+		Summary:    q.Preview.Summary,
+		Diff:       q.Preview.Diff,
+		Lines:      q.Preview.Lines,
+		ScopeLabel: q.Preview.ScopeLabel,
 	}
-	v, err := b.ask.Ask(ctx, q)
+	v, err := b.ask.Ask(ctx, r)
 	if err != nil {
-		return agent.Deny, err
+		return agent.Answer{Decision: agent.Deny}, err
 	}
-	// The loop of the day takes no reason with a denial; the groundwork's
-	// Answer carries v.Reason to the model.
-	return v.Decision, nil
+	return agent.Answer{Decision: v.Decision, Reason: v.Reason}, nil
 }
 
 func (b *chatBackend) Info() tui.Info {
@@ -333,6 +312,7 @@ func (b *chatBackend) undo(ctx context.Context) (tui.Reply, error) {
 	if err != nil {
 		return tui.Reply{}, err
 	}
+	defer root.Close()
 	rep, err := root.Undo(ctx, false)
 	if errors.Is(err, fsedit.ErrNothingToUndo) {
 		return tui.Reply{Text: "Nothing to undo: the agent has not written anything in this project yet."}, nil
@@ -361,6 +341,7 @@ func (b *chatBackend) backups() (tui.Reply, error) {
 	if err != nil {
 		return tui.Reply{}, err
 	}
+	defer root.Close()
 	st, err := root.Backups()
 	if err != nil {
 		return tui.Reply{}, err
@@ -390,12 +371,16 @@ func (b *chatBackend) switchModel(ctx context.Context, spec string) (tui.Reply, 
 	} else {
 		o.model = spec
 	}
-	s, err := o.setup(ctx, &o)
+	cfg, err := b.d.loadConfig(ctx, b.root, o.convOptions().flags)
 	if err != nil {
 		return tui.Reply{}, err
 	}
-	b.a.Model = s.Model
-	return tui.Reply{Text: "Now using `" + s.Model.Name() + "`."}, nil
+	model, err := b.d.model(ctx, cfg)
+	if err != nil {
+		return tui.Reply{}, err
+	}
+	b.a.Model = model
+	return tui.Reply{Text: "Now using `" + model.Name() + "`."}, nil
 }
 
 func knownProvider(p string) bool {
@@ -430,10 +415,8 @@ func (b *chatBackend) resume(id string) (tui.Reply, error) {
 	}
 	b.a.Session.Close()
 	b.a.Session = s
-	if b.setup.Files != nil {
-		if err := loadFileState(b.setup.Files, b.root, id); err != nil {
-			return tui.Reply{}, err
-		}
+	if err := loadFileState(b.conv.files, b.root, id); err != nil {
+		return tui.Reply{}, err
 	}
 	return tui.Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(s.Messages())), Cleared: true}, nil
 }
