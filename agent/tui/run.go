@@ -11,12 +11,10 @@ import (
 	"github.com/agentcli/agent/agent"
 )
 
-// Event types the loop is gaining; named here so the chat handles them
-// as soon as the loop emits them.
 const (
-	eventToolStart agent.EventType = "tool_start"
-	eventCompact   agent.EventType = "compact"
-	eventThought   agent.EventType = "thought"
+	eventToolStart = agent.EventToolStart
+	eventCompact   = agent.EventCompact
+	eventThought   = agent.EventThought
 )
 
 // send takes a message the user typed: a slash command, or a prompt for
@@ -178,10 +176,22 @@ func (m *Model) event(e agent.Event) {
 }
 
 func retryText(e agent.Event) string {
-	if e.Text != "" {
-		return "retrying: " + e.Text
+	r := e.Retry
+	if r == nil {
+		return "retrying"
 	}
-	return "retrying"
+	s := "retrying (" + strings.ReplaceAll(r.Reason, "_", " ")
+	if r.Attempts > 0 {
+		s += fmt.Sprintf(", attempt %d of %d", r.Attempt+1, r.Attempts)
+	}
+	if r.Wait > 0 {
+		s += fmt.Sprintf(", in %s", formatDuration(r.Wait))
+	}
+	s += ")"
+	if r.Message != "" {
+		s += ": " + r.Message
+	}
+	return s
 }
 
 // prose takes finished blocks of the reply: printed at once unless a card
