@@ -35,6 +35,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newParseCmd(d),
 		newToolsCmd(d),
 		newRunCmd(d, nil),
+		newChatCmd(d),
 		newDemoCmd(d),
 		newPromptCmd(d),
 		newBackupsCmd(d),
@@ -48,6 +49,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newMCPCmd(d),
 		newServeCmd(d),
 	)
+	setRootChat(root, d)
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()
 	markUsageErrors(root)

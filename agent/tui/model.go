@@ -1,0 +1,371 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentcli/agent/agent"
+)
+
+// PolicyPlan is the read-only mode of Shift+Tab: every write refused and
+// the model told to plan.
+const PolicyPlan = agent.PolicyPlan
+
+// Options configure the chat.
+type Options struct {
+	Backend Backend
+	// Prompt, when set, is sent as soon as the chat opens.
+	Prompt string
+	// Root is the project folder: custom commands are read from its
+	// .agent/commands, the input history kept in its .agent/history.
+	Root string
+	// ConfigDir is the user's config folder for the agent
+	// ($XDG_CONFIG_HOME/agent); its commands/ folder has custom commands
+	// too. Empty for none.
+	ConfigDir string
+	// Editor is the command Ctrl+G runs ($VISUAL or $EDITOR).
+	Editor string
+	// Width is the terminal width until the first resize (tests).
+	Width int
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Model is the chat's root model.
+type Model struct {
+	opts    Options
+	backend Backend
+	st      styles
+	dark    bool
+	width   int
+	height  int
+
+	ctx   context.Context
+	inbox chan tea.Msg
+	quit  chan struct{}
+
+	input      textarea.Model
+	history    *history
+	pastes     []string // large pastes, shown in the editor as placeholders
+	custom     map[string]customCommand
+	comp       completion
+	files      []string // project files for @path completion; nil until asked
+	filesAsked bool
+	picker     *picker
+
+	// the run
+	run     int // id of the current (or last) run
+	running bool
+	cancel  context.CancelFunc
+	md      *markdown
+	live    []item // what the current iteration shows until it can be printed
+	cards   map[string]*card
+	last    *card // the last card, for the toggle key
+	ask     *question
+	errSeen bool // the run's error has been shown
+	iter    int
+	info    Info
+	policy  agent.Policy
+	frame   int
+
+	// printing into the scrollback, strictly in order
+	pending  []string
+	printing bool
+	printed  []string // the last things printed, for tests
+
+	quitArmed int
+	hint      string
+
+	// The editor's and status line's last renders: while a reply streams
+	// neither changes, and drawing the editor costs more than the reply.
+	inputKey, inputView   string
+	statusKey, statusView string
+}
+
+// item is one entry of the live area: a rendered block of prose or a card.
+type item struct {
+	text string
+	card *card
+}
+
+// New builds the chat. It reads the input history and the custom
+// commands; it starts nothing.
+func New(ctx context.Context, o Options) *Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Width <= 0 {
+		o.Width = 80
+	}
+	m := &Model{
+		opts:    o,
+		backend: o.Backend,
+		dark:    true,
+		width:   o.Width,
+		ctx:     ctx,
+		inbox:   make(chan tea.Msg, 256),
+		quit:    make(chan struct{}),
+		cards:   map[string]*card{},
+		history: loadHistory(o.Root),
+		custom:  loadCustomCommands(o.Root, o.ConfigDir),
+	}
+	m.st = newStyles(m.dark)
+	m.info = o.Backend.Info()
+	m.policy = m.info.Policy
+	if m.policy == "" {
+		m.policy = agent.PolicyAsk
+	}
+	m.input = newEditor(m.width)
+	return m
+}
+
+// Asker returns the approval asker of this chat, for the loop.
+func (m *Model) Asker() Asker { return Asker{inbox: m.inbox, quit: m.quit} }
+
+// Init starts listening to the loop and sends the initial prompt.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.listen(), m.input.Focus(), tea.RequestBackgroundColor}
+	m.println(m.st.dim.Render(m.banner()))
+	if p := strings.TrimSpace(m.opts.Prompt); p != "" {
+		cmds = append(cmds, m.send(p))
+	}
+	cmds = append(cmds, m.flushPrints())
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) banner() string {
+	return "agent · " + m.info.Folder + " · /help for commands, Ctrl+C twice to quit"
+}
+
+// listen waits for the next message from the loop (events, questions,
+// the end of a run).
+func (m *Model) listen() tea.Cmd {
+	inbox, quit := m.inbox, m.quit
+	return func() tea.Msg {
+		select {
+		case msg := <-inbox:
+			return msg
+		case <-quit:
+			return nil
+		}
+	}
+}
+
+// Close ends the chat's waits: a pending question is refused and the
+// loop's events are no longer read. Safe to call more than once.
+func (m *Model) Close() {
+	select {
+	case <-m.quit:
+	default:
+		close(m.quit)
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+}
+
+// printedMsg says that the last print reached the terminal.
+type printedMsg struct{}
+
+// println queues finished text for the scrollback.
+func (m *Model) println(s string) {
+	m.pending = append(m.pending, s)
+}
+
+// flushPrints prints what is queued, one batch at a time: Bubble Tea runs
+// commands concurrently, so two prints in flight could swap places.
+func (m *Model) flushPrints() tea.Cmd {
+	if m.printing || len(m.pending) == 0 {
+		return nil
+	}
+	s := strings.Join(m.pending, "\n")
+	m.pending = m.pending[:0]
+	m.printing = true
+	m.printed = append(m.printed, s)
+	if len(m.printed) > 200 {
+		m.printed = append(m.printed[:0], m.printed[len(m.printed)-100:]...)
+	}
+	return tea.Sequence(tea.Println(s), func() tea.Msg { return printedMsg{} })
+}
+
+// Printed returns what the chat printed into the scrollback (the last
+// hundred or so prints), for tests.
+func (m *Model) Printed() string { return strings.Join(m.printed, "\n") }
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if p := m.flushPrints(); p != nil {
+		cmd = tea.Batch(cmd, p)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.st = newStyles(m.dark)
+		m.input.SetStyles(editorStyles(m.dark))
+	case printedMsg:
+		m.printing = false
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.PasteMsg:
+		m.paste(msg.Content)
+	case eventMsg:
+		if msg.run == m.run {
+			m.event(msg.event)
+		}
+		return m.listen()
+	case askMsg:
+		m.ask = &question{askMsg: msg}
+		return m.listen()
+	case runDoneMsg:
+		if msg.run == m.run {
+			m.finish(msg.outcome, msg.err)
+		}
+		return m.listen()
+	case tickMsg:
+		if m.running {
+			m.frame++
+			return m.tick()
+		}
+	case commandDoneMsg:
+		return m.commandDone(msg)
+	case filesMsg:
+		m.files = msg.files
+		if m.files == nil {
+			m.files = []string{}
+		}
+		m.complete()
+	case attachedMsg:
+		if msg.err != nil {
+			m.println(m.errorLine(msg.err))
+			return nil
+		}
+		return m.startRun(msg.prompt)
+	case customMsg:
+		m.println(m.userLine(msg.shown))
+		return m.startRun(msg.text)
+	case editorStartMsg:
+		return runEditor(msg)
+	case editorDoneMsg:
+		if msg.err != nil {
+			m.println(m.errorLine(msg.err))
+		} else {
+			m.input.SetValue(strings.TrimRight(msg.text, "\n"))
+		}
+	case quitArmExpiredMsg:
+		if msg.armed == m.quitArmed {
+			m.quitArmed = 0
+			m.hint = ""
+		}
+	default:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (m *Model) resize(w, h int) {
+	if w > 0 {
+		m.width = w
+	}
+	m.height = h
+	m.input.SetWidth(max(m.width-1, 10))
+	if m.md != nil {
+		m.md.width = m.width
+	}
+}
+
+// tick animates the spinner while a run is going.
+func (m *Model) tick() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// View draws the live part: the open reply, running cards, a pending
+// question or picker, the editor, completions and the status line.
+func (m *Model) View() tea.View {
+	var top strings.Builder
+	for _, s := range m.pending {
+		top.WriteString(s)
+		top.WriteByte('\n')
+	}
+	now := m.opts.Now()
+	frame := spinnerFrames[m.frame%len(spinnerFrames)]
+	for _, it := range m.live {
+		if it.card != nil {
+			top.WriteString(it.card.render(&m.st, frame, now, m.width, m.ask != nil))
+		} else {
+			top.WriteString(it.text)
+		}
+		top.WriteByte('\n')
+	}
+	if m.md != nil {
+		if l := m.md.live(); l != "" {
+			top.WriteString(l)
+			top.WriteByte('\n')
+		}
+	}
+	if m.running && m.ask == nil && len(m.live) == 0 {
+		top.WriteString(m.st.warn.Render(frame) + m.st.dim.Render(" working… esc to stop") + "\n")
+	}
+	if m.ask != nil {
+		top.WriteString(m.ask.view(&m.st, m.width, m.height))
+		top.WriteByte('\n')
+	}
+	if m.picker != nil {
+		top.WriteString(m.picker.view(&m.st, m.width))
+		top.WriteByte('\n')
+	}
+	// One blank line sets the editor apart from the conversation.
+	top.WriteByte('\n')
+	above := top.String()
+	var b strings.Builder
+	b.WriteString(above)
+	b.WriteString(m.editorView())
+	b.WriteByte('\n')
+	if c := m.comp.view(&m.st, m.width); c != "" {
+		b.WriteString(c)
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.cachedStatus())
+	v := tea.NewView(b.String())
+	if m.ask == nil && m.picker == nil {
+		if c := m.input.Cursor(); c != nil {
+			c.Y += strings.Count(above, "\n")
+			v.Cursor = c
+		}
+	}
+	return v
+}
+
+// editorView is the editor drawn, reused while its text, cursor, width and
+// focus are unchanged.
+func (m *Model) editorView() string {
+	key := fmt.Sprintf("%d %d %d %d %t %t\x00%s", m.input.Width(), m.input.Height(), m.input.Line(), m.input.Column(), m.input.Focused(), m.dark, m.input.Value())
+	if key != m.inputKey {
+		m.inputKey, m.inputView = key, m.input.View()
+	}
+	return m.inputView
+}
+
+// cachedStatus is the status line, redrawn when what it shows changes.
+func (m *Model) cachedStatus() string {
+	key := fmt.Sprintf("%+v %d %t %s %d %s %t", m.info, m.iter, m.running, m.policy, m.width, m.hint, m.dark)
+	if key != m.statusKey {
+		m.statusKey, m.statusView = key, m.statusLine()
+	}
+	return m.statusView
+}

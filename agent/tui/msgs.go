@@ -1,0 +1,64 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/agentcli/agent/agent"
+)
+
+// Every message of the program that is not Bubble Tea's own.
+
+// eventMsg is one event of the loop, tagged with the run it belongs to so
+// that a late event of a stopped run is dropped.
+type eventMsg struct {
+	run   int
+	event agent.Event
+}
+
+// runDoneMsg ends a run: the loop returned.
+type runDoneMsg struct {
+	run     int
+	outcome *agent.Outcome
+	err     error
+}
+
+// askMsg is a write waiting for approval; the answer goes to reply.
+type askMsg struct {
+	req   Request
+	reply chan<- Verdict
+}
+
+// commandDoneMsg is a backend command's answer.
+type commandDoneMsg struct {
+	name  string
+	reply Reply
+	err   error
+}
+
+// filesMsg carries the project's files for @path completion.
+type filesMsg struct {
+	files []string
+	err   error
+}
+
+// attachedMsg is an @path attachment read for a message about to be sent.
+type attachedMsg struct {
+	prompt string // the message with its attachments
+	shown  string // the message as the user typed it
+	err    error
+}
+
+// editorStartMsg says the message is in file, ready for the editor.
+type editorStartMsg struct{ file, editor string }
+
+// editorDoneMsg is the text back from $EDITOR.
+type editorDoneMsg struct {
+	text string
+	err  error
+}
+
+// tickMsg drives the spinner and the elapsed time of running cards.
+type tickMsg time.Time
+
+// quitArmExpiredMsg ends the window in which a second Ctrl+C quits.
+type quitArmExpiredMsg struct{ armed int }
