@@ -255,9 +255,9 @@ func testList(t *testing.T, s notes.Store) {
 		o    notes.ListOptions
 		want int
 	}{
-		{notes.ListOptions{Folder: "a"}, 7},     // with its subfolder, not /ab/
-		{notes.ListOptions{Folder: "/a/b"}, 4},  // the subfolder alone
-		{notes.ListOptions{Tag: "Even"}, 4},     // tags are lowercase
+		{notes.ListOptions{Folder: "a"}, 7},    // with its subfolder, not /ab/
+		{notes.ListOptions{Folder: "/a/b"}, 4}, // the subfolder alone
+		{notes.ListOptions{Tag: "Even"}, 4},    // tags are lowercase
 		{notes.ListOptions{Tag: "odd", Folder: "a/b"}, 0},
 		{notes.ListOptions{Folder: "/"}, 8},
 		{notes.ListOptions{Tag: "none"}, 0},
