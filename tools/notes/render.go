@@ -126,7 +126,6 @@ func (t *noteTools) previewDelete(ctx context.Context, in tools.Input) (tools.Pr
 	}, nil, nil
 }
 
-
 // previewFail is a preview's answer for a call that would fail: the
 // error Result, or the Go error of a failing store.
 func previewFail(err error, id int64) (tools.Preview, *tools.Result, error) {

@@ -153,8 +153,18 @@ func saveHistory(ctx context.Context, tx *sql.Tx, old Note, op string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO note_history (note_id, op, title, content, folder, tags, updated_at, replaced_at, session, change_set)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		old.ID, op, old.Title, old.Content, old.Folder, tagsJSON(old.Tags), old.UpdatedAt.UnixMilli(), time.Now().UnixMilli(), info.SessionID, info.ChangeSet)
+	if err != nil {
+		return err
+	}
+	// Keep the last historyDepth versions of each note: enough to undo,
+	// bounded for a note appended to thousands of times.
+	_, err = tx.ExecContext(ctx, `DELETE FROM note_history WHERE note_id = ? AND id <= (
+		SELECT id FROM note_history WHERE note_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`, old.ID, old.ID, historyDepth)
 	return err
 }
+
+// historyDepth is how many replaced versions of a note are kept.
+const historyDepth = 20
 
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
