@@ -38,6 +38,9 @@ type Config struct {
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
 
+	Notes Notes        `toml:"notes"` // notes.go
+	Tools ToolSwitches `toml:"tools"`
+
 	// Resolved by Load, never read from files.
 
 	Family string `toml:"-"` // the wire protocol: FamilyGemini, FamilyOpenAI, FamilyAnthropic

@@ -76,6 +76,7 @@ func (c *Config) Write(w io.Writer) error {
 	b.WriteString("\n[backups]\n")
 	line("backups.max_age", q(c.Backups.MaxAge.String()))
 	line("backups.max_size", q(c.Backups.MaxSize.String()))
+	c.writeNotes(&b, line)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
