@@ -43,6 +43,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTestFileWriteCmd(d),
 		newTestCombinedCmd(d),
 		newConfigCmd(d),
+		newNotesCmd(d),
 	)
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()
