@@ -2,6 +2,7 @@ package notes_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,4 +22,28 @@ func openTemp(t *testing.T) *notes.SQLite {
 
 func TestSQLiteConformance(t *testing.T) {
 	notestest.Run(t, func(t *testing.T) notes.Store { return openTemp(t) })
+}
+
+func TestLazyConformance(t *testing.T) {
+	notestest.Run(t, func(t *testing.T) notes.Store {
+		return notes.OpenLazy(filepath.Join(t.TempDir(), "notes.db"))
+	})
+}
+
+func TestLazyOpensOnFirstUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".agent", "notes.db")
+	l := notes.OpenLazy(path)
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("OpenLazy created the file before any use")
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.List(context.Background(), notes.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("after first use: %v", err)
+	}
+	l.Close()
 }
