@@ -31,16 +31,65 @@ type Agent struct {
 	MaxIterations int
 	// MaxTokens bounds each reply; 0 leaves it to the provider.
 	MaxTokens int
-	// Approval decides about calls that write.
+	// Approval decides about calls that write. Its Policy is where the
+	// conversation starts; SetPolicy changes it later.
 	Approval Approval
 	// Audit receives one entry per call; nil keeps none.
 	Audit *Audit
+	// Watcher notices project files changed by someone else between
+	// turns; nil notices nothing.
+	Watcher Watcher
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 
-	// State of the current run.
-	repeats  *repeats
-	approver *approver
+	// repeats is the state of the current run.
+	repeats *repeats
+	// approver lasts for the conversation: the policy and the scopes a
+	// person allowed always.
+	approver approver
+	// policySet records that the policy was initialised from Approval.
+	policySet bool
+	// wrote is what the agent's own calls changed since the Watcher
+	// last looked.
+	wrote []string
+}
+
+// Watcher notices changes to the project that the agent did not make, so
+// the model is told about them at its next turn instead of working from
+// a stale picture (the system prompt's file tree stays fixed for the
+// conversation, to keep provider prompt caches hitting).
+type Watcher interface {
+	// Changes returns a short note of what changed in the project since
+	// the last call (or since the Watcher was made), leaving out the
+	// project-relative paths in ours, which the agent itself wrote. It
+	// returns "" when nothing else changed.
+	Changes(ours []string) string
+}
+
+// SetPolicy changes the approval policy for the rest of the
+// conversation (the chat's mode switch). It is safe to call while a run
+// is in progress; it applies from the next call that needs approval.
+func (a *Agent) SetPolicy(p Policy) {
+	a.policySet = true
+	a.approver.setPolicy(p)
+}
+
+// Policy returns the approval policy in force.
+func (a *Agent) Policy() Policy {
+	a.initPolicy()
+	return a.approver.current()
+}
+
+func (a *Agent) initPolicy() {
+	if a.policySet {
+		return
+	}
+	a.policySet = true
+	p := a.Approval.Policy
+	if p == "" {
+		p = PolicyAsk
+	}
+	a.approver.setPolicy(p)
 }
 
 // Outcome is the summary of one Run.
@@ -85,26 +134,31 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		maxIter = DefaultMaxIterations
 	}
 	a.repeats = newRepeats()
-	a.approver = &approver{Approval: a.Approval}
-	if a.approver.Policy == "" {
-		a.approver.Policy = PolicyAsk
-	}
+	a.initPolicy()
 
 	if err := a.answerDangling(); err != nil {
 		return fail(err)
+	}
+	if a.Watcher != nil {
+		if note := a.Watcher.Changes(a.wrote); note != "" {
+			prompt = note + "\n\n" + prompt
+		}
+		a.wrote = a.wrote[:0]
 	}
 	if err := a.Session.Append(llm.Message{Role: llm.User, Text: prompt}); err != nil {
 		return fail(err)
 	}
 	for iter := 1; ; iter++ {
 		out.Iterations = iter
+		// No stop sequence: the Scanner ends the stream itself when the
+		// model starts a <tool_response outside a value, where a stop
+		// sequence would also cut a write whose content holds that text.
 		req := llm.Request{
 			System:    a.System,
 			Messages:  a.Session.Messages(),
-			Stop:      []string{stopMarker},
 			MaxTokens: a.MaxTokens,
 		}
-		r, err := a.ask(ctx, req, iter, emit)
+		r, err := a.ask(a.notifyRetries(ctx, iter, emit), req, iter, emit)
 		if r != nil {
 			out.Usage = addUsage(out.Usage, r.usage)
 		}
@@ -126,6 +180,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		b := &batch{a: a, iter: iter, changeSet: fmt.Sprintf("%s.%d", a.Session.ID, a.Session.Replies())}
 		results, err := b.run(ctx, r.items, emit)
 		out.Calls = append(out.Calls, results...)
+		for _, cr := range results {
+			a.wrote = append(a.wrote, cr.Result.Changed...)
+		}
 		if err != nil {
 			rest, cerr := a.closeReply(r.items, results, iter, emit)
 			out.Calls = append(out.Calls, rest...)
@@ -156,4 +213,30 @@ func emptyReply(finish string) error {
 		return ErrEmptyReply
 	}
 	return fmt.Errorf("%w (finish reason %q)", ErrEmptyReply, finish)
+}
+
+// notifyRetries makes the provider layer's retries of a model call into
+// EventRetry events, so that a long backoff is never silent.
+func (a *Agent) notifyRetries(ctx context.Context, iter int, emit func(Event)) context.Context {
+	return llm.WithRetryNotify(ctx, func(n llm.RetryNotice) {
+		r := &Retry{Attempt: n.Attempt, Attempts: n.Attempts, Wait: n.Wait, Reason: "network"}
+		if n.Err != nil {
+			r.Provider = n.Err.Endpoint.Provider
+			r.Message = n.Err.Error()
+			r.Reason = retryReason(n.Err.Kind)
+		}
+		emit(Event{Type: EventRetry, Iteration: iter, Retry: r})
+	})
+}
+
+func retryReason(k llm.Kind) string {
+	switch k {
+	case llm.KindRateLimit:
+		return "rate_limited"
+	case llm.KindServer:
+		return "server_error"
+	case llm.KindTimeout:
+		return "timeout"
+	}
+	return "network"
 }

@@ -26,16 +26,17 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 	results := make([]CallResult, 0, len(items))
 	for _, it := range items {
 		var cr CallResult
+		declined := false // a person said no: not a failure (protocol.md §4)
 		if it.err != nil {
 			cr = brokenResult(it.err)
 		} else {
 			var err error
-			cr, err = b.call(ctx, *it.call)
+			cr, declined, err = b.call(ctx, *it.call, emit)
 			if err != nil {
 				return results, err
 			}
 		}
-		if cr.Result.IsError() && b.failed == nil {
+		if cr.Result.IsError() && b.failed == nil && !declined {
 			b.failed = &cr
 		}
 		if err := b.a.Audit.Record(AuditEntry{
@@ -58,43 +59,49 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 	return results, nil
 }
 
-// call validates, checks and runs one complete call.
-func (b *batch) call(ctx context.Context, c xmlcall.Call) (CallResult, error) {
-	cr := CallResult{ID: c.ID, Tool: c.Name, Params: c.Params}
+// call validates, checks and runs one complete call. declined is true
+// when a person refused it.
+func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr CallResult, declined bool, err error) {
+	cr = CallResult{ID: c.ID, Tool: c.Name, Params: c.Params}
 	raw := c.Args()
 	t, ok := b.a.Tools.Lookup(c.Name)
-	if ok && t.Definition().Writes && b.failed != nil {
+	if ok && t.Definition().Writes && b.failed != nil && skipAfterFailure {
 		cr.Result = tools.Errorf(tools.CodeSkipped, "%s was not run because call %s (%s) failed earlier in this reply; fix that first, then send this call again", c.Name, b.failed.ID, b.failed.Tool)
-		return cr, nil
+		return cr, false, nil
 	}
 	t, in, bad := b.a.Tools.Validate(c.Name, raw)
 	if bad != nil {
 		cr.Result = *bad
-		return cr, nil
+		return cr, false, nil
 	}
+	in.CallID = c.ID
 	def := t.Definition()
 	key := callKey(def, raw)
 	if b.a.repeats.stuck(key) {
 		cr.Result = repeatedResult(c.Name)
-		return cr, nil
-	}
-	if def.Writes {
-		denied, err := b.a.approver.decide(ctx, ApprovalRequest{Call: c, Tool: def, Input: in})
-		if err != nil {
-			return cr, err
-		}
-		if denied != nil {
-			cr.Result = *denied
-			return cr, nil
-		}
+		return cr, false, nil
 	}
 	info := tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet}
-	in.CallID = c.ID
+	ctx = tools.WithInfo(ctx, info)
+	if def.Writes {
+		v, err := b.a.decide(ctx, t, Question{Call: c, Tool: def, Input: in})
+		if err != nil {
+			return cr, false, err
+		}
+		if v.deny != nil {
+			cr.Result = *v.deny
+			return cr, !v.byPolicy, nil
+		}
+	}
+	emit(Event{Type: EventToolStart, Iteration: b.iter, Call: &c})
+	ctx = tools.WithOutput(ctx, func(out []byte) {
+		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
+	})
 	start := b.a.now()
-	res, err := b.a.Tools.Execute(tools.WithInfo(ctx, info), t, in)
+	res, err := b.a.Tools.Execute(ctx, t, in)
 	cr.Duration = b.a.now().Sub(start)
 	if err != nil {
-		return cr, fmt.Errorf("tool %s: %w", c.Name, err)
+		return cr, false, fmt.Errorf("tool %s: %w", c.Name, err)
 	}
 	cr.Result = res
 	if def.Writes && !res.IsError() {
@@ -103,7 +110,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call) (CallResult, error) {
 		b.a.repeats = newRepeats()
 	}
 	b.a.repeats.record(key, res)
-	return cr, nil
+	return cr, false, nil
 }
 
 // brokenResult answers a call the Scanner could not read whole. It never

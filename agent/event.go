@@ -17,14 +17,47 @@ type EventType string
 // one result per call. Retry comes before a reply is asked again, error
 // and done end the run.
 const (
-	EventText   EventType = "text"   // a piece of prose, as it streams
-	EventCall   EventType = "call"   // a complete call recognised in the stream
-	EventResult EventType = "result" // a call (or broken call) has its answer
-	EventUsage  EventType = "usage"  // token counts of one model call
-	EventRetry  EventType = "retry"  // the reply is asked again: discard its text so far
-	EventError  EventType = "error"  // the run failed
-	EventDone   EventType = "done"   // the run ended with an answer or at the limit
+	EventText      EventType = "text"       // a piece of prose, as it streams
+	EventThought   EventType = "thought"    // a piece of the model's separate reasoning, as it streams
+	EventCall      EventType = "call"       // a complete call recognised in the stream
+	EventToolStart EventType = "tool_start" // a call was approved and starts running
+	EventOutput    EventType = "output"     // a running call's output, as it comes (a command's)
+	EventResult    EventType = "result"     // a call (or broken call) has its answer
+	EventUsage     EventType = "usage"      // token counts of one model call
+	EventRetry     EventType = "retry"      // a model call is tried again; Retry says why and when
+	EventCompact   EventType = "compact"    // older turns were summarised to fit the window
+	EventError     EventType = "error"      // the run failed
+	EventDone      EventType = "done"       // the run ended with an answer or at the limit
 )
+
+// Retry describes an EventRetry: a model call that failed and is tried
+// again. Facts only; the interface words them.
+type Retry struct {
+	// Reason is why: "rate_limited", "server_error", "network",
+	// "timeout", or "stream_dropped" (the reply broke off before any
+	// tool call and is asked again: discard its text so far).
+	Reason string `json:"reason"`
+	// Provider is the provider's name ("gemini").
+	Provider string `json:"provider,omitempty"`
+	// Attempt is the attempt that failed, from 1; Attempts the most
+	// that will be made (0 when unknown).
+	Attempt  int `json:"attempt"`
+	Attempts int `json:"attempts,omitempty"`
+	// Wait is how long the loop waits before the next attempt.
+	Wait time.Duration `json:"-"`
+	// Message is the failure in one line, as the provider layer
+	// worded it.
+	Message string `json:"message,omitempty"`
+}
+
+// MarshalJSON adds the wait in seconds.
+func (r Retry) MarshalJSON() ([]byte, error) {
+	type plain Retry
+	return json.Marshal(struct {
+		plain
+		WaitS float64 `json:"wait_s"`
+	}{plain(r), r.Wait.Seconds()})
+}
 
 // Event is one thing that happened during Run. Type says which of the
 // other fields are set.
@@ -33,10 +66,13 @@ type Event struct {
 	// Iteration is the 1-based number of the model call the event
 	// belongs to.
 	Iteration int
-	// Text is the prose of an EventText, or the reason of an EventRetry.
+	// Text is the prose of an EventText or EventThought, the summary of
+	// an EventCompact, or a note of an EventDone.
 	Text string
-	// Call is the recognised call of an EventCall.
+	// Call is the call of an EventCall or EventToolStart.
 	Call *xmlcall.Call
+	// Retry describes an EventRetry.
+	Retry *Retry
 	// Result is the outcome of an EventResult.
 	Result *CallResult
 	// Usage is the token count of an EventUsage (this model call) or of
@@ -144,10 +180,11 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Call      *callJSON   `json:"call,omitempty"`
 		Result    *CallResult `json:"result,omitempty"`
 		Usage     *llm.Usage  `json:"usage,omitempty"`
+		Retry     *Retry      `json:"retry,omitempty"`
 		Error     string      `json:"error,omitempty"`
 		Outcome   *Outcome    `json:"outcome,omitempty"`
 	}
-	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Outcome: e.Outcome}
+	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}

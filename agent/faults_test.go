@@ -43,16 +43,19 @@ type faultCase struct {
 	wantErr string
 	// wrote is the content out.md must have afterwards; "" means absent.
 	wrote string
+	// retry is the reason of the first EventRetry the run must emit; ""
+	// means none is checked.
+	retry string
 }
 
 func faultCases() []faultCase {
 	return []faultCase{
 		{name: "429 with Retry-After then success",
 			answers: []llmtest.Answer{llmtest.Fail(429, "Retry-After", "1"), llmtest.Say(fullWrite), llmtest.Say("done")},
-			wrote:   "whole"},
+			wrote:   "whole", retry: "rate_limited"},
 		{name: "500 three times then a clear error",
 			answers: []llmtest.Answer{llmtest.Fail(500), llmtest.Fail(500), llmtest.Fail(500)},
-			wantErr: "server error (500) after 3 attempts"},
+			wantErr: "server error (500) after 3 attempts", retry: "server_error"},
 		{name: "connection reset mid-write is asked again once",
 			answers: []llmtest.Answer{llmtest.Say(cutWrite...).WithFault(llmtest.FaultReset), llmtest.Say("I could not write it.")}},
 		{name: "connection reset twice mid-write fails",
@@ -115,7 +118,19 @@ func runFault(t *testing.T, p provider, tc faultCase) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	start := time.Now()
-	out, err := a.Run(ctx, "write out.md", nil)
+	var retries []*agent.Retry
+	out, err := a.Run(ctx, "write out.md", func(ev agent.Event) {
+		if ev.Type == agent.EventRetry {
+			retries = append(retries, ev.Retry)
+		}
+	})
+	if tc.retry != "" {
+		if len(retries) == 0 || retries[0].Reason != tc.retry || retries[0].Attempt != 1 || retries[0].Provider == "" {
+			t.Errorf("retry events = %+v, want the first one %q at attempt 1 with its provider", retries, tc.retry)
+		} else if tc.retry == "rate_limited" && retries[0].Wait != time.Second {
+			t.Errorf("retry wait = %s, want the server's Retry-After of 1s", retries[0].Wait)
+		}
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("the run hung: still going after %s", time.Since(start))
 	}

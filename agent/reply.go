@@ -11,11 +11,6 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 )
 
-// stopMarker is where the loop stops reading a reply: a model that starts
-// writing its own <tool_response is inventing a result (protocol.md §1).
-// It is also passed to the provider as a stop sequence.
-const stopMarker = "<tool_response"
-
 // item is one call of a reply, complete or broken, in reply order.
 type item struct {
 	call *xmlcall.Call
@@ -60,7 +55,10 @@ func (a *Agent) ask(ctx context.Context, req llm.Request, iter int, emit func(Ev
 		if attempt > 0 {
 			return r, fmt.Errorf("stream dropped twice: %w", err)
 		}
-		emit(Event{Type: EventRetry, Iteration: iter, Text: "the reply stream dropped before any tool call; asking again"})
+		emit(Event{Type: EventRetry, Iteration: iter, Retry: &Retry{
+			Reason: "stream_dropped", Provider: providerOf(a.Model), Attempt: attempt + 1, Attempts: 2,
+			Message: "the reply stream dropped before any tool call; asking again",
+		}})
 	}
 }
 
@@ -153,4 +151,10 @@ func addUsage(a, b llm.Usage) llm.Usage {
 		OutputTokens: a.OutputTokens + b.OutputTokens,
 		CachedTokens: a.CachedTokens + b.CachedTokens,
 	}
+}
+
+// providerOf is the provider part of a model's "provider/model" name.
+func providerOf(m llm.Model) string {
+	p, _, _ := strings.Cut(m.Name(), "/")
+	return p
 }

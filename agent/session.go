@@ -59,6 +59,12 @@ type Session struct {
 	// append, when its last line was left half-written by a crash.
 	torn int64
 	now  func() time.Time
+	// system is the system prompt of the conversation and systemKey
+	// what it was built from (the tool catalog), so that a resumed
+	// conversation can keep the same bytes; systemPending is true until
+	// a changed prompt is written to the log.
+	system, systemKey string
+	systemPending     bool
 }
 
 // record is one line of a session log.
@@ -69,6 +75,8 @@ type record struct {
 	Version int       `json:"version,omitempty"`
 	Role    llm.Role  `json:"role,omitempty"`
 	Text    string    `json:"text,omitempty"`
+	// Key is what a "system" record's prompt was built from.
+	Key string `json:"key,omitempty"`
 }
 
 // NewSession starts a new session in the project at root. Nothing is
@@ -121,8 +129,11 @@ func OpenSession(root, id string) (*Session, error) {
 		if err := json.Unmarshal(line, &r); err != nil {
 			return nil, fmt.Errorf("session %s line %d is not valid JSON: %w", id, n, err)
 		}
-		if r.Type == "message" {
+		switch r.Type {
+		case "message":
 			s.add(llm.Message{Role: r.Role, Text: r.Text})
+		case "system":
+			s.system, s.systemKey = r.Text, r.Key
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -184,10 +195,30 @@ func (s *Session) add(m llm.Message) {
 	s.msgs = append(s.msgs, m)
 }
 
+// System returns the conversation's system prompt as last recorded, and
+// the key it was built from; both are empty for a new session.
+func (s *Session) System() (prompt, key string) { return s.system, s.systemKey }
+
+// SetSystem records the conversation's system prompt and the key it was
+// built from (the tool catalog). It is written to the log with the next
+// message, and only when it differs from the one recorded.
+func (s *Session) SetSystem(prompt, key string) {
+	if prompt == s.system && key == s.systemKey {
+		return
+	}
+	s.system, s.systemKey, s.systemPending = prompt, key, true
+}
+
 // Append adds m to the conversation and writes it to the log at once.
 func (s *Session) Append(m llm.Message) error {
 	if err := s.open(); err != nil {
 		return err
+	}
+	if s.systemPending {
+		if err := s.write(record{Type: "system", Time: s.now().UTC(), Text: s.system, Key: s.systemKey}); err != nil {
+			return err
+		}
+		s.systemPending = false
 	}
 	if err := s.write(record{Type: "message", Time: s.now().UTC(), Role: m.Role, Text: m.Text}); err != nil {
 		return err

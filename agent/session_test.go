@@ -194,3 +194,28 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+func TestSessionKeepsItsSystemPrompt(t *testing.T) {
+	root := t.TempDir()
+	s := NewSession(root)
+	s.SetSystem("You are a test.", "catalog-1")
+	if err := s.Append(llm.Message{Role: llm.User, Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	s.SetSystem("You are a test.", "catalog-1") // unchanged: not written again
+	if err := s.Append(llm.Message{Role: llm.Assistant, Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	b, _ := os.ReadFile(s.Path())
+	if n := strings.Count(string(b), `"type":"system"`); n != 1 {
+		t.Errorf("the log holds %d system records, want 1:\n%s", n, b)
+	}
+	r, err := OpenSession(root, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, k := r.System(); p != "You are a test." || k != "catalog-1" {
+		t.Errorf("resumed System() = %q, %q", p, k)
+	}
+}

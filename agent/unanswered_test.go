@@ -16,9 +16,9 @@ const readThenWrite = `<tool_call name="read_file" id="1"><file_path>a.md</file_
 func TestRunInterruptedAtApprovalAnswersEveryCall(t *testing.T) {
 	e := newEnv(t, texts(readThenWrite, "next answer")...)
 	e.writeFile("a.md", "hello\n")
-	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: func(context.Context, ApprovalRequest) (Decision, error) {
-		return Deny, context.Canceled
-	}}
+	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
+		return Answer{}, context.Canceled
+	})}
 	out, err := e.run("write")
 	if err == nil {
 		t.Fatal("run did not fail")

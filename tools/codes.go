@@ -14,6 +14,7 @@ const (
 	CodePathOutsideRoot    = "PATH_OUTSIDE_ROOT"
 	CodeRepeated           = "TOOL_REPEATED"
 	CodeFileStale          = "FILE_STALE"
+	CodeNoMatch            = "NO_MATCH"
 	CodeFileNotFound       = "FILE_NOT_FOUND"
 	CodeFileExists         = "FILE_EXISTS"
 	CodeFileTooLarge       = "FILE_TOO_LARGE"

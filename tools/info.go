@@ -24,3 +24,21 @@ func Info(ctx context.Context) CallInfo {
 	info, _ := ctx.Value(callInfoKey{}).(CallInfo)
 	return info
 }
+
+type outputKey struct{}
+
+// WithOutput returns a context whose tools can stream what they produce
+// as it comes (a command's output) to f, which the loop turns into
+// events for the interface. f must not keep b.
+func WithOutput(ctx context.Context, f func(b []byte)) context.Context {
+	return context.WithValue(ctx, outputKey{}, f)
+}
+
+// Output returns the streaming function of ctx, or one that drops
+// everything.
+func Output(ctx context.Context) func(b []byte) {
+	if f, ok := ctx.Value(outputKey{}).(func([]byte)); ok {
+		return f
+	}
+	return func([]byte) {}
+}

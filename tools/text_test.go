@@ -26,3 +26,17 @@ func TestRunePrefix(t *testing.T) {
 		}
 	}
 }
+
+func TestHiddenRune(t *testing.T) {
+	for _, r := range []rune{0x85, 0x202e, 0x2066, 0x200b, 0x2060, 0x00ad, 0xfeff, 0x200e, 0x2028} {
+		if !tools.HiddenRune(r) {
+			t.Errorf("HiddenRune(%U) = false, want true", r)
+		}
+	}
+	// Joiners, ordinary letters and emoji stay visible as they are.
+	for _, r := range []rune{'a', 'é', '日', 0x200d, 0x200c, 0x1f600} {
+		if tools.HiddenRune(r) {
+			t.Errorf("HiddenRune(%U) = true, want false", r)
+		}
+	}
+}

@@ -37,6 +37,7 @@ type Config struct {
 	Tree    Tree    `toml:"tree"`
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
+	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
 
 	Notes Notes        `toml:"notes"` // notes.go
 	Tools ToolSwitches `toml:"tools"`
@@ -53,6 +54,13 @@ type Config struct {
 	// Searched are the config files considered, FilesRead those that
 	// existed and were read.
 	Searched, FilesRead []string `toml:"-"`
+	// Ignored are the settings of the project's file that were not
+	// applied: the project is not trusted, or no project may make them.
+	Ignored []Ignored `toml:"-"`
+	// ProjectTrusted says the project's settings that need trust were
+	// applied (set by the caller that settled the trust): a project's
+	// MCP servers start only then.
+	ProjectTrusted bool `toml:"-"`
 }
 
 // Retry bounds the retries of one model call.
@@ -70,7 +78,11 @@ type Tree struct {
 // Files configures the file tools.
 type Files struct {
 	ReadLimit       Size     `toml:"read_limit"`       // larger files are read by range
-	ExtraExtensions []string `toml:"extra_extensions"` // added to the allowlist, like ".tf" or "Jenkinsfile"
+	ExtraExtensions []string `toml:"extra_extensions"` // accepted and ignored: every text file is editable now
+	// AllowSecrets are globs of secret-looking files (.env, *.pem) the
+	// file tools may read and write anyway; from the user's own config
+	// only.
+	AllowSecrets []string `toml:"allow_secrets"`
 }
 
 // Backups configures backup retention.
@@ -91,6 +103,7 @@ func Defaults() Config {
 		Tree:          Tree{Budget: 300, Style: "emoji"},
 		Files:         Files{ReadLimit: 1 << 20},
 		Backups:       Backups{MaxAge: Duration(30 * 24 * time.Hour), MaxSize: 1 << 30},
+		Shell:         Shell{Sandbox: "on", Timeout: Duration(2 * time.Minute)},
 	}
 }
 
@@ -110,6 +123,12 @@ type Input struct {
 	Env map[string]string
 	// Flags are the command-line settings.
 	Flags Flags
+	// Project is the project's own config file (one of Files): its
+	// settings are restricted unless Trusted (see trust.go).
+	Project string
+	// Trusted says the user trusts the project, so its file may make the
+	// settings that send data elsewhere or run programs.
+	Trusted bool
 	// Probe asks a local Ollama at baseURL whether it answers and which
 	// models it has. It is called only when nothing else chose a
 	// provider, or for ollama without a model. nil never probes.
@@ -127,6 +146,9 @@ func EnvMap(environ []string) map[string]string {
 	return m
 }
 
+// ProjectFile is the project's own config file under root.
+func ProjectFile(root string) string { return filepath.Join(root, ".agent", "config.toml") }
+
 // DefaultFiles are the user's and the project's config files, in
 // precedence order for Input.Files: $XDG_CONFIG_HOME/agent/config.toml (or
 // ~/.config/agent/config.toml) and <root>/.agent/config.toml.
@@ -137,7 +159,7 @@ func DefaultFiles(env map[string]string, root string) []string {
 	} else if home := env["HOME"]; home != "" {
 		files = append(files, filepath.Join(home, ".config", "agent", "config.toml"))
 	}
-	return append(files, filepath.Join(root, ".agent", "config.toml"))
+	return append(files, ProjectFile(root))
 }
 
 // Load builds the effective configuration from in.
@@ -146,7 +168,7 @@ func Load(in Input) (Config, error) {
 	c.Origins = map[string]string{}
 	c.Searched = in.Files
 	for _, path := range in.Files {
-		read, err := c.loadFile(path)
+		read, err := c.loadFile(path, path == in.Project, in.Trusted)
 		if err != nil {
 			return Config{}, err
 		}
@@ -178,7 +200,8 @@ func (c *Config) Origin(key string) string {
 func (c *Config) set(key, origin string) { c.Origins[key] = origin }
 
 // loadFile decodes one TOML file over c; a missing file is not an error.
-func (c *Config) loadFile(path string) (bool, error) {
+// A project's file is restricted (see trust.go).
+func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -186,10 +209,16 @@ func (c *Config) loadFile(path string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read config: %w", err)
 	}
+	before := c.clone() // deep: Decode reuses slices in place
+	shell := c.Shell.clone()
 	md, err := toml.Decode(string(data), c)
 	if err != nil {
 		return false, fmt.Errorf("config file %s: %w", path, err)
 	}
+	if project {
+		defer c.restrictProject(before, md, path, trusted)
+	}
+	projectShell := c.keepUserShell(path, md, shell)
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()
 		if strings.Contains(strings.ToLower(k), "key") && !strings.HasSuffix(k, "api_key_env") {
@@ -198,6 +227,9 @@ func (c *Config) loadFile(path string) (bool, error) {
 		return false, fmt.Errorf("config file %s: unknown setting %q (agent config shows them all)", path, k)
 	}
 	for _, k := range md.Keys() {
+		if projectShell && k[0] == "shell" {
+			continue
+		}
 		if t := md.Type(k...); t != "Table" {
 			c.set(k.String(), path)
 		}
@@ -304,5 +336,5 @@ func (c *Config) validate() error {
 	case c.Backups.MaxSize <= 0:
 		return bad("backups.max_size", c.Backups.MaxSize, "use a positive size like 100MiB")
 	}
-	return nil
+	return c.validateShell()
 }

@@ -32,6 +32,13 @@ func (c *Config) Write(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "# Config file %s (%s)\n", f, state)
 	}
+	for _, ig := range c.Ignored {
+		why := "the project is not trusted (--trust, or answer yes on a terminal)"
+		if ig.UserOnly {
+			why = "only your own config file may set it"
+		}
+		fmt.Fprintf(&b, "# Ignored from %s: %s: %s\n", ig.File, ig, why)
+	}
 	line := func(key, value string) {
 		name := key[strings.LastIndex(key, ".")+1:]
 		fmt.Fprintf(&b, "%-44s # %s\n", name+" = "+value, c.Origin(key))
@@ -76,6 +83,7 @@ func (c *Config) Write(w io.Writer) error {
 	b.WriteString("\n[backups]\n")
 	line("backups.max_age", q(c.Backups.MaxAge.String()))
 	line("backups.max_size", q(c.Backups.MaxSize.String()))
+	c.writeShell(&b, line)
 	c.writeNotes(&b, line)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -81,10 +81,10 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s refused access (%d%s): check %s", name, e.Status, msg, ep.keyName())
 	case KindRequest:
 		if e.Status == 404 {
-			return fmt.Sprintf("%s does not know model %q or the address (404%s): check the model setting (--model) and %s",
+			return fmt.Sprintf("%s does not know model %q or the address (404%s): check the model setting and %s",
 				name, ep.Model, msg, ep.urlName())
 		}
-		return fmt.Sprintf("%s rejected the request (%d%s): check the model setting (--model) and %s",
+		return fmt.Sprintf("%s rejected the request (%d%s): check the model setting and %s",
 			name, e.Status, msg, ep.urlName())
 	case KindRateLimit:
 		return fmt.Sprintf("%s rate limit (429)%s%s: wait and try again, or check the quota of %s",

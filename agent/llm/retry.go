@@ -119,7 +119,7 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 				return
 			}
 			if notify, ok := ctx.Value(notifyKey{}).(func(RetryNotice)); ok {
-				notify(RetryNotice{Attempt: try, Wait: wait, Err: f.err})
+				notify(RetryNotice{Attempt: try, Attempts: p.Attempts, Wait: wait, Err: f.err})
 			}
 			if err := p.Sleep(ctx, wait); err != nil {
 				yield(Chunk{}, ctx.Err())
@@ -282,9 +282,10 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // RetryNotice tells that a model call failed and will be tried again.
 type RetryNotice struct {
-	Attempt int           // the attempt that failed, from 1
-	Wait    time.Duration // the wait before the next attempt
-	Err     *Error        // why it failed, worded for the user
+	Attempt  int           // the attempt that failed, from 1
+	Attempts int           // the most attempts that will be made
+	Wait     time.Duration // the wait before the next attempt
+	Err      *Error        // why it failed
 }
 
 type notifyKey struct{}

@@ -14,7 +14,7 @@ import (
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
-func newBackupsCmd(d *deps) *cobra.Command {
+func newBackupsCmd(d *factory) *cobra.Command {
 	var (
 		dir    string
 		asJSON bool
@@ -68,7 +68,7 @@ their own, so they can be undone in turn.`,
 	return cmd
 }
 
-func newRestoreCmd(d *deps, dir *string) *cobra.Command {
+func newRestoreCmd(d *factory, dir *string) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "restore ID",
@@ -91,7 +91,7 @@ unless --force is given. The current content is backed up first.`,
 	return cmd
 }
 
-func newUndoCmd(d *deps) *cobra.Command {
+func newUndoCmd(d *factory) *cobra.Command {
 	var (
 		dir   string
 		force bool
@@ -126,7 +126,7 @@ unless --force is given; the current content is backed up first either way.`,
 
 // reportRestore prints what an undo or restore did, or turns its error
 // into words for the user.
-func reportRestore(d *deps, rep fsedit.RestoreReport, err error) error {
+func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
 	var ce *fsedit.ConflictError
 	switch {
 	case errors.As(err, &ce):
@@ -151,7 +151,7 @@ func reportRestore(d *deps, rep fsedit.RestoreReport, err error) error {
 	return nil
 }
 
-func printBackupsJSON(d *deps, sets []backup.ChangeSet) error {
+func printBackupsJSON(d *factory, sets []backup.ChangeSet) error {
 	type jsonSet struct {
 		ID      string         `json:"id"`
 		Time    time.Time      `json:"time"`

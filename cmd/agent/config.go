@@ -12,7 +12,7 @@ import (
 
 // newConfigCmd builds `agent config`: the effective configuration, with
 // where each value came from and the key masked.
-func newConfigCmd(d *deps) *cobra.Command {
+func newConfigCmd(d *factory) *cobra.Command {
 	var dir string
 	var flags config.Flags
 	cmd := &cobra.Command{
@@ -38,7 +38,8 @@ api_key_env) and are shown masked.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := d.loadConfig(cmd.Context(), root, flags)
+			// Shown as it would apply now, without asking about trust.
+			cfg, err := d.readConfig(cmd.Context(), root, flags, false)
 			if err != nil && !errors.Is(err, config.ErrNoProvider) {
 				return err
 			}

@@ -109,9 +109,9 @@ func TestConfigCmdBadFile(t *testing.T) {
 	t.Setenv("GEMINI_API_KEY", "k")
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".agent", "config.toml"), []byte("approval = \"yolo\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".agent", "config.toml"), []byte("max_iterations = 0\n"), 0o644)
 	_, errOut, code := runAgent(t, "config", "--dir", dir)
-	if code != exitFailed || !strings.Contains(errOut, "use ask, auto or never") || strings.Count(errOut, "\n") != 1 {
+	if code != exitFailed || !strings.Contains(errOut, "use a number of 1 or more") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("exit %d, stderr %q; want one line", code, errOut)
 	}
 }
@@ -139,7 +139,7 @@ func TestModelFactory(t *testing.T) {
 				k, v, _ := strings.Cut(kv, "=")
 				t.Setenv(k, v)
 			}
-			d := &deps{}
+			d := &factory{}
 			cfg, err := d.loadConfig(t.Context(), t.TempDir(), config.Flags{})
 			if err != nil {
 				t.Fatal(err)
@@ -168,7 +168,7 @@ func TestModelFactory(t *testing.T) {
 
 func TestModelFactoryMissingKey(t *testing.T) {
 	cleanEnv(t)
-	d := &deps{}
+	d := &factory{}
 	cfg, err := d.loadConfig(t.Context(), t.TempDir(), config.Flags{Provider: "anthropic"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 )
@@ -41,8 +42,8 @@ var demoReplies = []string{
 		"notes/todo.md asks for two things: write the usage section (now done) and add a licence file.\n",
 }
 
-func newDemoCmd(d *deps) *cobra.Command {
-	o := &runOptions{io: d.io, setup: d.setupRun, outputFormat: formatText}
+func newDemoCmd(d *factory) *cobra.Command {
+	o := &runOptions{io: d.io, outputFormat: formatText}
 	var live, keep bool
 	cmd := &cobra.Command{
 		Use:   "demo-chat-tools",
@@ -67,7 +68,7 @@ configured provider.`,
 	return cmd
 }
 
-func runDemo(ctx context.Context, d *deps, o *runOptions, live, keep bool) error {
+func runDemo(ctx context.Context, d *factory, o *runOptions, live, keep bool) error {
 	dir, err := os.MkdirTemp("", "agent-demo-")
 	if err != nil {
 		return fmt.Errorf("create the demo project: %w", err)
@@ -86,32 +87,23 @@ func runDemo(ctx context.Context, d *deps, o *runOptions, live, keep bool) error
 	}
 	o.dir = dir
 
-	var model llm.Model = &demoModel{replies: demoReplies}
-	reg := d.registry(dir)
-	system := "(the scripted model needs no system prompt)"
-	if live {
-		s, err := o.setup(ctx, o)
-		if err != nil {
-			return err
-		}
-		if s.Close != nil {
-			defer s.Close()
-		}
-		model, reg, system = s.Model, s.Tools, s.System
-	}
-	sess := agent.NewSession(dir)
-	defer sess.Close()
-	audit := agent.NewAudit(dir)
-	defer audit.Close()
-	a := &agent.Agent{
-		Model:   model,
-		Tools:   reg,
-		Session: sess,
-		System:  system,
+	co := convOptions{
+		dir: dir,
 		// Nothing is at stake in a temporary project.
-		Approval: agent.Approval{Policy: agent.PolicyAuto},
-		Audit:    audit,
+		approval: agent.Approval{Policy: agent.PolicyAuto},
 	}
+	if live {
+		co.flags = config.Flags{Provider: o.provider, Model: o.model}
+	} else {
+		co.model = &demoModel{replies: demoReplies}
+		co.system = "(the scripted model needs no system prompt)"
+	}
+	conv, err := d.newConversation(ctx, co)
+	if err != nil {
+		return err
+	}
+	defer conv.Close()
+	model, sess := conv.agent.Model, conv.agent.Session
 
 	// Everything the demo prints comes from the model or its tools.
 	w := safeWriter{d.io.Out}
@@ -120,7 +112,7 @@ func runDemo(ctx context.Context, d *deps, o *runOptions, live, keep bool) error
 	p := &demoPrinter{w: w}
 	p.section("user")
 	fmt.Fprintln(w, demoPrompt)
-	out, err := a.Run(ctx, demoPrompt, p.event)
+	out, err := conv.Run(ctx, demoPrompt, p.event)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 func TestDemoChatToolsRunsTheWholeLoopOffline(t *testing.T) {
 	var out, errOut bytes.Buffer
 	io := &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	root := newRootCmd(io)
+	root := newRootCmd(newFactory(io))
 	root.SetArgs([]string{"demo-chat-tools"})
 	if err := root.ExecuteContext(t.Context()); err != nil {
 		t.Fatalf("demo: %v\n%s", err, errOut.String())

@@ -42,8 +42,9 @@ func TestImportRules(t *testing.T) {
 		{pkg: "agent/config", allowed: []string{"github.com/BurntSushi/toml"}},
 		{pkg: "tools", banned: []string{module + "/agent", module + "/cmd", module + "/tools/"}},
 		{pkg: "tools/fsedit", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
+		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "agent", banned: []string{
-			"github.com/spf13/cobra", "github.com/charmbracelet", "modernc.org/sqlite",
+			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite",
 			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",
 			module + "/agent/llm/gemini", module + "/agent/llm/openai", module + "/agent/llm/anthropic",
 			module + "/tools/fsedit", module + "/cmd"}},

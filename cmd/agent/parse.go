@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/spf13/cobra"
 )
 
-func newParseCmd(d *deps) *cobra.Command {
+func newParseCmd(d *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "parse",
 		Short: "Parse one model reply from standard input and print its tool calls as JSON",
@@ -27,8 +28,15 @@ run for a given reply, without running anything.`,
 			if err != nil {
 				return fmt.Errorf("read standard input: %w", err)
 			}
-			reg := d.registry(".")
-			calls, errs := xmlcall.Parse(string(in), reg.ParamNames)
+			// The built-in catalog with default settings: what the
+			// scanner needs is the tools' parameter names, and a
+			// project's configuration must not change how a reply reads.
+			set, err := d.catalog(cmd.Context(), ".", config.Defaults())
+			if err != nil {
+				return err
+			}
+			defer set.Close()
+			calls, errs := xmlcall.Parse(string(in), set.reg.ParamNames)
 			enc := json.NewEncoder(d.io.Out)
 			enc.SetEscapeHTML(false)
 			return enc.Encode(parseOutput(calls, errs))

@@ -23,7 +23,7 @@ type promptOptions struct {
 	style  string
 }
 
-func newPromptCmd(d *deps) *cobra.Command {
+func newPromptCmd(d *factory) *cobra.Command {
 	var o promptOptions
 	cmd := &cobra.Command{
 		Use:   "prompt",
@@ -47,7 +47,7 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 			if err != nil {
 				return err
 			}
-			cfg, err := localConfig(root)
+			cfg, err := d.localConfig(root)
 			if err != nil {
 				return err
 			}
@@ -59,8 +59,12 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 				tree.Style = o.style
 			}
 			// Build the tools as a run does, so their catalog is the same.
-			d.files = fileOptions(cfg)
-			p, err := d.systemPrompt(cmd.Context(), root, d.registry(root), tree)
+			set, err := d.catalog(cmd.Context(), root, cfg)
+			if err != nil {
+				return err
+			}
+			defer set.Close()
+			p, err := d.systemPrompt(cmd.Context(), root, set.reg, tree)
 			if err != nil {
 				return err
 			}

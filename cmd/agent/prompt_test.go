@@ -57,7 +57,7 @@ func promptProject(t *testing.T) string {
 // is shown (the built-in tools are registered), parses back to exactly the
 // call it was made from, and passes the registry's validation.
 func TestPromptExamplesParseAndValidate(t *testing.T) {
-	reg := (&deps{}).registry(t.TempDir())
+	reg := testCatalog(t, t.TempDir())
 	ex := protocolExamples(reg)
 	for name, s := range map[string]string{"read": ex.Read, "create": ex.Create, "partial": ex.Partial, "error": ex.Error} {
 		if s == "" {
@@ -90,7 +90,7 @@ func TestPromptExamplesParseAndValidate(t *testing.T) {
 // TestPromptErrorExampleIsWhatTheToolSays runs the real read_file on the
 // example's missing path: the example must show its real answer.
 func TestPromptErrorExampleIsWhatTheToolSays(t *testing.T) {
-	reg := (&deps{}).registry(t.TempDir())
+	reg := testCatalog(t, t.TempDir())
 	res, err := reg.Call(t.Context(), exampleError.Name, xmlcall.Call{Params: exampleError.Params}.Args())
 	if err != nil {
 		t.Fatal(err)
@@ -107,12 +107,14 @@ func TestPromptWithoutTools(t *testing.T) {
 	}
 }
 
-// TestPromptFixedPartSize keeps role + protocol + the built-in tools'
+// TestPromptFixedPartSize keeps role + protocol + the file tools'
 // catalog under the target, and checks each tool and parameter is in it.
 func TestPromptFixedPartSize(t *testing.T) {
 	dir := promptProject(t)
-	reg := (&deps{}).registry(dir)
-	p, err := (&deps{}).systemPrompt(t.Context(), dir, reg, config.Defaults().Tree)
+	root := fsedit.NewRoot(dir, fsedit.Options{})
+	defer root.Close()
+	reg := tools.NewRegistry(fsedit.NewTools(root)...)
+	p, err := (&factory{}).systemPrompt(t.Context(), dir, reg, config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +152,8 @@ func TestPromptCommandPrintsWhatRunSends(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	d := &deps{}
-	p, err := d.systemPrompt(t.Context(), dir, d.registry(dir), config.Defaults().Tree)
+	d := &factory{}
+	p, err := d.systemPrompt(t.Context(), dir, testCatalog(t, dir), config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,4 +260,16 @@ func TestGroupDigits(t *testing.T) {
 			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// testCatalog returns the built-in tools of the project at dir with the
+// default settings, closed when the test ends.
+func testCatalog(t *testing.T, dir string) *tools.Registry {
+	t.Helper()
+	set, err := (&factory{}).catalog(t.Context(), dir, config.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { set.Close() })
+	return set.reg
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
@@ -13,22 +12,8 @@ import (
 	"github.com/agentcli/agent/agent/llm/openai"
 )
 
-// loadConfig loads the effective configuration for the project folder
-// dir: flags over the environment over dir/.agent/config.toml over the
-// user's config file. With no provider configured and no key set, it asks
-// a local Ollama (briefly) whether it is there.
-func (d *deps) loadConfig(ctx context.Context, dir string, flags config.Flags) (config.Config, error) {
-	env := config.EnvMap(os.Environ())
-	return config.Load(config.Input{
-		Files: config.DefaultFiles(env, dir),
-		Env:   env,
-		Flags: flags,
-		Probe: config.OllamaProbe(ctx, nil),
-	})
-}
-
-// model builds the configured provider's model. It makes no request.
-func (d *deps) model(ctx context.Context, cfg config.Config) (llm.Model, error) {
+// buildModel builds the configured provider's model. It makes no request.
+func buildModel(ctx context.Context, cfg config.Config) (llm.Model, error) {
 	if err := cfg.MissingKey(); err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@ var version = "dev"
 
 // newRootCmd builds the whole command tree. It is a constructor, not a
 // global, so tests can build as many trees as they like.
-func newRootCmd(io *streams) *cobra.Command {
-	d := &deps{io: io}
+func newRootCmd(d *factory) *cobra.Command {
+	io := d.io
 	root := &cobra.Command{
 		Use:   "agent",
 		Short: "A terminal coding and content agent",
@@ -28,6 +28,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
+	root.PersistentFlags().BoolVar(&d.trust, "trust", false, "trust this project's settings (.agent/config.toml, .mcp.json) for this run")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newVersionCmd(io),
@@ -54,7 +55,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 // execute runs the command line args and returns the exit code. All
 // user-facing error wording is decided here.
 func execute(ctx context.Context, io *streams, args []string) int {
-	root := newRootCmd(io)
+	root := newRootCmd(newFactory(io))
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/llm"
-	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/agent/config"
 )
 
 // runOptions are the flags and inputs of `agent run`.
@@ -29,31 +28,10 @@ type runOptions struct {
 	sessionID     string
 	yes           bool
 	approval      string
-
-	// setup builds what the run needs from the configuration; tests
-	// replace it to run against a scripted model.
-	setup func(ctx context.Context, o *runOptions) (*runSetup, error)
 }
 
-// runSetup is what a run needs built: the model, the tools of the project
-// and the system prompt, plus the configured defaults the flags override.
-type runSetup struct {
-	Model  llm.Model
-	Tools  *tools.Registry
-	System string
-	// MaxIterations and Approval are the configured values; zero means
-	// the default.
-	MaxIterations int
-	Approval      agent.Policy
-	// Files is the file tools' session, whose knowledge of what the
-	// model read is kept with the conversation; may be nil.
-	Files *fsedit.Session
-	// Close releases what setup opened; may be nil.
-	Close func() error
-}
-
-func newRunCmd(d *deps, runF func(*runOptions) error) *cobra.Command {
-	o := &runOptions{io: d.io, setup: d.setupRun}
+func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
+	o := &runOptions{io: d.io}
 	cmd := &cobra.Command{
 		Use:   "run [prompt]",
 		Short: "Answer one request, reading and editing files as needed, then exit",
@@ -84,7 +62,7 @@ limit without an answer.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return runRun(cmd.Context(), o)
+			return runRun(cmd.Context(), d, o)
 		},
 	}
 	f := cmd.Flags()
@@ -142,29 +120,6 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// root returns the project folder, absolute.
-func (o *runOptions) root() (string, error) { return projectFolder(o.dir) }
-
-// session starts or resumes the conversation the flags ask for.
-func (o *runOptions) session(root string) (*agent.Session, error) {
-	id := o.sessionID
-	if o.continueLast {
-		last, err := agent.LastSession(root)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("--continue: %w", err)}
-		}
-		id = last
-	}
-	if id == "" {
-		return agent.NewSession(root), nil
-	}
-	s, err := agent.OpenSession(root, id)
-	if errors.Is(err, agent.ErrNoSession) {
-		return nil, usageError{err}
-	}
-	return s, err
-}
-
 // policy is the approval policy: the flags over the configuration.
 func (o *runOptions) policy(configured agent.Policy) agent.Policy {
 	switch {
@@ -178,7 +133,7 @@ func (o *runOptions) policy(configured agent.Policy) agent.Policy {
 	return agent.PolicyAsk
 }
 
-func runRun(ctx context.Context, o *runOptions) (err error) {
+func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	p := newRunPrinter(o.outputFormat, o.io)
 	started := false
 	defer func() {
@@ -189,59 +144,43 @@ func runRun(ctx context.Context, o *runOptions) (err error) {
 			_ = p.finish(nil, err)
 		}
 	}()
-	root, err := o.root()
+	root, err := projectFolder(o.dir)
 	if err != nil {
 		return err
 	}
 	o.dir = root
-	sess, err := o.session(root)
+	conv, err := d.newConversation(ctx, convOptions{
+		dir: root,
+		flags: config.Flags{
+			Provider:      o.provider,
+			Model:         o.model,
+			Approval:      o.approval,
+			MaxIterations: o.maxIterations,
+		},
+		sessionID:    o.sessionID,
+		continueLast: o.continueLast,
+	})
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
-	s, err := o.setup(ctx, o)
-	if err != nil {
-		return err
-	}
-	if s.Close != nil {
-		defer s.Close()
-	}
-	if s.Files != nil {
-		if err := loadFileState(s.Files, root, sess.ID); err != nil {
-			return err
-		}
-	}
-	audit := agent.NewAudit(root)
-	defer audit.Close()
-
-	a := &agent.Agent{
-		Model:         s.Model,
-		Tools:         s.Tools,
-		Session:       sess,
-		System:        s.System,
-		MaxIterations: s.MaxIterations,
-		Audit:         audit,
-		Approval:      agent.Approval{Policy: o.policy(s.Approval)},
-	}
+	defer conv.Close()
+	a := conv.agent
 	if o.maxIterations > 0 {
 		a.MaxIterations = o.maxIterations
 	}
-	// Ask only when someone can answer: on standard input when it is a
-	// terminal, else on the terminal itself when there is one.
-	if a.Approval.Policy == agent.PolicyAsk {
-		if in, closeIn := approvalInput(o.io); in != nil {
-			defer closeIn()
-			a.Approval.Ask = terminalAsker(o.io, in, root)
+	policy := o.policy(agent.Policy(conv.cfg.Approval))
+	a.SetPolicy(policy)
+	a.Approval.NoOneToAsk = "tell the user to rerun the command with --yes to allow writes"
+	// Ask only when someone can answer, on the terminal itself.
+	if policy == agent.PolicyAsk {
+		if in, out, closeTTY := approvalTerminal(o.io); in != nil {
+			defer closeTTY()
+			a.Approval.Ask = &terminalAsker{in: in, out: out, color: colorOn(o.io)}
 		}
 	}
 
 	started = true
-	out, runErr := a.Run(ctx, o.prompt, p.event)
-	if s.Files != nil && len(out.Calls) > 0 {
-		if err := saveFileState(s.Files, root, sess.ID); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
+	out, runErr := conv.Run(ctx, o.prompt, p.event)
 	if err := p.finish(out, runErr); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write output: %w", err)
 	}
@@ -253,4 +192,11 @@ func runRun(ctx context.Context, o *runOptions) (err error) {
 		return exitError{code: exitMaxIterations}
 	}
 	return runErr
+}
+
+// colorOn reports whether questions on the terminal may be coloured:
+// stderr is a terminal and NO_COLOR is not set.
+func colorOn(s *streams) bool {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return s.stderrTTY && !noColor
 }

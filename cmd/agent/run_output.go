@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm"
@@ -77,10 +78,12 @@ func (p *textPrinter) event(ev agent.Event) {
 		}
 	case agent.EventRetry:
 		p.breakLine()
-		fmt.Fprintf(p.errOut, "agent: %s\n", safeText(ev.Text))
-		// The reply starts again: set it apart like a new one.
-		p.iteration = -1
-		p.pending = ""
+		fmt.Fprintf(p.errOut, "agent: %s\n", safeText(retryText(ev.Retry)))
+		if ev.Retry != nil && ev.Retry.Reason == "stream_dropped" {
+			// The reply starts again: set it apart like a new one.
+			p.iteration = -1
+			p.pending = ""
+		}
 	case agent.EventDone:
 		p.pending = ""
 		if p.midLine {
@@ -145,10 +148,11 @@ type runResult struct {
 	Iterations int                `json:"iterations"`
 	Stopped    bool               `json:"stopped"`
 	Error      string             `json:"error"`
-	// Retries counts the replies asked again after the stream dropped:
-	// the model was called more often than iterations says.
+	// Retries counts the model calls tried again (rate limits, server
+	// errors, a stream that dropped): the model was called more often
+	// than iterations says.
 	Retries int `json:"retries"`
-	// Notes are what the run said along the way (each retry's reason).
+	// Notes are what the run said along the way (each retry, worded).
 	Notes []string `json:"notes"`
 }
 
@@ -161,7 +165,7 @@ type runNotes struct {
 func (n *runNotes) event(ev agent.Event) {
 	if ev.Type == agent.EventRetry {
 		n.retries++
-		n.notes = append(n.notes, ev.Text)
+		n.notes = append(n.notes, retryText(ev.Retry))
 	}
 }
 
@@ -241,4 +245,38 @@ func callSummary(c *xmlcall.Call) string {
 		fmt.Fprintf(&b, " %s=%s", p.Name, v)
 	}
 	return b.String()
+}
+
+// retryText words a retry for the user: "rate limited by gemini, retrying
+// in 12 s (2/3)".
+func retryText(r *agent.Retry) string {
+	if r == nil {
+		return "retrying"
+	}
+	who := r.Provider
+	if who == "" {
+		who = "the provider"
+	}
+	var what string
+	switch r.Reason {
+	case "stream_dropped":
+		return "the reply stream from " + who + " dropped before any tool call; asking again"
+	case "rate_limited":
+		what = "rate limited by " + who
+	case "server_error":
+		what = who + " had a server error"
+	case "timeout":
+		what = who + " sent nothing for too long"
+	default:
+		what = "could not reach " + who
+	}
+	wait := r.Wait.Round(100 * time.Millisecond)
+	if wait >= time.Second {
+		wait = wait.Round(time.Second)
+	}
+	s := fmt.Sprintf("%s, retrying in %s", what, strings.Replace(wait.String(), "s", " s", 1))
+	if r.Attempts > 0 {
+		s += fmt.Sprintf(" (%d/%d)", r.Attempt+1, r.Attempts)
+	}
+	return s
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
@@ -28,7 +29,7 @@ type runHarness struct {
 	stdoutTTY bool
 	// stderrTTY and openTTY stand for a controlling terminal.
 	stderrTTY bool
-	openTTY   func() (io.ReadCloser, error)
+	openTTY   func() (io.ReadWriteCloser, error)
 }
 
 func newRunHarness(t *testing.T, replies ...string) *runHarness {
@@ -65,23 +66,21 @@ func (h *runHarness) registry() *tools.Registry {
 // returns stdout, stderr and the exit code.
 func (h *runHarness) run(args ...string) (string, string, int) {
 	h.t.Helper()
+	return h.runContext(h.t.Context(), args...)
+}
+
+// runContext is run with the given context.
+func (h *runHarness) runContext(ctx context.Context, args ...string) (string, string, int) {
+	h.t.Helper()
 	var out, errOut bytes.Buffer
 	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY, stdoutTTY: h.stdoutTTY, stderrTTY: h.stderrTTY, openTTY: h.openTTY}
-	root := newRootCmd(io)
-	for _, c := range root.Commands() {
-		if c.Name() == "run" {
-			root.RemoveCommand(c)
-		}
-	}
-	d := &deps{io: io}
-	root.AddCommand(newRunCmd(d, func(o *runOptions) error {
-		o.setup = func(context.Context, *runOptions) (*runSetup, error) {
-			return &runSetup{Model: h.model, Tools: h.registry(), System: "test"}, nil
-		}
-		return runRun(h.t.Context(), o)
-	}))
+	d := newFactory(io)
+	d.newModel = func(context.Context, config.Config) (llm.Model, error) { return h.model, nil }
+	d.newTools = func(context.Context, toolBuild) (*toolSet, error) { return &toolSet{reg: h.registry()}, nil }
+	d.env = map[string]string{"GEMINI_API_KEY": "test-key", "XDG_CONFIG_HOME": h.t.TempDir()}
+	root := newRootCmd(d)
 	root.SetArgs(append([]string{"run", "--dir", h.dir}, args...))
-	err := root.ExecuteContext(h.t.Context())
+	err := root.ExecuteContext(ctx)
 	if err != nil && exitCode(err) != exitMaxIterations {
 		errOut.WriteString("agent: " + err.Error() + "\n")
 	}
@@ -214,7 +213,7 @@ func TestRunStreamJSONOutput(t *testing.T) {
 			types = append(types, ev.Type)
 		}
 	}
-	want := "text call result text done"
+	want := "text call tool_start result text done"
 	if strings.Join(types, " ") != want {
 		t.Errorf("event types = %v, want %s", types, want)
 	}
@@ -302,17 +301,18 @@ func TestRunAsksOnATerminal(t *testing.T) {
 	}{
 		{"y\nn\n", []bool{true, false}},
 		{"a\n", []bool{true, true}},
-		{"n\ny\n", []bool{false, false}}, // the second is skipped: the first failed
-		{"", []bool{false, false}},       // end of input denies
+		{"n\ny\n", []bool{false, true}},        // a person's no is not a failure: the next write is asked
+		{"maybe\ny\nn\n", []bool{true, false}}, // a typo is asked again
+		{"", []bool{false, false}},             // end of input denies
 	} {
 		h := newRunHarness(t, two, "done")
-		h.stdinTTY = true
+		h.stdinTTY, h.stderrTTY = true, true
 		h.stdin = tc.answer
 		_, errOut, code := h.run("write")
 		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", tc.answer, code, errOut)
 		}
-		if !strings.Contains(errOut, "allow write_file file_path=out.md content=new?") {
+		if !strings.Contains(errOut, "allow write_file file_path=out.md content=new? [y/N/a]") {
 			t.Errorf("%q: no question on stderr:\n%s", tc.answer, errOut)
 		}
 		for i, name := range []string{"out.md", "two.md"} {

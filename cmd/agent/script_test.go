@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"agent": main})
 }
 
-// TestScript runs the end-to-end scripts in testdata/script: the real
+// TestScript runs the end-to-end scripts in the top-level testdata/script: the real
 // binary, real files in a temporary project, and a fake provider on
 // 127.0.0.1 reached through the provider's official SDK.
 //
@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 //	                           each *.jsonl file in a folder) is JSON
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			// Keep the user's own configuration and keys out.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
@@ -23,7 +25,7 @@ import (
 // model replies through st.reply, recording checks with st.check.
 type scenario func(ctx context.Context, st *selftest)
 
-func newTestToolsCmd(d *deps) *cobra.Command {
+func newTestToolsCmd(d *factory) *cobra.Command {
 	return newSelfTestCmd(d, "test-tools", "Check the file tools: read, list, search and the sandbox",
 		`test-tools builds a small project and runs model replies through the same
 parse, validate, execute and render path the agent uses: listing, reading
@@ -32,7 +34,7 @@ errors a model must get for a missing file, a path outside the project, a
 protected folder, an unsupported type, an unknown tool or parameter.`, toolsScenario)
 }
 
-func newTestFileWriteCmd(d *deps) *cobra.Command {
+func newTestFileWriteCmd(d *factory) *cobra.Command {
 	return newSelfTestCmd(d, "test-file-write", "Check write_file: create, rewrite, partial writes, guards, backups and undo",
 		`test-file-write checks every operation of write_file in a small project:
 create (with parent folders), rewrite and partial writes (replace, insert,
@@ -41,7 +43,7 @@ the refusals a model must get (an existing file, a write without a read, a
 file changed on disk, a placeholder rewrite, a bad range), and undo.`, fileWriteScenario)
 }
 
-func newTestCombinedCmd(d *deps) *cobra.Command {
+func newTestCombinedCmd(d *factory) *cobra.Command {
 	return newSelfTestCmd(d, "test-combined-tools", "Check a whole workflow from raw model text: calls, CDATA, errors, undo",
 		`test-combined-tools starts from raw model replies, as a model writes them:
 prose around several XML calls, a fenced call, CDATA holding markup and
@@ -51,7 +53,7 @@ checks the files, the rendered <tool_response> blocks, and that undo
 reverts the reply that wrote.`, combinedScenario)
 }
 
-func newSelfTestCmd(d *deps, name, short, long string, run scenario) *cobra.Command {
+func newSelfTestCmd(d *factory, name, short, long string, run scenario) *cobra.Command {
 	var (
 		verbose, keep bool
 		dir           string
@@ -68,7 +70,7 @@ which must be empty or not exist yet, and keeps it. The exit status is 1
 if any check failed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, cleanup, err := newSelftest(d, name, dir, keep)
+			st, cleanup, err := newSelftest(cmd.Context(), d, name, dir, keep)
 			if err != nil {
 				return err
 			}
@@ -93,19 +95,23 @@ if any check failed.`,
 	return cmd
 }
 
-// selftest is the state of one self-check run.
+// selftest is the state of one self-check run. Its replies go through
+// the real loop (agent.Agent, with the configured tools) with a scripted
+// model, so the checks test what users run, not a copy of it.
 type selftest struct {
 	io      *streams
 	verbose bool
 	dir     string
 	root    *fsedit.Root
 	reg     *tools.Registry
+	conv    *conversation
+	model   *scriptedReply
 	replies int
 	passed  int
 	failed  int
 }
 
-func newSelftest(d *deps, name, dir string, keep bool) (*selftest, func(), error) {
+func newSelftest(ctx context.Context, d *factory, name, dir string, keep bool) (*selftest, func(), error) {
 	cleanup := func() {}
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "agent-"+name+"-")
@@ -131,11 +137,23 @@ func newSelftest(d *deps, name, dir string, keep bool) (*selftest, func(), error
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
+		cleanup()
 		return nil, nil, err
 	}
-	root := d.fileRoot(abs)
-	st := &selftest{io: d.io, dir: abs, root: root, reg: tools.NewRegistry(fsedit.NewTools(root)...)}
-	return st, func() { root.Close(); cleanup() }, nil
+	model := &scriptedReply{}
+	conv, err := d.newConversation(ctx, convOptions{
+		dir:    abs,
+		model:  model,
+		system: "(the self-check's scripted model needs no system prompt)",
+		// The checks are about the tools and the loop, not approval.
+		approval: agent.Approval{Policy: agent.PolicyAuto},
+	})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	st := &selftest{io: d.io, dir: abs, root: conv.files.Root(), reg: conv.tools.reg, conv: conv, model: model}
+	return st, func() { conv.Close(); cleanup() }, nil
 }
 
 // check records one check and prints its mark. detail says what went
@@ -168,60 +186,56 @@ func (t turn) result(id string) (tools.Result, bool) {
 	return tools.Result{}, false
 }
 
-// reply runs one model reply the way the agent does: scan the text for
-// calls, validate each, run it (a write after a failed call of the same
-// reply is skipped, a broken call is never run), and render the answers.
+// reply sends one model reply through the real loop: the scripted model
+// answers the check's request with text, and then with a closing line
+// once it has the tool responses. The turn holds what the loop made of
+// the reply's calls.
 func (st *selftest) reply(ctx context.Context, text string) turn {
 	st.replies++
-	changeSet := fmt.Sprintf("selftest-%02d", st.replies)
-	sc := xmlcall.NewScanner(st.reg.ParamNames)
-	events := append(append([]xmlcall.Event(nil), sc.Feed(text)...), sc.Close()...)
-	var (
-		t      turn
-		failed string
-	)
-	for _, ev := range events {
-		var cr agent.CallResult
-		ran := false
-		switch {
-		case ev.Err != nil:
-			cr = agent.CallResult{ID: ev.Err.ID, Tool: ev.Err.Name, Result: tools.Result{Code: ev.Err.Code, Message: ev.Err.Message}}
-		case ev.Call != nil:
-			c := *ev.Call
-			cr = agent.CallResult{ID: c.ID, Tool: c.Name, Params: c.Params}
-			tool, in, bad := st.reg.Validate(c.Name, c.Args())
-			switch {
-			case bad != nil:
-				cr.Result = *bad
-			case tool.Definition().Writes && failed != "":
-				cr.Result = tools.Errorf(tools.CodeSkipped, "%s was not run because call %s failed earlier in this reply", c.Name, failed)
-			default:
-				in.CallID = c.ID
-				info := tools.CallInfo{SessionID: "selftest", CallID: c.ID, ChangeSet: changeSet}
-				res, err := st.reg.Execute(tools.WithInfo(ctx, info), tool, in)
-				if err != nil {
-					res = tools.Errorf("GO_ERROR", "%v", err)
-				}
-				cr.Result, ran = res, true
-			}
-		default:
-			continue
+	st.model.next = []string{text, "(self-check reply done)"}
+	var t turn
+	started := map[string]bool{}
+	out, err := st.conv.Run(ctx, fmt.Sprintf("self-check step %d", st.replies), func(ev agent.Event) {
+		if ev.Type == agent.EventToolStart {
+			started[ev.Call.ID] = true
 		}
-		if cr.Result.IsError() && failed == "" {
-			failed = cr.ID
-		}
-		t.results = append(t.results, cr)
-		t.ran = append(t.ran, ran)
+	})
+	if err != nil {
+		st.check(fmt.Sprintf("model reply %d runs through the loop", st.replies), false, "%v", err)
+	}
+	if out != nil {
+		t.results = out.Calls
 	}
 	var b strings.Builder
 	for _, r := range t.results {
 		xmlcall.Render(&b, r.Response())
+		t.ran = append(t.ran, started[r.ID])
 	}
 	t.rendered = b.String()
 	if st.verbose {
 		fmt.Fprintf(st.io.Out, "--- model reply %d ---\n%s\n--- tool responses ---\n%s\n", st.replies, strings.TrimSpace(text), t.rendered)
 	}
 	return t
+}
+
+// scriptedReply is the self-checks' model: it answers each request with
+// the next of its texts.
+type scriptedReply struct {
+	next []string
+}
+
+func (m *scriptedReply) Name() string { return "self-check/scripted" }
+
+func (m *scriptedReply) Stream(ctx context.Context, _ llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		if len(m.next) == 0 {
+			yield(llm.Chunk{}, errors.New("the self-check's scripted model has no reply left"))
+			return
+		}
+		text := m.next[0]
+		m.next = m.next[1:]
+		yield(llm.Chunk{Text: text, Finish: "stop"}, nil)
+	}
 }
 
 // wantCode checks that call id of t answered code ("" for success).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/shell"
 )
 
 const selftestReadme = "# Self-check project\n\nA small project for the self-check.\nTODO: nothing to do\n"
@@ -21,8 +22,8 @@ func toolsScenario(ctx context.Context, st *selftest) {
 		".git/config":  "[core]\n",
 	})
 	names := strings.Join(st.reg.Names(), " ")
-	st.check("the registry offers read_file, write_file, list_directory, search_files",
-		names == "read_file write_file list_directory search_files", "got %s", names)
+	st.check("the registry offers read_file, write_file, list_directory, search_files first",
+		strings.HasPrefix(names+" ", "read_file write_file list_directory search_files "), "got %s", names)
 
 	t := st.reply(ctx, `I'll look at the project first.
 <tool_call name="list_directory" id="1"/>
@@ -82,6 +83,23 @@ func toolsScenario(ctx context.Context, st *selftest) {
 	st.wantCode(t, "11", "an unknown tool is TOOL_UNKNOWN", tools.CodeToolUnknown)
 	st.wantCode(t, "12", "a start line past the end is INVALID_RANGE", tools.CodeInvalidRange)
 	st.check("the error responses are well-formed XML", wellFormed(t.rendered) == nil, "%v", wellFormed(t.rendered))
+	sandboxChecks(ctx, st)
+}
+
+// sandboxChecks tries run_command's sandbox for real: the kernel must
+// refuse what the sandbox forbids.
+func sandboxChecks(ctx context.Context, st *selftest) {
+	t, ok := st.reg.Lookup("run_command")
+	if !ok {
+		return
+	}
+	sh, ok := t.(*shell.Tool)
+	if !ok {
+		return
+	}
+	for _, f := range sh.Check(ctx) {
+		st.check("run_command sandbox: "+f.Name, f.OK, "%s", f.Detail)
+	}
 }
 
 func fileWriteScenario(ctx context.Context, st *selftest) {
@@ -124,9 +142,10 @@ THREE
 	}
 	st.checkBackup("notes.md", "one\ntwo\nthree\n")
 
-	t = st.reply(ctx, `<tool_call name="write_file" id="6"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>2</start_line><end_line>2</end_line><content>two, replaced</content></tool_call>
-<tool_call name="write_file" id="7"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>1</start_line><content>zero, inserted</content></tool_call>
-<tool_call name="write_file" id="8"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>5</start_line><end_line>4</end_line><content>four, appended</content></tool_call>`)
+	// Bottom up: line numbers mean the file as read (protocol.md §3a).
+	t = st.reply(ctx, `<tool_call name="write_file" id="6"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>4</start_line><end_line>3</end_line><content>four, appended</content></tool_call>
+<tool_call name="write_file" id="7"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>2</start_line><end_line>2</end_line><content>two, replaced</content></tool_call>
+<tool_call name="write_file" id="8"><operation_type>partial</operation_type><file_path>notes.md</file_path><start_line>1</start_line><content>zero, inserted</content></tool_call>`)
 	st.wantCode(t, "8", "partial writes replace, insert and append", "")
 	want := "zero, inserted\nONE\ntwo, replaced\nTHREE\nfour, appended\n"
 	st.check("the partial writes give the expected file", st.file("notes.md") == want, "got %q", st.file("notes.md"))

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,7 +39,7 @@ func TestSelfChecksPass(t *testing.T) {
 }
 
 func TestSelfCheckFailureExitsOne(t *testing.T) {
-	d := &deps{io: &streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	d := &factory{io: &streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
 	cmd := newSelfTestCmd(d, "test-broken", "a check that fails", "", func(ctx context.Context, st *selftest) {
 		st.check("passes", true, "")
 		st.check("fails", false, "because %s", "it must")
@@ -64,5 +66,27 @@ func TestSelfCheckRefusesNonEmptyDir(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "mine.md")); string(b) != "my work\n" {
 		t.Error("user file touched")
+	}
+}
+
+// TestCombinedSelfCheckCatchesABrokenLoop builds the agent with the loop's
+// skip rule deliberately broken and expects test-combined-tools to fail:
+// the self-check runs the loop users run, not a copy of it.
+func TestCombinedSelfCheckCatchesABrokenLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the agent binary; run without -short")
+	}
+	bin := filepath.Join(t.TempDir(), "agent-broken")
+	build := exec.Command("go", "build", "-tags", "agent_broken_skip_rule", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "test-combined-tools").CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitFailed {
+		t.Fatalf("test-combined-tools against a broken loop: %v, want exit %d\n%s", err, exitFailed, out)
+	}
+	if !strings.Contains(string(out), "✗") || !strings.Contains(string(out), "skipped") {
+		t.Errorf("the failed check does not name the skip rule:\n%s", out)
 	}
 }

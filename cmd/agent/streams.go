@@ -16,9 +16,10 @@ type streams struct {
 	// stdinTTY, stdoutTTY and stderrTTY say whether the streams are
 	// terminals.
 	stdinTTY, stdoutTTY, stderrTTY bool
-	// openTTY opens the controlling terminal for reading, to ask a
-	// question when standard input is a pipe; nil when there is none.
-	openTTY func() (io.ReadCloser, error)
+	// openTTY opens the controlling terminal for reading and writing,
+	// to ask a question there whatever the standard streams are; nil
+	// when there is none.
+	openTTY func() (io.ReadWriteCloser, error)
 }
 
 func newStreams() *streams {
@@ -27,6 +28,6 @@ func newStreams() *streams {
 		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		openTTY:   func() (io.ReadCloser, error) { return os.Open("/dev/tty") },
+		openTTY:   func() (io.ReadWriteCloser, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) },
 	}
 }

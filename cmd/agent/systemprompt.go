@@ -21,12 +21,12 @@ type promptSettings struct {
 // of reg and the [tree] configuration (config.Defaults().Tree when nothing
 // is configured). It is the one place the prompt is built: `agent run`
 // sends p.String(), and `agent prompt` prints exactly that.
-func (d *deps) systemPrompt(ctx context.Context, root string, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+func (d *factory) systemPrompt(ctx context.Context, root string, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
 	}
-	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts})
+	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts, now: d.now})
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcli/agent/tools"
 )
 
 // safeText makes model-controlled text safe to show on a terminal: every
@@ -72,22 +74,9 @@ func slowNeedsEscape(s string) bool {
 	return false
 }
 
-// isHiddenRune reports the C1 controls (a terminal may act on them like
-// ESC sequences), the bidirectional overrides, isolates and marks, which
-// reorder what is displayed so that text reads differently from what it
-// is, the line and paragraph separators, and the invisible zero-width
-// space and byte-order mark. Joiners stay (emoji sequences use them).
-func isHiddenRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r == 0x200e, r == 0x200f, r == 0x061c, r == 0x2028, r == 0x2029, r == 0x200b, r == 0xfeff:
-		return true
-	}
-	return false
-}
+// isHiddenRune is the project's one rule set of characters that hide
+// what text is (tools.HiddenRune), shared with the file tools' path checks.
+func isHiddenRune(r rune) bool { return tools.HiddenRune(r) }
 
 // safeWriter passes everything written through safeText, for output that
 // is all meant for a terminal (the demo).

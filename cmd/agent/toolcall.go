@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,7 +29,7 @@ import (
 // A value k=@path is read from the file path. --state FILE keeps what the
 // model "read" between runs, as a continued conversation does, so that a
 // read in one run and a write in the next measure the write alone.
-func newToolCallCmd(d *deps) *cobra.Command {
+func newToolCallCmd(d *factory) *cobra.Command {
 	var (
 		dir, state string
 		quiet      bool
@@ -45,7 +48,7 @@ func newToolCallCmd(d *deps) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, save, err := toolCallRegistry(d, root, state)
+			reg, save, err := toolCallRegistry(cmd.Context(), d, root, state)
 			if err != nil {
 				return err
 			}
@@ -116,47 +119,61 @@ func parseToolCallArgs(args []string) ([]xmlcall.Call, error) {
 	return calls, nil
 }
 
-// toolCallRegistry returns the registry of tool-call: d.registry's tools,
-// with the file tools of a session that loads and saves state when a
-// state file is given. save writes the state back.
-func toolCallRegistry(d *deps, dir, state string) (*tools.Registry, func() error, error) {
-	base := d.registry(dir)
-	if state == "" {
-		return base, func() error { return nil }, nil
-	}
-	sess := fsedit.NewSession(d.fileRoot(dir))
-	if f, err := os.Open(state); err == nil {
-		err = sess.LoadState(f)
-		f.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+// toolCallRegistry returns the registry of tool-call, built like a
+// conversation's with the configured settings, around a file session
+// that loads and saves its state when a state file is given. save writes
+// the state back (atomically) and closes what was opened.
+func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tools.Registry, func() error, error) {
+	cfg, err := d.localConfig(dir)
+	if err != nil {
 		return nil, nil, err
 	}
-	own := map[string]tools.Tool{}
-	for _, t := range sess.Tools() {
-		own[t.Definition().Name] = t
-	}
-	reg := tools.NewRegistry()
-	for _, t := range base.Tools() {
-		if o, ok := own[t.Definition().Name]; ok {
-			t = o
-		}
-		if err := reg.Add(t); err != nil {
+	fr := d.fileRoot(dir, cfg)
+	sess := fsedit.NewSession(fr)
+	if state != "" {
+		if f, err := os.Open(state); err == nil {
+			err = sess.LoadState(f)
+			f.Close()
+			if err != nil {
+				fr.Close()
+				return nil, nil, err
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			fr.Close()
 			return nil, nil, err
 		}
 	}
-	save := func() error {
-		f, err := os.Create(state)
-		if err != nil {
-			return err
-		}
-		if err := sess.SaveState(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+	set, err := d.buildTools(ctx, toolBuild{root: dir, cfg: cfg, files: sess})
+	if err != nil {
+		fr.Close()
+		return nil, nil, err
 	}
-	return reg, save, nil
+	save := func() error {
+		var err error
+		if state != "" {
+			err = writeAtomically(state, sess.SaveState)
+		}
+		return errors.Join(err, set.Close(), fr.Close())
+	}
+	return set.reg, save, nil
+}
+
+// writeAtomically writes path through a synced temporary file beside it.
+func writeAtomically(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".agent-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	err = write(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newToolsCmd(d *deps) *cobra.Command {
+func newToolsCmd(d *factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "tools",
@@ -21,7 +21,20 @@ whether it changes files (and so needs approval), and its parameters
 descriptions, kinds and enum values.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg := d.registry(".")
+			root, err := projectFolder("")
+			if err != nil {
+				return err
+			}
+			cfg, err := d.localConfig(root)
+			if err != nil {
+				return err
+			}
+			set, err := d.catalog(cmd.Context(), root, cfg)
+			if err != nil {
+				return err
+			}
+			defer set.Close()
+			reg := set.reg
 			if asJSON {
 				enc := json.NewEncoder(d.io.Out)
 				enc.SetIndent("", "  ")

@@ -43,6 +43,8 @@ type replacement struct {
 	paused      bool
 	pausedBytes int64
 	done        bool
+	// enc, when set, encodes the content as UTF-16 (see encodeAs).
+	enc *utf16Writer
 	// ctx, when set, stops the writing once it is done (see watch).
 	ctx context.Context
 }
@@ -72,20 +74,36 @@ func newReplacement(dir dirHandle, name string, perm fs.FileMode) (*replacement,
 	if testHookWrap != nil {
 		w = testHookWrap(w)
 	}
-	r.buf = bufio.NewWriterSize(fingerprintWriter{w: w, r: r}, writeBufSize)
+	r.buf = newBuf(fingerprintWriter{w: w, r: r})
 	return r, nil
 }
+
+func newBuf(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, writeBufSize) }
 
 // Write adds to the new content.
 func (r *replacement) Write(p []byte) (int, error) {
 	r.n += int64(len(p))
+	if r.enc != nil {
+		return r.enc.Write(p)
+	}
 	return r.buf.Write(p)
 }
 
 // WriteString adds to the new content.
 func (r *replacement) WriteString(s string) (int, error) {
+	if r.enc != nil {
+		return r.Write([]byte(s))
+	}
 	r.n += int64(len(s))
 	return r.buf.WriteString(s)
+}
+
+// encodeAs makes the new content go to the file in the UTF-16 encoding
+// enc ("" keeps UTF-8): what is written to r is UTF-8 text.
+func (r *replacement) encodeAs(enc string) {
+	if enc != "" {
+		r.enc = &utf16Writer{w: r.buf, enc: enc}
+	}
 }
 
 // pauseHash stops feeding the hash until resumeHash. Call it before the
@@ -128,6 +146,9 @@ func (r *replacement) hash() string { return hex.EncodeToString(r.final[:]) }
 // chown gives the temp file the owner of the file it replaces, where the
 // process may (as root); otherwise the new file keeps the writer's owner.
 func (r *replacement) chown(old fs.FileInfo) {
+	if r.tmp == nil {
+		return
+	}
 	if uid, gid, ok := owner(old); ok && (uid != os.Getuid() || gid != os.Getgid()) {
 		r.tmp.Chown(uid, gid)
 	}
@@ -136,7 +157,17 @@ func (r *replacement) chown(old fs.FileInfo) {
 // flush writes the buffered content and syncs it to disk, and returns the
 // temp file's final state. After flush only commit or abort remain.
 func (r *replacement) flush() (fs.FileInfo, error) {
+	if r.enc != nil {
+		if err := r.enc.finish(); err != nil {
+			r.final = r.sum.Sum()
+			return nil, fmt.Errorf("write %s: %w", r.name, err)
+		}
+	}
 	err := r.buf.Flush()
+	if r.tmp == nil { // a dry run: nothing on disk
+		r.final = r.sum.Sum()
+		return nil, err
+	}
 	if err == nil {
 		// The disk catches up while the hash of the new content, on its
 		// own goroutine, finishes.
@@ -198,6 +229,9 @@ func (r *replacement) abort() {
 	}
 	r.done = true
 	r.sum.Sum() // stop the hashing goroutine
+	if r.tmp == nil {
+		return
+	}
 	r.tmp.Close()
 	r.dir.Remove(r.tmpName)
 }

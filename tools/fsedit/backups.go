@@ -29,6 +29,20 @@ func (r *Root) Backups() (*backup.Store, error) {
 	return r.store, nil
 }
 
+// CheckStateDir verifies that .agent and its subfolder sub (such as
+// "sessions"; "" for .agent alone) are real folders inside the project
+// where they exist, never symlinks: the agent's state stays in the
+// project. It returns a *backup.LinkedError, whose message says what to
+// do, when one is linked out; callers writing state there (sessions,
+// audit logs) call it first. Backups check it on every write.
+func (r *Root) CheckStateDir(sub string) error {
+	root, err := r.handle()
+	if err != nil {
+		return err
+	}
+	return backup.CheckReal(root, path.Join(".agent", sub))
+}
+
 // record appends e to the manifest.
 func (r *Root) record(e backup.Entry) error {
 	st, err := r.Backups()

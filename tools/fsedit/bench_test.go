@@ -59,7 +59,7 @@ func benchCall(b *testing.B, p *project, name string, args map[string]string) {
 func BenchmarkPartialWriteMiddle(b *testing.B) {
 	p, lines := benchProject(b)
 	mid := lines / 2
-	benchCall(b, p, "read_file", kv("file_path", "big.txt", "start_line", "1", "end_line", "1"))
+	benchCall(b, p, "read_file", kv("file_path", "big.txt", "start_line", itoa(mid), "end_line", itoa(mid+9)))
 	args := kv("operation_type", "partial", "file_path", "big.txt", "start_line", itoa(mid), "end_line", itoa(mid+9),
 		"content", "r1\nr2\nr3\nr4\nr5\nr6\nr7\nr8\nr9\nr10\n")
 	b.SetBytes(int64(lines) * 100)

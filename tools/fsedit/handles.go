@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
 // testHookBeforeOpen, when set by a test, runs between a path's check and
@@ -137,9 +138,12 @@ func (r *Root) openRead(t target) (*os.File, fs.FileInfo, error) {
 // model where the model can act on them; other errors stay program errors.
 func asRefusal(t target, err error) (*refusal, bool) {
 	var rf *refusal
+	var le *backup.LinkedError
 	switch {
 	case errors.As(err, &rf):
 		return rf, true
+	case errors.As(err, &le):
+		return outside("%s; the write was not made", le.Error()), true
 	case errors.Is(err, errRaced):
 		return outside("%s changed while it was being opened (a part of it was replaced, perhaps by a symlink); check the path and try again", t.asked), true
 	case errors.Is(err, fs.ErrNotExist):

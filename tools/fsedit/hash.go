@@ -1,16 +1,18 @@
 package fsedit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding"
 	"hash/crc32"
 	"io"
+	"sync"
 )
 
 // castagnoli is the CRC-32C table: hardware-accelerated on common CPUs,
 // it fingerprints a file's content at several GB/s, so the staleness check
 // of a partial write costs little even on a huge file.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // checkpointEvery is how often a hash records its state. SHA-256 is
 // computed front to back, so the state after a prefix is the same for any
@@ -126,11 +128,15 @@ type fingerprint struct {
 	r   io.Reader
 	crc uint32
 	sha *asyncHash
+	nul bool // a NUL byte went by: the content is binary
 }
 
 func (f *fingerprint) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
-	f.crc = crc32.Update(f.crc, castagnoli, p[:n])
+	f.crc = crc32.Update(f.crc, castagnoli(), p[:n])
+	if !f.nul && bytes.IndexByte(p[:n], 0) >= 0 {
+		f.nul = true
+	}
 	if f.sha != nil {
 		f.sha.Write(p[:n])
 	}
@@ -153,7 +159,7 @@ func (f fingerprintWriter) Write(p []byte) (int, error) {
 		return 0, ctx.Err()
 	}
 	n, err := f.w.Write(p)
-	f.r.crc = crc32.Update(f.r.crc, castagnoli, p[:n])
+	f.r.crc = crc32.Update(f.r.crc, castagnoli(), p[:n])
 	if f.r.paused {
 		f.r.pausedBytes += int64(n)
 	} else {

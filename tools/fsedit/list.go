@@ -32,7 +32,7 @@ type ListArgs struct {
 
 // ListTool returns list_directory.
 func (s *Session) ListTool() tools.Tool {
-	return tools.New("list_directory", listDesc, s.list)
+	return tools.New("list_directory", listDesc, guarded(s.list, func(a ListArgs) string { return a.Path }))
 }
 
 // lister walks a folder for list_directory, writing lines until the

@@ -94,6 +94,9 @@ func TestSearchFiles(t *testing.T) {
 	if meta(res, "matches") != "27" || meta(res, "files") != "3" {
 		t.Errorf("metadata %v", res.Metadata)
 	}
+	if !strings.HasSuffix(res.Message, "; skipped 2 binary files") {
+		t.Errorf("message %q does not say what was skipped", res.Message)
+	}
 	res = p.call("search_files", kv("pattern", "(?i)todo", "glob", "src/**/*.{ts,tsx}"))
 	if meta(res, "matches") != "2" {
 		t.Errorf("glob search: %v\n%s", res.Metadata, res.Content)

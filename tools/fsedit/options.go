@@ -1,10 +1,6 @@
 package fsedit
 
-import (
-	"path"
-	"strings"
-	"time"
-)
+import "time"
 
 // DefaultMaxReadBytes is the largest file read_file returns whole.
 const DefaultMaxReadBytes = 1 << 20
@@ -16,25 +12,26 @@ const (
 	DefaultBackupMaxBytes = 1 << 30
 )
 
-// DefaultExtensions are the file extensions the tools read and write
-// (lower case, with the dot). Options.Extensions adds to them.
-var DefaultExtensions = []string{
-	".txt", ".md", ".mdx", ".js", ".ts", ".jsx", ".tsx", ".py", ".java",
-	".cpp", ".c", ".h", ".go", ".rs", ".php", ".rb", ".sh", ".json", ".yaml",
-	".yml", ".html", ".css", ".scss", ".xml", ".sql",
-}
-
-// DefaultNames are well-known file names without a listed extension that
-// the tools read and write. Options.Names adds to them.
-var DefaultNames = []string{"Makefile", "Dockerfile", "LICENSE", ".gitignore"}
-
 // Options configure the file tools. The zero value is valid: every zero
 // field takes its default. cmd/agent maps the user's config onto it.
 type Options struct {
-	// Extensions and Names extend DefaultExtensions and DefaultNames.
-	// Extensions may be given with or without the leading dot.
+	// Extensions and Names are accepted for old configurations
+	// (files.extra_extensions) and ignored: every text file is editable,
+	// decided by its content (see Root).
 	Extensions []string
 	Names      []string
+	// AllowSecrets are globs (path.Match syntax, against the project path
+	// and against the base name) of files that usually hold secrets which
+	// the tools may read, write and search all the same, such as
+	// ".env.local" or "config/*.key". Take them only from the user's own
+	// configuration: a project must not unlock its own secrets.
+	AllowSecrets []string
+	// ReadBudget, when set, returns the most bytes a whole-file read
+	// (no range) may return now, as the conversation's context allows;
+	// 0 means no budget. A larger file is read as its first lines that
+	// fit, with the line to continue from; a rewrite of a file larger
+	// than the budget is refused (use replace or partial writes).
+	ReadBudget func() int
 	// MaxReadBytes is the largest file (or range) read_file returns;
 	// DefaultMaxReadBytes when zero.
 	MaxReadBytes int64
@@ -63,44 +60,4 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	return o
-}
-
-// allowlist decides which file names the tools may read and write.
-type allowlist struct {
-	exts  map[string]bool
-	names map[string]bool
-}
-
-func newAllowlist(o Options) allowlist {
-	a := allowlist{exts: map[string]bool{}, names: map[string]bool{}}
-	for _, e := range append(append([]string(nil), DefaultExtensions...), o.Extensions...) {
-		e = strings.ToLower(strings.TrimSpace(e))
-		if e == "" {
-			continue
-		}
-		if !strings.HasPrefix(e, ".") {
-			e = "." + e
-		}
-		a.exts[e] = true
-	}
-	for _, n := range append(append([]string(nil), DefaultNames...), o.Names...) {
-		a.names[strings.TrimSpace(n)] = true
-	}
-	return a
-}
-
-// allows reports whether the base name of p is an allowed file type.
-// Extensions compare case-insensitively (README.MD is markdown); names
-// compare exactly, as they do on the file systems that matter.
-func (a allowlist) allows(p string) bool {
-	base := path.Base(p)
-	if a.names[base] {
-		return true
-	}
-	return a.exts[strings.ToLower(path.Ext(base))]
-}
-
-// describe lists the allowed types for an error message.
-func (a allowlist) describe() string {
-	return "text and code files (.md .txt .go .py .js .ts .json .yaml ...) and Makefile, Dockerfile, LICENSE, .gitignore"
 }

@@ -79,9 +79,16 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	if start < 1 || start > total+1 || end < start-1 || end > total {
 		return tools.Errorf(tools.CodeInvalidRange, "start_line %d and end_line %d do not fit %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.asked, plural(total, "line", "lines"), total, total+1), nil
 	}
+	if !rangeSeen(e.seen.known, start, end, total) {
+		return tools.Errorf(tools.CodeFileStale, "you have not read the lines of %s that this partial write replaces (%s; you have seen %s in its current state); read them first with read_file start_line and end_line, then write", e.t.asked, describeRange(start, end), describeSeen(e.seen.known)), nil
+	}
+	if from, delta, moved := s.movedBy(e.info.ChangeSet, e.t.rel, max(start, end)); moved {
+		return tools.Errorf(tools.CodeFileStale, "%s", staleShift(e.t.asked, from, delta)), nil
+	}
 	added := splitContent(a.Content)
+	e.known = shiftSpans(e.seen.known, start, end, len(added), e.info.CallID)
 
-	rep, err := newReplacement(e.dir, e.t.base(), keptMode(e.fi))
+	rep, err := s.newReplacement(e, keptMode(e.fi))
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
@@ -91,15 +98,27 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	// The old content is checked against the read with CRC-32C (with its
 	// size and mtime): SHA-256 would double the time of a write to a huge
 	// file. Its SHA-256 for the manifest is the one taken at the read.
-	fp := &fingerprint{r: e.f}
+	fp := &fingerprint{r: e.src}
 	br := bufio.NewReaderSize(fp, spliceBufSize)
 	sp := &splicer{out: rep, style: firstBreak(br), start: start, end: end}
 	sp.h.start = max(1, start-contextLines)
+	var size int64
+	if head, _ := br.Peek(len(utf8BOM)); string(head) == utf8BOM {
+		// The byte-order mark is not part of line 1's text: it stays
+		// when line 1 is replaced.
+		rep.WriteString(utf8BOM)
+		br.Discard(len(utf8BOM))
+		size = int64(len(utf8BOM))
+		if len(added) > 0 {
+			added[0] = strings.TrimPrefix(added[0], utf8BOM)
+		}
+	}
 
 	// Lines before the context are copied in bulk, untouched; so is the
 	// rest after the context that follows the range. Only the lines in
 	// between go one by one.
-	line, size, last, err := copyLines(br, rep, start-contextLines-1)
+	line, copied, last, err := copyLines(br, rep, start-contextLines-1)
+	size += copied
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
@@ -186,6 +205,9 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		return tools.Result{}, errStale
 	}
 	oldSum := hex.EncodeToString(e.seen.sum[:])
+	if fp.nul {
+		return binaryResult(e.t.asked), nil
+	}
 	if sp.badLine > 0 {
 		return tools.Errorf(tools.CodeUnsupportedType, "line %d of %s holds bytes that are not valid UTF-8, which replacing it would lose; leave that line out of the range", sp.badLine, e.t.asked), nil
 	}
@@ -208,9 +230,15 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	if sp.style == "\r\n" {
 		ending = endingCRLF
 	}
+	delta := newTotal - total
+	s.noteShift(e.info.ChangeSet, e.t.rel, end+1, delta, false)
+	meta := writeMeta(total, newTotal, ending, e.info.ChangeSet, blob)
+	if len(added) > 0 {
+		meta = append(meta, tools.Attr{Name: "written", Value: fmt.Sprintf("%d-%d", start, start+len(added)-1)})
+	}
 	return tools.Result{
-		Message:  fmt.Sprintf("%s; %s now has %s (was %d)%s", describeSplice(start, end, total, len(added)), e.t.rel, plural(newTotal, "line", "lines"), total, backupNote(blob)),
-		Metadata: writeMeta(total, newTotal, ending, e.info.ChangeSet, blob),
+		Message:  fmt.Sprintf("%s; %s now has %s (was %d)%s%s", describeSplice(start, end, total, len(added)), e.t.rel, plural(newTotal, "line", "lines"), total, describeWritten(start, len(added), end, delta), backupNote(blob)),
+		Metadata: meta,
 		Content:  sp.h.render(e.t.rel),
 		Changed:  []string{e.t.rel},
 	}, nil
@@ -322,4 +350,25 @@ func copyLines(br *bufio.Reader, w io.Writer, n int) (next int, size int64, last
 		br.Discard(take)
 	}
 	return next, size, last, nil
+}
+
+func describeRange(start, end int) string {
+	if end < start {
+		return fmt.Sprintf("an insertion before line %d", start)
+	}
+	return fmt.Sprintf("lines %d-%d", start, end)
+}
+
+// describeWritten gives the written lines' new numbers and, when the line
+// count changed, where the lines below moved: what the model needs to
+// plan its next edit of the file.
+func describeWritten(start, n, end, delta int) string {
+	s := ""
+	if n > 0 {
+		s = fmt.Sprintf("; the new lines are %d-%d", start, start+n-1)
+	}
+	if delta != 0 {
+		s += fmt.Sprintf("; the lines after old line %d moved by %+d", end, delta)
+	}
+	return s
 }

@@ -3,21 +3,28 @@ package fsedit
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
+
+// The phrases are compiled on first use: start-up pays nothing.
 
 // placeholderPhrase matches the words models use when they stand in for
 // text they did not repeat: "rest of the file unchanged", "... existing
 // code ...", "remaining methods stay the same".
-var placeholderPhrase = regexp.MustCompile(`(?i)(rest of (the )?(file|code|content|document|section|function|class|module|implementation|text)` +
-	`|(existing|remaining|previous|other|original|unchanged) (code|content|text|lines|implementation|methods|functions|sections?|imports|tests)` +
-	`|\b(remains?|stays?|is|are|kept) (the )?(same|unchanged|as (it )?(is|was|before))` +
-	`|same as (before|above|original)|\bunchanged\b|\bomitted\b|for brevity)`)
+var placeholderPhrase = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(rest of (the )?(file|code|content|document|section|function|class|module|implementation|text)` +
+		`|(existing|remaining|previous|other|original|unchanged) (code|content|text|lines|implementation|methods|functions|sections?|imports|tests)` +
+		`|\b(remains?|stays?|is|are|kept) (the )?(same|unchanged|as (it )?(is|was|before))` +
+		`|same as (before|above|original)|\bunchanged\b|\bomitted\b|for brevity)`)
+})
 
 // strongPhrase matches the phrases that stand in for text whatever the
 // length of the new content: a comment holding only one of them is never
 // real code ("// rest unchanged", "# ... existing code ...").
-var strongPhrase = regexp.MustCompile(`(?i)(rest of (the )?(file|code|content|document|section|function|class|module|implementation|text)( is| stays| remains)? (unchanged|the same|as (it )?(is|was|before))` +
-	`|\brest (is )?unchanged|\b(existing|unchanged|remaining|previous|original) code\b|\b(remains?|stays?) the same|\.\.\. ?existing|…\s?existing)`)
+var strongPhrase = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(rest of (the )?(file|code|content|document|section|function|class|module|implementation|text)( is| stays| remains)? (unchanged|the same|as (it )?(is|was|before))` +
+		`|\brest (is )?unchanged|\b(existing|unchanged|remaining|previous|original) code\b|\b(remains?|stays?) the same|\.\.\. ?existing|…\s?existing)`)
+})
 
 // commentLead are the ways a comment line starts in the supported types.
 var commentLead = []string{"//", "#", "/*", "*", "<!--", "--", ";", "%", "{/*", "'''", `"""`, "rem "}
@@ -58,9 +65,9 @@ func placeholderLine(line string, phrase *regexp.Regexp) bool {
 // known; a line of added found there was already in the file and is no
 // evidence.
 func findPlaceholder(added []string, oldCount int, old map[string]bool) (int, string, bool) {
-	phrase := strongPhrase
+	phrase := strongPhrase()
 	if len(added) < oldCount {
-		phrase = placeholderPhrase
+		phrase = placeholderPhrase()
 	}
 	for i, l := range added {
 		if placeholderLine(l, phrase) && !old[strings.TrimSpace(l)] {

@@ -2,6 +2,7 @@ package fsedit
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -25,7 +26,19 @@ type ReadArgs struct {
 
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
-	return tools.New("read_file", readDesc, s.read)
+	return tools.New("read_file", readDesc, guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
+}
+
+// maxBudgetLines is the most lines a whole read cut by the read budget
+// returns, however short they are.
+const maxBudgetLines = 2000
+
+// readBudget is Options.ReadBudget now; 0 for none.
+func (s *Session) readBudget() int64 {
+	if f := s.root.opts.ReadBudget; f != nil {
+		return int64(max(f(), 0))
+	}
+	return 0
 }
 
 // readBufSize is the read buffer: lines longer than this arrive in pieces.
@@ -63,26 +76,74 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	defer f.Close()
-	if !ranged && fi.Size() > limit {
+	// With a read budget, a whole read too large for it returns the first
+	// lines that fit instead (cut says where it stopped).
+	budget := int64(0)
+	if !ranged {
+		budget = s.readBudget()
+	}
+	if budget > 0 && fi.Size() <= budget {
+		budget = 0
+	}
+	if !ranged && budget == 0 && fi.Size() > limit {
 		return s.tooLarge(ctx, t, f, fi.Size())
 	}
+	budget = min(budget, limit)
+	// A read cut by the budget returns lines 1..cut (stopped).
+	var (
+		stopped, lineStart = false, true
+		cut, lineOff       int
+	)
 
 	fp := &fingerprint{r: f, sha: newAsyncHash()}
 	defer fp.sha.Sum()
 	br := bufio.NewReaderSize(fp, readBufSize)
+	enc := fileUTF16(f)
+	if enc != "" && fi.Size() > replaceKeep {
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools read UTF-16 files up to %s", a.FilePath, humanSize(fi.Size()), humanSize(replaceKeep)), nil
+	}
+	if enc != "" {
+		// The fingerprint is of the bytes on disk; the lines are of the text.
+		raw, err := io.ReadAll(fp)
+		if err != nil {
+			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+		}
+		text, ok := decodeUTF16(raw, enc)
+		if !ok {
+			return tools.Errorf(tools.CodeUnsupportedType, "%s starts with a UTF-16 mark but is not valid UTF-16; read_file only returns text", a.FilePath), nil
+		}
+		br = bufio.NewReaderSize(strings.NewReader(text), readBufSize)
+	}
 	var (
 		c        lineCounter
-		out      strings.Builder
+		out      bytes.Buffer
 		overflow bool
 	)
+	bom := false
 	for {
 		piece, err := br.ReadSlice('\n')
+		if c.st.size == 0 && strings.HasPrefix(string(piece[:min(len(piece), 3)]), utf8BOM) {
+			bom = true
+		}
 		line := c.st.lines + 1
-		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow {
+		if budget > 0 && !stopped && len(piece) > 0 {
+			if lineStart {
+				lineOff = out.Len()
+			}
+			if (lineStart && line > maxBudgetLines) || int64(out.Len()+len(piece)) > budget {
+				// This line does not fit: the read ends before it.
+				stopped, cut = true, line-1
+				out.Truncate(lineOff)
+			}
+		}
+		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow && !stopped {
 			out.Write(piece)
 			overflow = int64(out.Len()) > limit
 		}
 		c.add(piece)
+		if len(piece) > 0 {
+			lineStart = piece[len(piece)-1] == '\n'
+		}
 		if c.st.binary {
 			return tools.Errorf(tools.CodeUnsupportedType, "%s looks binary (it holds NUL bytes); read_file only returns text", a.FilePath), nil
 		}
@@ -103,6 +164,12 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if ranged && start > st.lines && !(start == 1 && st.lines == 0) {
 		return tools.Errorf(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", start, a.FilePath, plural(st.lines, "line", "lines")), nil
 	}
+	if stopped && cut == 0 {
+		return tools.Errorf(tools.CodeFileTooLarge, "line 1 of %s alone is over what fits in the conversation now (%s); search_files finds what you need in it", a.FilePath, humanSize(budget)), nil
+	}
+	if stopped {
+		end = cut
+	}
 	if end == 0 || end > st.lines {
 		end = st.lines
 	}
@@ -110,29 +177,33 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
 	}
 	sum := fp.sha.Sum()
-	// Consecutive ranges of an unchanged file add up to a whole read, so
-	// a file over the read limit can still be rewritten.
-	covered := 0
-	if start == 1 {
-		covered = end
+	// Ranges of an unchanged file add up, so a file over the read limit
+	// can still be rewritten once every line was read.
+	seen := lineSpan{from: start, to: end, call: callID(ctx)}
+	if st.lines == 0 {
+		seen = lineSpan{from: 1, to: 0, call: seen.call}
 	}
+	known := []lineSpan{seen}
 	if prev, ok := s.recall(t.rel); ok && prev.sum == sum && prev.matches(fi) {
-		if prev.whole {
-			covered = st.lines
-		} else if start <= prev.covered+1 {
-			covered = max(covered, prev.covered, end)
-		} else {
-			covered = max(covered, prev.covered)
-		}
+		known = append(prev.known, seen)
 	}
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, whole: covered >= st.lines, covered: covered})
+	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, known: known})
 
 	text := out.String()
+	if bom && start == 1 {
+		text = strings.TrimPrefix(text, utf8BOM)
+	}
 	if st.ending != endingLF {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
 	encoding := "utf-8"
+	if enc != "" {
+		encoding, bom = enc, true
+	}
 	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.rel, min(start, end), end, st.lines)
+	if stopped {
+		msg += fmt.Sprintf("; the rest does not fit in the conversation now: continue with start_line %d", cut+1)
+	}
 	if st.badCount > 0 {
 		encoding = "utf-8 (invalid bytes)"
 		text = strings.ToValidUTF8(text, "\uFFFD")
@@ -142,7 +213,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		text = numbered(text, start)
 	}
 	meta := []tools.Attr{
-		{Name: "size", Value: fmt.Sprint(st.size)},
+		{Name: "size", Value: fmt.Sprint(fi.Size())},
 		{Name: "lines", Value: itoa(st.lines)},
 		{Name: "encoding", Value: encoding},
 		{Name: "line_ending", Value: st.ending},
@@ -152,6 +223,13 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	if st.size > 0 && !st.finalNewline {
 		meta = append(meta, tools.Attr{Name: "final_newline", Value: "no"})
+	}
+	if stopped {
+		meta = append(meta, tools.Attr{Name: "next_line", Value: itoa(cut + 1)})
+	}
+	if bom {
+		// Shown without it; every write keeps it.
+		meta = append(meta, tools.Attr{Name: "bom", Value: "yes"})
 	}
 	return tools.Result{Message: msg, Metadata: meta, Content: text}, nil
 }

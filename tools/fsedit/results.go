@@ -2,7 +2,6 @@ package fsedit
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 
@@ -11,12 +10,12 @@ import (
 
 func (rf *refusal) result() tools.Result { return tools.Errorf(rf.code, "%s", rf.msg) }
 
-// fileTarget resolves p for a file tool: inside the root and of an allowed
-// type, both as asked and after symlinks. A nil *refusal and nil error
+// fileTarget resolves p for a file tool: inside the root, not a binary
+// format nor a secret file (see typeRefusal), both as asked and after symlinks. A nil *refusal and nil error
 // mean t is usable; t.info is nil when the file does not exist.
 func (r *Root) fileTarget(p string) (target, *refusal, error) {
-	if hasControl(p) {
-		return target{asked: p}, &refusal{code: tools.CodeSchemaInvalid, msg: fmt.Sprintf("file_path must not contain control characters (got %q); give the file's plain relative path", p)}, nil
+	if rf := checkPathText(p, "file_path"); rf != nil {
+		return target{asked: p}, rf, nil
 	}
 	if trimmed := strings.TrimSpace(p); strings.HasSuffix(trimmed, "/") && strings.Trim(trimmed, "./") != "" {
 		// The OS would take "a.txt/" as a folder; never as the file a.txt.
@@ -35,9 +34,10 @@ func (r *Root) fileTarget(p string) (target, *refusal, error) {
 	if t.info != nil && t.info.IsDir() {
 		return t, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a folder, not a file; use list_directory to see its files", p)}, nil
 	}
-	for _, name := range []string{p, t.rel} {
-		if !r.allow.allows(name) {
-			return t, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is not a supported file type; the file tools handle %s", path.Base(name), r.allow.describe())}, nil
+	// Both names count: a link named notes.md to id_rsa is still a key.
+	for _, name := range []string{strings.TrimSpace(p), t.rel} {
+		if rf := r.typeRefusal(name, p); rf != nil {
+			return t, rf, nil
 		}
 	}
 	return t, nil, nil

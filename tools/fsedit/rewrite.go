@@ -75,12 +75,15 @@ func keptMode(fi fs.FileInfo) fs.FileMode {
 // rewrite replaces the whole content of an existing file, keeping its
 // line endings and its final-newline state.
 func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
-	old, err := readOld(ctx, e.f, rewriteKeep)
+	old, err := readOld(ctx, e.src, rewriteKeep)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if old.sum != hex.EncodeToString(e.seen.sum[:]) {
 		return tools.Result{}, errStale
+	}
+	if old.st.binary {
+		return binaryResult(e.t.asked), nil
 	}
 	if old.st.badCount > 0 {
 		return tools.Errorf(tools.CodeUnsupportedType, "%s holds bytes that are not valid UTF-8 (line %s); a rewrite would lose them, so change the other lines with partial writes", e.t.asked, joinInts(old.st.badLines)), nil
@@ -88,8 +91,13 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	content := e.args.Content
 	var oldText string
 	var known map[string]bool
+	bom := strings.HasPrefix(string(old.text[:min(len(old.text), 3)]), utf8BOM)
+	if old.text == nil {
+		bom = hasBOM(e.src)
+	}
+	content = strings.TrimPrefix(content, utf8BOM)
 	if old.text != nil {
-		oldText = strings.ReplaceAll(string(old.text), "\r\n", "\n")
+		oldText = strings.ReplaceAll(strings.TrimPrefix(string(old.text), utf8BOM), "\r\n", "\n")
 		known = lineSet(strings.Split(oldText, "\n"))
 	}
 	if content == "" && old.st.size > 0 {
@@ -108,17 +116,24 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 			newText = strings.TrimSuffix(newText, br)
 		}
 	}
-	rep, err := newReplacement(e.dir, e.t.base(), keptMode(e.fi))
+	rep, err := s.newReplacement(e, keptMode(e.fi))
 	if err != nil {
 		return tools.Result{}, describeWriteErr(e.t.rel, err)
 	}
 	rep.watch(ctx)
+	if bom {
+		rep.WriteString(utf8BOM)
+	}
 	rep.WriteString(newText)
 	newLines := countLines(newText)
 	blob, err := s.commitEdit(ctx, e, rep, old.sum, backup.OpRewrite, newLines)
 	if err != nil {
 		return tools.Result{}, err
 	}
+	// Which numbers a later partial write of this reply means, the old
+	// ones or the rewritten ones, cannot be known: if the count changed,
+	// it is refused (replace still works).
+	s.noteShift(e.info.ChangeSet, e.t.rel, 1, newLines-old.st.lines, false)
 	res := tools.Result{
 		Message:  fmt.Sprintf("rewrote %s: %s before, %d after%s", e.t.rel, plural(old.st.lines, "line", "lines"), newLines, backupNote(blob)),
 		Metadata: writeMeta(old.st.lines, newLines, old.st.ending, e.info.ChangeSet, blob),

@@ -44,7 +44,6 @@ type Root struct {
 	dir      string // absolute, cleaned
 	realDir  string // dir with symlinks resolved, for absolute paths given by the model
 	opts     Options
-	allow    allowlist
 	openOnce sync.Once
 	root     *os.Root
 	openErr  error
@@ -66,7 +65,7 @@ func NewRoot(dir string, opts Options) *Root {
 		real = abs
 	}
 	opts = opts.withDefaults()
-	return &Root{dir: abs, realDir: real, opts: opts, allow: newAllowlist(opts)}
+	return &Root{dir: abs, realDir: real, opts: opts}
 }
 
 // Dir returns the absolute path of the project folder.
@@ -119,8 +118,8 @@ func outside(format string, args ...any) *refusal {
 func (r *Root) resolve(p string) (target, error) {
 	asked := p
 	p = strings.TrimSpace(p)
-	if hasControl(p) {
-		return target{}, &refusal{code: tools.CodeSchemaInvalid, msg: fmt.Sprintf("the path must not contain control characters (got %q); give a plain relative path", p)}
+	if rf := checkPathText(p, "the path"); rf != nil {
+		return target{}, rf
 	}
 	if p == "" || p == "." || p == "./" {
 		t := target{rel: ".", asked: "."}
@@ -185,7 +184,7 @@ func (r *Root) resolve(p string) (target, error) {
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			hops++
 			if hops > maxSymlinkHops {
-				return target{}, outside("%s has a symlink loop; use the real path of the file", asked)
+				return target{}, &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a symlink loop (or a chain of more than %d links); use the real path of the file", asked, maxSymlinkHops)}
 			}
 			dest, err := root.Readlink(next)
 			if err != nil {
@@ -234,7 +233,7 @@ func (r *Root) statInto(t *target) error {
 		return fmt.Errorf("check %s: %w", t.rel, err)
 	}
 	if kind := specialKind(fi.Mode()); kind != "" {
-		return outside("%s is a %s, not a regular file; the file tools only handle files and folders", t.asked, kind)
+		return &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a %s, not a regular file; the file tools only handle files and folders", t.asked, kind)}
 	}
 	t.info = fi
 	return nil
@@ -273,27 +272,6 @@ func lexical(p, asked string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// hasControl reports a C0 control character or DEL in p: a newline or
-// an escape sequence in a file name is a model's slip, never a real file
-// it means, and would garble messages and terminals.
-// hasControl reports whether p holds a character no file name needs and
-// a terminal could be fooled by: C0 and C1 controls, DEL, the bidi
-// overrides, embeddings, isolates and marks, and line or paragraph
-// separators. Joiners stay allowed (emoji names use them).
-func hasControl(p string) bool {
-	return strings.ContainsFunc(strings.TrimSpace(p), func(r rune) bool {
-		switch {
-		case r < 0x20, r >= 0x7f && r <= 0x9f:
-			return true
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return true
-		case r == 0x200e, r == 0x200f, r == 0x061c, r == 0x2028, r == 0x2029, r == 0xfeff:
-			return true
-		}
-		return false
-	})
 }
 
 func isProtected(component string) bool {

@@ -35,7 +35,7 @@ type SearchArgs struct {
 
 // SearchTool returns search_files.
 func (s *Session) SearchTool() tools.Tool {
-	return tools.New("search_files", searchDesc, s.search)
+	return tools.New("search_files", searchDesc, guarded(s.search, func(a SearchArgs) string { return a.Path }))
 }
 
 type searcher struct {
@@ -43,14 +43,17 @@ type searcher struct {
 	fsys     fs.FS
 	re       *regexp.Regexp
 	glob     *globMatcher
-	allow    allowlist
-	out      strings.Builder
+	root     *Root
+	out      bytes.Buffer
 	matches  int // all matches found
 	files    int // files with a match
 	searched int // files searched
 	shown    int
 	skipped  []string // files with a match not shown at all
 	capped   bool     // maxSearchFiles reached
+	// Files not searched, and why: said in one line of the result.
+	binary, tooLarge int
+	secrets          []string
 }
 
 func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error) {
@@ -72,7 +75,7 @@ func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error
 	if err != nil {
 		return tools.Result{}, err
 	}
-	sr := &searcher{ctx: ctx, fsys: root.FS(), re: re, allow: s.root.allow}
+	sr := &searcher{ctx: ctx, fsys: root.FS(), re: re, root: s.root}
 	if a.Glob != "" {
 		g, ok := newGlob(a.Glob)
 		if !ok {
@@ -109,12 +112,21 @@ func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error
 	return sr.result(a), nil
 }
 
-// file searches one file, if it is of a supported type and not binary.
+// file searches one file unless it is binary (by extension, or a NUL
+// byte anywhere in it), too large, or a secret file.
 func (sr *searcher) file(rel string) error {
 	if err := sr.ctx.Err(); err != nil {
 		return err
 	}
-	if !sr.allow.allows(rel) || (sr.glob != nil && !sr.glob.match(rel)) {
+	if sr.glob != nil && !sr.glob.match(rel) {
+		return nil
+	}
+	if rf := sr.root.typeRefusal(rel, rel); rf != nil {
+		if rf.code == tools.CodePolicyDenied {
+			sr.secrets = append(sr.secrets, rel)
+		} else {
+			sr.binary++
+		}
 		return nil
 	}
 	f, err := sr.fsys.Open(rel)
@@ -122,19 +134,27 @@ func (sr *searcher) file(rel string) error {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() > maxSearchFileSize {
+	if fi, err := f.Stat(); err != nil {
+		return nil
+	} else if fi.Size() > maxSearchFileSize {
+		sr.tooLarge++
 		return nil
 	}
 	sr.searched++
-	br := bufio.NewReaderSize(f, readBufSize)
-	if head, _ := br.Peek(binarySniff); bytes.IndexByte(head, 0) >= 0 {
-		return nil
-	}
-	sc := bufio.NewScanner(br)
+	// A NUL byte found late undoes what the file added to the result.
+	outLen, matches, files, shown, skipped := sr.out.Len(), sr.matches, sr.files, sr.shown, len(sr.skipped)
+	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, readBufSize), maxSearchFileSize)
 	inFile, shownInFile := 0, 0
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Bytes()
+		if bytes.IndexByte(line, 0) >= 0 {
+			sr.out.Truncate(outLen)
+			sr.matches, sr.files, sr.shown, sr.skipped = matches, files, shown, sr.skipped[:skipped]
+			sr.searched--
+			sr.binary++
+			return nil
+		}
 		if !sr.re.Match(line) {
 			continue
 		}
@@ -161,6 +181,24 @@ func (sr *searcher) file(rel string) error {
 	return nil // a line too long for the scanner ends that file's search
 }
 
+// skipNote says in one line which files were not searched and why.
+func (sr *searcher) skipNote() string {
+	var parts []string
+	if sr.binary > 0 {
+		parts = append(parts, plural(sr.binary, "binary file", "binary files"))
+	}
+	if sr.tooLarge > 0 {
+		parts = append(parts, fmt.Sprintf("%s over %s", plural(sr.tooLarge, "file", "files"), humanSize(maxSearchFileSize)))
+	}
+	if len(sr.secrets) > 0 {
+		parts = append(parts, fmt.Sprintf("%s that usually hold secrets (%s)", plural(len(sr.secrets), "file", "files"), strings.Join(firstN(sr.secrets, 5), ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "skipped " + strings.Join(parts, ", ")
+}
+
 func (sr *searcher) result(a SearchArgs) tools.Result {
 	if sr.matches > sr.shown {
 		fmt.Fprintf(&sr.out, "... %d matches shown of %d in %s", sr.shown, sr.matches, plural(sr.files, "file", "files"))
@@ -175,6 +213,9 @@ func (sr *searcher) result(a SearchArgs) tools.Result {
 	msg := fmt.Sprintf("%s in %s (%d searched)", plural(sr.matches, "match", "matches"), plural(sr.files, "file", "files"), sr.searched)
 	if sr.matches == 0 {
 		msg = fmt.Sprintf("no match for %q in %d files searched", a.Pattern, sr.searched)
+	}
+	if note := sr.skipNote(); note != "" {
+		msg += "; " + note
 	}
 	return tools.Result{
 		Message: msg,

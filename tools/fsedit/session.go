@@ -19,13 +19,11 @@ type fileState struct {
 	crc   uint32 // CRC-32C of the content: the fast check of a partial write
 	lines int
 	cps   []checkpoint // SHA-256 states along the content
-	// whole: the model saw all of the content (a read of every line, in
-	// one call or in consecutive ranges, or a create or rewrite of its
-	// own); a line range allows only partial writes, since a rewrite
-	// would drop lines the model never saw.
-	whole bool
-	// covered: lines 1..covered were read in this state (for ranges).
-	covered int
+	// known: the lines the model saw in this state, and through which
+	// call. A rewrite needs all of them (whole: one read, or ranges that
+	// add up, or a create or rewrite of its own), since it would drop
+	// lines the model never saw; a partial write needs its own range.
+	known []lineSpan
 }
 
 func (s fileState) matches(fi fs.FileInfo) bool {
@@ -40,11 +38,13 @@ type Session struct {
 	root *Root
 	mu   sync.Mutex
 	seen map[string]fileState // by canonical path
+	// shifts: where the current reply's writes moved lines (see movedBy).
+	shifts map[string]replyShifts
 }
 
 // NewSession returns a Session over root with nothing read yet.
 func NewSession(root *Root) *Session {
-	return &Session{root: root, seen: map[string]fileState{}}
+	return &Session{root: root, seen: map[string]fileState{}, shifts: map[string]replyShifts{}}
 }
 
 // NewTools returns the file tools of one conversation over root:

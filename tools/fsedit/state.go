@@ -18,8 +18,17 @@ type savedFile struct {
 	// Partial: only a line range was read (a state saved before this
 	// field existed counts as a whole read).
 	Partial bool `json:"partial,omitempty"`
+	// Seen are the line ranges seen and the calls that showed them; a
+	// partial state saved without them allows no write until a new read.
+	Seen []savedSpan `json:"seen,omitempty"`
 	// States are SHA-256 checkpoints: offset and marshalled state.
 	States []savedState `json:"sha256_states,omitempty"`
+}
+
+type savedSpan struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Call string `json:"call,omitempty"`
 }
 
 type savedState struct {
@@ -35,7 +44,10 @@ func (s *Session) SaveState(w io.Writer) error {
 	s.mu.Lock()
 	files := make(map[string]savedFile, len(s.seen))
 	for rel, st := range s.seen {
-		f := savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines, Partial: !st.whole}
+		f := savedFile{Size: st.size, MTime: st.mtime, SHA256: hex.EncodeToString(st.sum[:]), CRC32C: st.crc, Lines: st.lines, Partial: !st.whole()}
+		for _, sp := range st.known {
+			f.Seen = append(f.Seen, savedSpan{From: sp.from, To: sp.to, Call: sp.call})
+		}
 		for _, c := range st.cps {
 			f.States = append(f.States, savedState{Offset: c.off, State: c.state})
 		}
@@ -58,7 +70,13 @@ func (s *Session) LoadState(r io.Reader) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for rel, f := range in.Files {
-		st := fileState{size: f.Size, mtime: f.MTime, crc: f.CRC32C, lines: f.Lines, whole: !f.Partial}
+		st := fileState{size: f.Size, mtime: f.MTime, crc: f.CRC32C, lines: f.Lines}
+		for _, sp := range f.Seen {
+			st.known = append(st.known, lineSpan{from: sp.From, to: sp.To, call: sp.Call})
+		}
+		if len(f.Seen) == 0 && !f.Partial {
+			st.known = []lineSpan{{from: 1, to: f.Lines}}
+		}
 		for _, c := range f.States {
 			st.cps = append(st.cps, checkpoint{off: c.Offset, state: c.State})
 		}

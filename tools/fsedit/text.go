@@ -14,10 +14,6 @@ const (
 	endingNone  = "none" // a file of at most one line without a break
 )
 
-// binarySniff is how much of a file is checked for NUL bytes, git's
-// heuristic for "binary".
-const binarySniff = 8000
-
 // textStats describes a file's text as a whole, gathered in one pass.
 type textStats struct {
 	size         int64
@@ -25,7 +21,7 @@ type textStats struct {
 	ending       string // endingLF, endingCRLF, endingMixed or endingNone
 	finalNewline bool
 	firstCRLF    bool  // the first line break is \r\n
-	binary       bool  // a NUL byte in the first binarySniff bytes
+	binary       bool  // a NUL byte anywhere: not text (a sniff of the start would miss one at byte 100,000)
 	badLines     []int // first few lines holding invalid UTF-8
 	badCount     int   // how many lines hold invalid UTF-8
 }
@@ -47,11 +43,8 @@ func (c *lineCounter) add(piece []byte) {
 	if len(piece) == 0 {
 		return
 	}
-	if c.st.size < binarySniff {
-		n := min(int64(len(piece)), binarySniff-c.st.size)
-		if bytes.IndexByte(piece[:n], 0) >= 0 {
-			c.st.binary = true
-		}
+	if !c.st.binary && bytes.IndexByte(piece, 0) >= 0 {
+		c.st.binary = true
 	}
 	c.st.size += int64(len(piece))
 	if !c.utf8.valid(piece) {

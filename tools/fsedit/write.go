@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -20,17 +21,19 @@ var writeDesc string
 
 // WriteArgs are write_file's parameters.
 type WriteArgs struct {
-	OperationType string `json:"operation_type" enum:"create,rewrite,partial" jsonschema:"create a new file, rewrite a whole file, or replace a line range"`
-	FilePath      string `json:"file_path" jsonschema:"path relative to the project root"`
-	Content       string `json:"content" verbatim:"true" jsonschema:"the whole file for create and rewrite; the new lines for partial"`
-	StartLine     *int   `json:"start_line,omitempty" jsonschema:"partial: first line to replace, 1-based"`
-	EndLine       *int   `json:"end_line,omitempty" jsonschema:"partial: last line to replace, inclusive"`
-	CreateBackup  *bool  `json:"create_backup,omitempty" jsonschema:"ignored: the old content is always backed up under .agent/backups"`
+	OperationType string  `json:"operation_type" enum:"replace,create,rewrite,partial" jsonschema:"see above"`
+	FilePath      string  `json:"file_path" jsonschema:"path relative to the project root"`
+	Content       string  `json:"content" verbatim:"true" jsonschema:"new text; the whole file for create, rewrite"`
+	OldText       *string `json:"old_text,omitempty" verbatim:"true" jsonschema:"replace: the text to change"`
+	ReplaceAll    bool    `json:"replace_all,omitempty" jsonschema:"replace: change every occurrence"`
+	StartLine     *int    `json:"start_line,omitempty" jsonschema:"partial: first line, 1-based"`
+	EndLine       *int    `json:"end_line,omitempty" jsonschema:"partial: last line, inclusive"`
+	CreateBackup  *bool   `json:"create_backup,omitempty" jsonschema:"ignored"`
 }
 
 // WriteTool returns write_file.
 func (s *Session) WriteTool() tools.Tool {
-	return tools.New("write_file", writeDesc, s.write, tools.Writes())
+	return writeTool{Tool: tools.New("write_file", writeDesc, guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes()), s: s}
 }
 
 // errStale reports that the file changed while it was being written.
@@ -45,13 +48,23 @@ type edit struct {
 	fi   fs.FileInfo // its state when opened
 	seen fileState   // what the model last knew of it
 	info tools.CallInfo
+	// src is the old content as the edit reads it: f, or for a UTF-16
+	// file its text decoded (enc is then its encoding, rawSum the SHA-256
+	// of its bytes, and seen describes the decoded text; see openUTF16).
+	src    oldSource
+	enc    string
+	rawSum string
+	// dry: only check and compute the new content (see writeFile).
+	dry *dryRun
+	// known: what the model knows of the new content once it lands.
+	known []lineSpan
 	// resumedAt is where the new content's hash resumed from a checkpoint
 	// of the old content: those up to it stay valid for the new content.
 	resumedAt int64
 }
 
 func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) {
-	res, err := s.writeFile(ctx, a)
+	res, err := s.writeFile(ctx, a, nil)
 	// A file system refusal (permission denied) is the model's to handle.
 	var rf *refusal
 	if errors.As(err, &rf) {
@@ -60,7 +73,10 @@ func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) 
 	return res, err
 }
 
-func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, error) {
+// writeFile runs a write, or with dry set checks it completely and
+// computes its new content into dry without writing anything nor
+// changing what the session knows (for Preview).
+func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tools.Result, error) {
 	t, rf, err := s.root.fileTarget(a.FilePath)
 	if err != nil {
 		return tools.Result{}, err
@@ -71,9 +87,12 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if a.OperationType != "partial" && (a.StartLine != nil || a.EndLine != nil) {
 		return tools.Errorf(tools.CodeInvalidRange, "start_line and end_line apply only to operation_type partial; use partial to replace lines, or leave them out to %s the whole file", a.OperationType), nil
 	}
+	if a.OperationType != "replace" && (a.OldText != nil || a.ReplaceAll) {
+		return tools.Errorf(tools.CodeSchemaInvalid, "old_text and replace_all apply only to operation_type replace; use replace to change a piece of text, or leave them out"), nil
+	}
 	info := s.callInfo(ctx)
 	if a.OperationType == "create" {
-		return s.create(ctx, t, a, info)
+		return s.create(ctx, t, a, info, dry)
 	}
 	if t.info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "%s does not exist; use operation_type create to make it", a.FilePath), nil
@@ -82,7 +101,10 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !ok {
 		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
 	}
-	if a.OperationType == "rewrite" && !seen.whole {
+	if b := s.readBudget(); a.OperationType == "rewrite" && b > 0 && t.info.Size() > b {
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, more than fits in the conversation now (%s), so it cannot be rewritten whole; change it with operation_type replace or partial", a.FilePath, humanSize(t.info.Size()), humanSize(b)), nil
+	}
+	if a.OperationType == "rewrite" && !seen.whole() {
 		return tools.Errorf(tools.CodeFileStale, "a rewrite replaces all of %s, but you have not read it whole (one read, or ranges read in order from line 1 with no gap); read the whole file first (read_file without start_line and end_line), or use operation_type partial to change the lines you read", a.FilePath), nil
 	}
 	dir, err := s.root.openDir(t.dir(), false)
@@ -106,15 +128,32 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs) (tools.Result, err
 	if !writableByUs(fi) {
 		return permDenied(a.FilePath, "write").result(), nil
 	}
-	e := &edit{t: t, args: a, dir: dir, f: f, fi: fi, seen: seen, info: info}
+	e := &edit{t: t, args: a, dir: dir, f: f, src: f, fi: fi, seen: seen, info: info, dry: dry}
+	if enc := fileUTF16(f); enc != "" {
+		res, err := openUTF16(e, enc)
+		if res != nil || err != nil {
+			if errors.Is(err, errStale) {
+				return staleResult(t, fi), nil
+			}
+			return derefResult(res), err
+		}
+	}
 	var res tools.Result
-	if a.OperationType == "rewrite" {
+	switch a.OperationType {
+	case "rewrite":
 		res, err = s.rewrite(ctx, e)
-	} else {
+	case "replace":
+		res, err = s.replace(ctx, e)
+	default:
 		res, err = s.partial(ctx, e)
 	}
+	if errors.Is(err, errDryRun) {
+		return tools.Result{}, nil
+	}
 	if errors.Is(err, errStale) {
-		s.forget(t.rel)
+		if dry == nil {
+			s.forget(t.rel)
+		}
 		return tools.Errorf(tools.CodeFileStale, "%s changed on disk while it was being written (another program edited it); it was left as that program wrote it: read it again and redo your change", a.FilePath), nil
 	}
 	if err != nil {
@@ -140,12 +179,16 @@ func staleResult(t target, fi fs.FileInfo) tools.Result {
 }
 
 // create writes a new file, making its parent folders inside the root.
-func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.CallInfo) (tools.Result, error) {
+func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.CallInfo, dry *dryRun) (tools.Result, error) {
 	exists := func() tools.Result {
-		return tools.Errorf(tools.CodeFileExists, "%s already exists; read it and use operation_type rewrite or partial, or choose another name", a.FilePath)
+		return tools.Errorf(tools.CodeFileExists, "%s already exists; read it and use operation_type replace, rewrite or partial, or choose another name", a.FilePath)
 	}
 	if t.info != nil {
 		return exists(), nil
+	}
+	if dry != nil {
+		dry.capture([]byte(a.Content))
+		return tools.Result{}, nil
 	}
 	dir, err := s.root.openDir(t.dir(), true)
 	if err != nil {
@@ -166,6 +209,9 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	if err := ctx.Err(); err != nil { // timed out or cancelled: never land late
 		return tools.Result{}, err
 	}
+	if err := s.root.CheckStateDir("backups"); err != nil { // undo must be able to remove it
+		return tools.Result{}, err
+	}
 	if err := rep.commit(false); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return exists(), nil
@@ -180,7 +226,8 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	}); err != nil {
 		return tools.Result{}, err
 	}
-	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0), true)
+	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0), []lineSpan{{from: 1, to: lines, call: info.CallID}})
+	s.noteShift(info.ChangeSet, t.rel, 0, 0, true)
 	return tools.Result{
 		Message:  fmt.Sprintf("created %s (%s, %s)", t.rel, plural(lines, "line", "lines"), humanSize(fi.Size())),
 		Metadata: []tools.Attr{{Name: "lines", Value: itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
@@ -203,6 +250,12 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	}
 	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
 		return "", errStale
+	}
+	if e.dry != nil {
+		return "", e.dry.keepOld(e.f, e.fi.Size())
+	}
+	if e.rawSum != "" {
+		oldSum = e.rawSum // the manifest records the bytes on disk
 	}
 	if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
 		return "", err
@@ -230,20 +283,27 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	}
 	// A partial write shows the model only its own lines: the rest is
 	// as known as it was before.
-	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt), op == backup.OpRewrite || e.seen.whole)
+	known := e.known
+	if op == backup.OpRewrite {
+		known = []lineSpan{{from: 1, to: newLines, call: e.info.CallID}}
+	}
+	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt), known)
 	return blob, nil
 }
 
 // rememberWritten records a file the agent wrote as known to the model:
 // it knows the content it just sent, so a following partial write works.
-func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint, whole bool) {
-	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps, whole: whole})
+func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint, known []lineSpan) {
+	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps, known: known})
 }
 
 // callInfo returns the call's ids, inventing a change set when the caller
 // gave none (a single call from the command line is its own change set).
 func (s *Session) callInfo(ctx context.Context) tools.CallInfo {
 	info := tools.Info(ctx)
+	if info.CallID == "" {
+		info.CallID = callID(ctx)
+	}
 	if info.ChangeSet == "" {
 		info.ChangeSet = NewChangeSetID(s.root.opts.Now())
 	}
@@ -256,4 +316,20 @@ func NewChangeSetID(now time.Time) string {
 	var rnd [2]byte
 	rand.Read(rnd[:])
 	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(rnd[:])
+}
+
+// callID is the id of the call running in ctx, for the spans it shows.
+func callID(ctx context.Context) string { return tools.Info(ctx).CallID }
+
+// oldSource is where an edit reads the old content.
+type oldSource interface {
+	io.Reader
+	io.ReaderAt
+}
+
+func derefResult(r *tools.Result) tools.Result {
+	if r == nil {
+		return tools.Result{}
+	}
+	return *r
 }

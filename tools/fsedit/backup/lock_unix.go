@@ -12,6 +12,9 @@ import (
 // lock takes an exclusive lock on the backup folder, so that two agents in
 // the same project never interleave manifest updates with a prune.
 func (s *Store) lock() (func(), error) {
+	if err := CheckReal(s.root, Dir); err != nil {
+		return nil, err
+	}
 	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create backup folder: %w", err)
 	}

@@ -37,6 +37,8 @@ const (
 	OpCreate  = "create"
 	OpRewrite = "rewrite"
 	OpPartial = "partial"
+	OpReplace = "replace"
+	OpPut     = "put"     // a write of any bytes by another tool (fsedit.Root.Put)
 	OpRestore = "restore" // content put back by undo or restore
 	OpDelete  = "delete"  // a file removed by undo (it did not exist before)
 )
@@ -96,6 +98,9 @@ func (s *Store) Now() time.Time { return s.now() }
 // records it with Append (Entry.Blob is the path relative to Dir).
 func (s *Store) NewBlobPath(changeSet, file string) (string, error) {
 	dir := path.Join(Dir, safeName(changeSet))
+	if err := CheckReal(s.root, dir); err != nil {
+		return "", err
+	}
 	if err := s.root.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create backup folder: %w", err)
 	}
@@ -122,6 +127,9 @@ func (s *Store) Append(e Entry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("encode backup entry: %w", err)
+	}
+	if err := CheckReal(s.root, Dir); err != nil {
+		return err
 	}
 	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
 		return fmt.Errorf("create backup folder: %w", err)

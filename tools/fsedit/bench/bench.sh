@@ -12,7 +12,7 @@
 #               checked against the read with CRC-32C, SHA-256 of the new
 #               content for the backup manifest, fsync, rename, fsync of
 #               the folder; the backup is a hard link of the old file
-#   read+partial  the read (1 line, which hashes the whole file) and the
+#   read+partial  the read (the 10 lines, which hashes the whole file) and the
 #               same partial write in one process
 #   read_range  read_file of 1,000 lines in the middle
 # and prints seconds and peak RSS. Peak RSS should not grow with the size.
@@ -54,11 +54,11 @@ for SIZE in $SIZES; do
 	best3 cp cp "$P/big.txt" "$WORK/copy.txt"
 	rm -f "$WORK/copy.txt"
 	WRITE="write_file operation_type=partial file_path=big.txt start_line=$MID end_line=$((MID + 9)) content=@$WORK/ten.txt"
-	"$WORK/agent" tool-call -q --dir "$P" --state "$WORK/state.json" read_file file_path=big.txt start_line=1 end_line=1 >/dev/null
+	"$WORK/agent" tool-call -q --dir "$P" --state "$WORK/state.json" read_file file_path=big.txt start_line=$MID end_line=$((MID + 9)) >/dev/null
 	# shellcheck disable=SC2086
 	best3 partial "$WORK/agent" tool-call -q --dir "$P" --state "$WORK/state.json" $WRITE
 	# shellcheck disable=SC2086
-	best3 read_partial "$WORK/agent" tool-call -q --dir "$P" read_file file_path=big.txt start_line=$MID end_line=$MID + $WRITE
+	best3 read_partial "$WORK/agent" tool-call -q --dir "$P" read_file file_path=big.txt start_line=$MID end_line=$((MID + 9)) + $WRITE
 	best3 read_range "$WORK/agent" tool-call -q --dir "$P" read_file file_path=big.txt start_line=$MID end_line=$((MID + 999))
 	awk "BEGIN { printf \"partial / cp = %.2fx, read+partial / cp = %.2fx\n\", $T_partial / $T_cp, $T_read_partial / $T_cp }"
 	rm -rf "$P"

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/prompt"
+	"github.com/agentcli/agent/tools/fsedit"
+)
+
+// convOptions say which conversation to build.
+type convOptions struct {
+	// dir is the project folder, absolute.
+	dir string
+	// flags override the configuration.
+	flags config.Flags
+	// sessionID resumes that session; continueLast resumes the project's
+	// last one; neither starts a new one.
+	sessionID    string
+	continueLast bool
+	// model, when set, is used instead of the configured provider (the
+	// demo's scripted model); the configuration is then loaded without
+	// needing a provider.
+	model llm.Model
+	// system, when set, is the system prompt instead of the built one.
+	system string
+	// approval is the approval hook; its policy defaults to the
+	// configured one.
+	approval agent.Approval
+}
+
+// conversation is one conversation with everything it opened: the
+// session and its log, the file tools' read state (saved with the
+// session), the audit log, the tools, and the system prompt, which stays
+// byte-identical for the whole conversation so provider prompt caches
+// keep hitting.
+type conversation struct {
+	agent *agent.Agent
+	root  string
+	cfg   config.Config
+	files *fsedit.Session
+	tools *toolSet
+	// prompt is the system prompt as built (its sections), for `agent
+	// prompt` and the chat's /prompt.
+	prompt prompt.Prompt
+	// closers release what the conversation opened, in reverse order.
+	closers []func() error
+}
+
+// newConversation builds the conversation o asks for.
+func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conversation, err error) {
+	c = &conversation{root: o.dir}
+	defer func() {
+		if err != nil {
+			c.Close()
+			c = nil
+		}
+	}()
+	sess, err := openSession(o.dir, o.sessionID, o.continueLast)
+	if err != nil {
+		return c, err
+	}
+	c.closers = append(c.closers, sess.Close)
+	if o.model != nil {
+		c.cfg, err = f.localConfig(o.dir)
+	} else {
+		c.cfg, err = f.loadConfig(ctx, o.dir, o.flags)
+	}
+	if err != nil {
+		return c, err
+	}
+	model := o.model
+	if model == nil {
+		if model, err = f.model(ctx, c.cfg); err != nil {
+			return c, err
+		}
+	}
+
+	if len(c.cfg.Files.ExtraExtensions) > 0 {
+		fmt.Fprintf(f.io.ErrOut, "agent: note: files.extra_extensions (from %s) is no longer needed and is ignored: every text file is editable\n", safeText(c.cfg.Origin("files.extra_extensions")))
+	}
+	fr := f.fileRoot(o.dir, c.cfg)
+	c.closers = append(c.closers, fr.Close)
+	if err := fr.CheckStateDir("sessions"); err != nil {
+		return c, err
+	}
+	c.files = fsedit.NewSession(fr)
+	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {
+		return c, err
+	}
+	if c.tools, err = f.buildTools(ctx, toolBuild{root: o.dir, cfg: c.cfg, files: c.files}); err != nil {
+		return c, err
+	}
+	c.closers = append(c.closers, c.tools.Close)
+
+	system := o.system
+	if system == "" {
+		if system, err = c.systemPrompt(ctx, f, sess); err != nil {
+			return c, err
+		}
+	}
+	audit := agent.NewAudit(o.dir)
+	c.closers = append(c.closers, audit.Close)
+
+	approval := o.approval
+	if approval.Policy == "" {
+		approval.Policy = agent.Policy(c.cfg.Approval)
+	}
+	c.agent = &agent.Agent{
+		Model:         model,
+		Tools:         c.tools.reg,
+		Session:       sess,
+		System:        system,
+		MaxIterations: c.cfg.MaxIterations,
+		Approval:      approval,
+		Audit:         audit,
+		Watcher:       &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.dir)},
+	}
+	return c, nil
+}
+
+// systemPrompt returns the conversation's system prompt. A resumed
+// session keeps the prompt it was started with while the tool catalog is
+// the same, so that the provider's cache of the prefix still hits; a new
+// catalog (a tool added or changed) gets a new prompt.
+func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session) (string, error) {
+	p, err := f.systemPrompt(ctx, c.root, c.tools.reg, c.cfg.Tree)
+	if err != nil {
+		return "", err
+	}
+	c.prompt = p
+	key := catalogKey(p.Section("tools"))
+	if old, oldKey := sess.System(); old != "" && oldKey == key {
+		return old, nil
+	}
+	text := p.String()
+	sess.SetSystem(text, key)
+	return text, nil
+}
+
+func catalogKey(catalog string) string {
+	sum := sha256.Sum256([]byte(catalog))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Run sends one user message and runs the loop until the model answers,
+// then saves what the model read with the session, so a continued
+// conversation's writes are not refused as stale.
+func (c *conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
+	out, err := c.agent.Run(ctx, text, emit)
+	if len(out.Calls) > 0 {
+		if serr := saveFileState(c.files, c.root, c.agent.Session.ID); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	return out, err
+}
+
+// Close closes everything the conversation opened.
+func (c *conversation) Close() error {
+	var errs []error
+	for i := len(c.closers) - 1; i >= 0; i-- {
+		errs = append(errs, c.closers[i]())
+	}
+	c.closers = nil
+	return errors.Join(errs...)
+}
+
+// openSession starts or resumes the conversation the flags ask for.
+func openSession(root, id string, continueLast bool) (*agent.Session, error) {
+	if continueLast {
+		last, err := agent.LastSession(root)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--continue: %w", err)}
+		}
+		id = last
+	}
+	if id == "" {
+		return agent.NewSession(root), nil
+	}
+	s, err := agent.OpenSession(root, id)
+	if errors.Is(err, agent.ErrNoSession) {
+		return nil, usageError{err}
+	}
+	return s, err
+}
+
+// projectWatcher tells the loop which project files changed outside the
+// agent between two turns.
+type projectWatcher struct {
+	ctx  context.Context
+	snap *prompt.Snapshot
+}
+
+func (w *projectWatcher) Changes(ours []string) string { return w.snap.Changes(w.ctx, ours) }
+
+// fileStatePath is where the file tools' knowledge of a session (which
+// files the model read, and in what state) is kept between runs.
+func fileStatePath(root, sessionID string) string {
+	return filepath.Join(root, agent.SessionDir, sessionID+".files.json")
+}
+
+// loadFileState restores what the model of a continued session had read,
+// so its writes are not refused as stale. A missing state is no error.
+func loadFileState(files *fsedit.Session, root, sessionID string) error {
+	f, err := os.Open(fileStatePath(root, sessionID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read file state: %w", err)
+	}
+	defer f.Close()
+	if err := files.LoadState(f); err != nil {
+		return fmt.Errorf("read file state: %w", err)
+	}
+	return nil
+}
+
+// saveFileState writes the file session's state next to the session log,
+// through a synced temporary file so a crash never leaves half a state.
+func saveFileState(files *fsedit.Session, root, sessionID string) error {
+	path := fileStatePath(root, sessionID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("save file state: %w", err)
+	}
+	if err := writeAtomically(path, files.SaveState); err != nil {
+		return fmt.Errorf("save file state: %w", err)
+	}
+	return nil
+}

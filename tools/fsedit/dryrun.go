@@ -1,0 +1,64 @@
+package fsedit
+
+import (
+	"errors"
+	"io"
+	"os"
+)
+
+// dryRun collects what a write would do, for Preview: the old and new
+// content, each kept up to diffKeep (beyond that the preview says so
+// instead of showing a diff).
+type dryRun struct {
+	old, new          []byte
+	oldTooBig, tooBig bool
+	enc               string // the file's UTF-16 encoding, or ""
+}
+
+// errDryRun ends a dry write where the real one would start to change
+// things (backup, rename), after every check passed.
+var errDryRun = errors.New("dry run")
+
+// Write takes the new content as the write produces it.
+func (d *dryRun) Write(p []byte) (int, error) {
+	d.capture(p)
+	return len(p), nil
+}
+
+func (d *dryRun) capture(p []byte) {
+	if d.tooBig || len(d.new)+len(p) > diffKeep {
+		d.tooBig, d.new = true, nil
+		return
+	}
+	d.new = append(d.new, p...)
+}
+
+// keepOld reads the old content from f for the diff, and ends the dry run.
+func (d *dryRun) keepOld(f *os.File, size int64) error {
+	if size > diffKeep {
+		d.oldTooBig = true
+		return errDryRun
+	}
+	b := make([]byte, size)
+	if _, err := f.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	d.old = b
+	return errDryRun
+}
+
+// newReplacement starts the new content of e: a temp file beside the
+// target, or for a dry run the dryRun itself.
+func (s *Session) newReplacement(e *edit, perm os.FileMode) (*replacement, error) {
+	if e.dry == nil {
+		r, err := newReplacement(e.dir, e.t.base(), perm)
+		if err == nil {
+			r.encodeAs(e.enc)
+		}
+		return r, err
+	}
+	r := &replacement{dir: e.dir, name: e.t.base(), sum: newAsyncHash()}
+	r.buf = newBuf(fingerprintWriter{w: e.dry, r: r})
+	r.encodeAs(e.enc)
+	return r, nil
+}

@@ -1,0 +1,23 @@
+// Package shell provides run_command: the model runs a project's tests and
+// builds with `sh -c`, inside a sandbox the kernel enforces (bubblewrap),
+// never behind a list of forbidden words.
+//
+// Inside the sandbox the project folder is writable except .git and
+// .agent (read-only); the user's build caches are writable; the home
+// folder is hidden apart from those and the tool folders on PATH; the rest
+// of the system is read-only; /tmp and /run are private and empty; there
+// is no network unless the user allows it for the command; the command has
+// its own PID namespace, which ends with the call (so nothing it started
+// outlives it) and with the agent; a process limit bounds fork bombs;
+// stdin is empty.
+//
+// A call ends when the command exits, on its timeout (TOOL_TIMEOUT) or
+// when cancelled: every process of the sandbox gets SIGTERM, then SIGKILL
+// after a grace period. The result holds the exit code, the duration, the
+// output bounded to a budget (head and tail kept, the middle counted), and
+// the project files the command created, changed or deleted, found by a
+// before/after scan, with the reminder that agent undo cannot revert them.
+//
+// Nothing here reads configuration: cmd/agent maps the user's own config
+// (never a project's) onto Options.
+package shell

@@ -1,0 +1,226 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout   = 2 * time.Minute
+	DefaultMaxTime   = 10 * time.Minute
+	DefaultGrace     = 2 * time.Second
+	DefaultProcLimit = 512
+	DefaultScanFiles = 20000
+	DefaultScanTime  = time.Second
+)
+
+// Ignorer decides which project paths the changed-files scan skips. The
+// caller injects the project's gitignore matcher (package prompt's, the
+// one the file tree uses), so the list names the files a person cares
+// about, not build outputs.
+type Ignorer interface {
+	// Ignored reports whether rel (slash-separated, relative to the
+	// project root) is ignored; isDir says whether it is a folder.
+	Ignored(rel string, isDir bool) bool
+}
+
+// Options configure run_command. The zero value is valid: a sandboxed
+// tool with no allow rules and no network. cmd/agent fills it from the
+// user's own config only: a project's files must never widen it.
+type Options struct {
+	// NoSandbox runs commands without bubblewrap (shell.sandbox = "off").
+	// Every command is then asked about, even allowed ones.
+	NoSandbox bool
+	// Network gives every command the network; NetworkAllow gives it to
+	// commands starting with one of these prefixes only.
+	Network      bool
+	NetworkAllow []string
+	// Allow are command prefixes ("go test", "make test") that run
+	// without asking, matched word by word; a command holding shell
+	// metacharacters never matches.
+	Allow []string
+	// Caches are folders the command may write besides the project (build
+	// caches); nil means DefaultCaches. ToolDirs are folders under the
+	// home shown read-only (tools installed there); nil means
+	// DefaultToolDirs. Folders that do not exist are skipped.
+	Caches, ToolDirs []string
+	// Env is the environment commands start from (os.Environ when nil);
+	// variables that look like secrets are always removed.
+	Env []string
+	// Bwrap is the bubblewrap program; found on PATH when empty.
+	Bwrap string
+	// Timeout is a command's time limit when the call gives none;
+	// MaxTime is the longest a call may ask for.
+	Timeout, MaxTime time.Duration
+	// Grace is how long a stopped command has between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// ProcLimit bounds the processes of one command (fork bombs).
+	ProcLimit int
+	// Budget returns how many bytes of output the result may hold, for
+	// the context budget; DefaultBudget when nil or not positive.
+	Budget func(ctx context.Context) int
+	// Stream receives the output as it comes, stdout and stderr
+	// interleaved; tools.Info(ctx) says which call it belongs to. It runs
+	// on the reading goroutine and should not block for long.
+	Stream func(ctx context.Context, chunk []byte)
+	// NewIgnorer builds the gitignore matcher of the project folder dir;
+	// nil, or an error, means only .git and .agent are skipped.
+	NewIgnorer func(dir string) (Ignorer, error)
+	// ScanFiles and ScanTime bound the changed-files scan; beyond them
+	// the result says the list was not made.
+	ScanFiles int
+	ScanTime  time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	env := envMap(o.Env)
+	if o.Caches == nil {
+		o.Caches = DefaultCaches(env)
+	}
+	if o.ToolDirs == nil {
+		o.ToolDirs = DefaultToolDirs(env)
+	}
+	o.Caches = absDirs(o.Caches, env["HOME"])
+	o.ToolDirs = absDirs(o.ToolDirs, env["HOME"])
+	o.Env = cleanEnv(o.Env)
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxTime <= 0 {
+		o.MaxTime = DefaultMaxTime
+	}
+	o.Timeout = min(o.Timeout, o.MaxTime)
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.ProcLimit <= 0 {
+		o.ProcLimit = DefaultProcLimit
+	}
+	if o.ScanFiles <= 0 {
+		o.ScanFiles = DefaultScanFiles
+	}
+	if o.ScanTime <= 0 {
+		o.ScanTime = DefaultScanTime
+	}
+	return o
+}
+
+func envMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// DefaultCaches are the build caches of Go (GOCACHE, GOMODCACHE), npm and
+// pip, as the environment places them.
+func DefaultCaches(env map[string]string) []string {
+	home := env["HOME"]
+	xdgCache := env["XDG_CACHE_HOME"]
+	if xdgCache == "" && home != "" {
+		xdgCache = filepath.Join(home, ".cache")
+	}
+	gopath := strings.Split(env["GOPATH"], string(filepath.ListSeparator))[0]
+	if gopath == "" && home != "" {
+		gopath = filepath.Join(home, "go")
+	}
+	pick := func(v, dflt string) string {
+		if v != "" {
+			return v
+		}
+		return dflt
+	}
+	var dirs []string
+	add := func(d string, base string) {
+		if d != "" && base != "" && filepath.IsAbs(d) {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	add(pick(env["GOCACHE"], filepath.Join(xdgCache, "go-build")), xdgCache)
+	add(pick(env["GOMODCACHE"], filepath.Join(gopath, "pkg", "mod")), gopath)
+	add(pick(env["npm_config_cache"], filepath.Join(home, ".npm")), home)
+	add(pick(env["PIP_CACHE_DIR"], filepath.Join(xdgCache, "pip")), xdgCache)
+	return dirs
+}
+
+// secretHomeDirs are folders of the home that hold keys, tokens or
+// history; a tool folder on PATH inside one is shown alone, never its
+// parent.
+var secretHomeDirs = []string{".ssh", ".gnupg", ".config", ".local", ".aws", ".kube", ".docker", ".password-store", ".cargo"}
+
+// DefaultToolDirs are the folders under the home that PATH uses (Go's
+// bin, pyenv, nvm...), so that tools installed there still run: for an
+// entry ~/x/bin, the folder ~/x, unless x is a folder holding secrets
+// (.config, .local, .ssh, .cargo...), where only the entry itself is shown.
+func DefaultToolDirs(env map[string]string) []string {
+	home := filepath.Clean(env["HOME"])
+	if env["HOME"] == "" || home == "/" {
+		return nil
+	}
+	var dirs []string
+	for _, p := range filepath.SplitList(env["PATH"]) {
+		p = filepath.Clean(p)
+		rel, err := filepath.Rel(home, p)
+		if !filepath.IsAbs(p) || err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		top := strings.Split(filepath.ToSlash(rel), "/")[0]
+		d := filepath.Join(home, top)
+		if slices.Contains(secretHomeDirs, top) {
+			d = p
+		}
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// secretWords mark environment variables that commands never see: the
+// model reads their output, and keys must not reach it.
+var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION"}
+
+// cleanEnv drops the variables that look like secrets (API keys, tokens,
+// the ssh agent's socket) and sets a few that keep output plain.
+func cleanEnv(environ []string) []string {
+	out := make([]string, 0, len(environ)+3)
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		up := strings.ToUpper(k)
+		secret := false
+		for _, w := range secretWords {
+			secret = secret || strings.Contains(up, w)
+		}
+		if secret || up == "NO_COLOR" || up == "TERM" || up == "TMPDIR" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "NO_COLOR=1", "TERM=dumb", "TMPDIR=/tmp")
+}
+
+// absDirs expands a leading ~/ to home and keeps only absolute paths (a
+// relative one would mean a different folder for each project).
+func absDirs(dirs []string, home string) []string {
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		if rest, ok := strings.CutPrefix(d, "~/"); ok && home != "" {
+			d = filepath.Join(home, rest)
+		}
+		if filepath.IsAbs(d) {
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out
+}

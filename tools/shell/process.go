@@ -1,0 +1,174 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// run is one started command.
+type run struct {
+	cmd  *exec.Cmd
+	out  *os.File // read end of the output pipe
+	done chan struct{}
+	err  error // from Wait, once done is closed
+	pid  int
+	// sandboxed: pid is bubblewrap, and its child the namespace's init.
+	sandboxed bool
+}
+
+// start runs argv with stdin empty and stdout and stderr on one pipe, in
+// a new session (no controlling terminal, so no keystrokes can be pushed
+// into the user's terminal, and one process group to signal).
+func start(argv, env []string, dir string, sandboxed bool) (*run, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = w, w
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	w.Close()
+	p := &run{cmd: cmd, out: r, done: make(chan struct{}), pid: cmd.Process.Pid, sandboxed: sandboxed}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// stop ends every process of the command: SIGTERM to each (bubblewrap
+// itself aside, whose death would SIGKILL the rest at once), then, if any
+// is still there after grace, SIGKILL to bubblewrap, which takes the
+// whole PID namespace with it, and to the process group.
+func (p *run) stop(grace time.Duration) {
+	for _, pid := range descendants(p.pid, p.sandboxed) {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	if !p.sandboxed {
+		syscall.Kill(-p.pid, syscall.SIGTERM)
+	}
+	select {
+	case <-p.done:
+		return
+	case <-time.After(grace):
+	}
+	for _, pid := range descendants(p.pid, false) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.cmd.Process.Kill()
+	<-p.done
+}
+
+// exitCode returns the command's exit status, or -1 with the signal that
+// ended it.
+func (p *run) exitCode() (int, string) {
+	st := p.cmd.ProcessState
+	if st == nil {
+		return -1, ""
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, ws.Signal().String()
+	}
+	return st.ExitCode(), ""
+}
+
+// descendants returns the processes below pid, found through /proc by
+// parent. Inside the sandbox orphans are adopted by its init, itself a
+// child of pid, so a command that daemonises is still found. With
+// skipSandbox, the launcher chain of bubblewrap (pid and its direct
+// child, the namespace's init, which ignores SIGTERM) is left out.
+func descendants(pid int, skipInit bool) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range ents {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pp := parentOf(n); pp > 0 {
+			children[pp] = append(children[pp], n)
+		}
+	}
+	var out []int
+	var walk func(p, depth int)
+	walk = func(p, depth int) {
+		for _, c := range children[p] {
+			if !skipInit || depth > 0 {
+				out = append(out, c)
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(pid, 0)
+	return out
+}
+
+// parentOf reads the parent pid from /proc/pid/stat (after the command
+// name, which may hold spaces and parentheses).
+func parentOf(pid int) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	pp, _ := strconv.Atoi(f[1])
+	return pp
+}
+
+// pump copies the output to c and to stream until every writer is gone.
+// After the command has exited it waits at most linger more (a process
+// that escaped the group, possible only without the sandbox, may hold the
+// pipe open forever).
+func (p *run) pump(ctx context.Context, c *capture, stream func(context.Context, []byte), linger time.Duration) {
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := p.out.Read(buf)
+			if n > 0 {
+				c.Write(buf[:n])
+				if stream != nil { // the chunk is valid during the call only
+					stream(ctx, buf[:n])
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-read:
+	case <-p.done:
+		select {
+		case <-read:
+		case <-time.After(linger):
+		}
+	}
+	p.out.Close()
+	<-read
+}

@@ -1,0 +1,314 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentcli/agent/tools"
+)
+
+//go:embed run_command.md
+var description string
+
+// Tool is run_command for one project folder. It implements tools.Tool
+// and tools.Previewer; Allowed says which calls need no question.
+type Tool struct {
+	root string // the project folder, absolute, links resolved
+	opts Options
+	def  tools.Definition
+
+	once  sync.Once // finds bubblewrap and the process limit on first use
+	bwrap string
+	limit procLimit
+}
+
+// New returns run_command for the project folder root.
+func New(root string, opts Options) *Tool {
+	opts = opts.withDefaults()
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	maxSec := int(opts.MaxTime / time.Second)
+	return &Tool{root: root, opts: opts, def: tools.Definition{
+		Name:        "run_command",
+		Description: strings.TrimSpace(description),
+		Params: []tools.Param{
+			{Name: "command", Kind: tools.String, Required: true, Description: "the command line"},
+			{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds (default %d, max %d)", int(opts.Timeout/time.Second), maxSec)},
+		},
+		Writes: true,
+		// The command's own timeout decides; this outer limit leaves room
+		// for the grace period and the two scans.
+		Timeout: opts.MaxTime + opts.Grace + 2*opts.ScanTime + 30*time.Second,
+	}}
+}
+
+// Definition describes run_command to the model and the registry.
+func (t *Tool) Definition() tools.Definition { return t.def }
+
+// call is a parsed run_command call.
+type call struct {
+	command string
+	timeout time.Duration
+}
+
+func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
+	c := call{timeout: t.opts.Timeout}
+	c.command, _ = in.Values["command"].(string)
+	if oneLine(c.command) == "" {
+		res := tools.Errorf(tools.CodeSchemaInvalid, "command is empty: give the command line to run, like go test ./...")
+		return c, &res
+	}
+	if strings.ContainsRune(c.command, 0) {
+		res := tools.Errorf(tools.CodeSchemaInvalid, "command holds a NUL character, which no command line can")
+		return c, &res
+	}
+	if s, ok := in.Values["timeout"].(int); ok {
+		if s < 1 || time.Duration(s)*time.Second > t.opts.MaxTime {
+			res := tools.Errorf(tools.CodeSchemaInvalid, "timeout %d is out of range: give 1 to %d seconds", s, int(t.opts.MaxTime/time.Second))
+			return c, &res
+		}
+		c.timeout = time.Duration(s) * time.Second
+	}
+	return c, nil
+}
+
+func (t *Tool) setup() {
+	t.once.Do(func() {
+		if t.opts.NoSandbox {
+			t.limit = findProcLimit()
+			return
+		}
+		t.bwrap = t.opts.Bwrap
+		if t.bwrap == "" {
+			t.bwrap, _ = exec.LookPath("bwrap")
+		} else if _, err := exec.LookPath(t.bwrap); err != nil {
+			t.bwrap = ""
+		}
+		t.limit = findProcLimit()
+	})
+}
+
+// ready returns an error Result when no command can run here.
+func (t *Tool) ready() *tools.Result {
+	t.setup()
+	home := envMap(t.opts.Env)["HOME"]
+	switch {
+	case !t.opts.NoSandbox && t.bwrap == "":
+		res := tools.Errorf(tools.CodePolicyDenied, "run_command needs bubblewrap, which is not installed (install the package bubblewrap); no command was run")
+		return &res
+	case t.root == "/" || home != "" && within(t.root, filepath.Clean(home)):
+		res := tools.Errorf(tools.CodePolicyDenied, "run_command does not run in %s: the project folder holds the home folder, which the sandbox must hide", t.root)
+		return &res
+	}
+	return nil
+}
+
+// Execute runs the command and reports its exit code, output and changes.
+func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error) {
+	c, res := t.parse(in)
+	if res == nil {
+		res = t.ready()
+	}
+	if res != nil {
+		return *res, nil
+	}
+	var ig Ignorer
+	if t.opts.NewIgnorer != nil {
+		if i, err := t.opts.NewIgnorer(t.root); err == nil {
+			ig = i
+		}
+	}
+	before := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
+	_, gitErr := os.Lstat(filepath.Join(t.root, ".git"))
+	net := t.network(c.command)
+	budget := DefaultBudget
+	if t.opts.Budget != nil {
+		if b := t.opts.Budget(ctx); b > 0 {
+			budget = b
+		}
+	}
+	o, err := t.run(ctx, c, net, budget, t.opts.Stream)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	if o.startErr != nil {
+		return tools.Errorf(tools.CodeProviderError, "cannot start the command: %v", o.startErr), nil
+	}
+	after := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
+	r := t.result(c, net, o, before, after)
+	if o.hitLimit {
+		r.Message += fmt.Sprintf("; the process limit (%d) was reached: some forks failed", t.opts.ProcLimit)
+	}
+	if newGitDir(t.root, gitErr == nil) {
+		r.Content += "Warning: the command created .git, a new repository, outside the sandbox's protection.\n"
+	}
+	return r, nil
+}
+
+// outcome is how one command ended.
+type outcome struct {
+	code     int
+	sig      string // the signal that killed it, if one did
+	timedOut bool
+	hitLimit bool // a fork failed for the process limit
+	took     time.Duration
+	out      *capture
+	startErr error
+}
+
+// run runs one command to its end, its timeout or the cancellation of
+// ctx (then the error is ctx's, after every process has been stopped).
+func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (outcome, error) {
+	o := outcome{out: newCapture(budget)}
+	argv, cg, err := t.argv(c.command, net)
+	if err != nil {
+		return o, err
+	}
+	if cg != nil {
+		defer cg.remove()
+	}
+	began := time.Now()
+	p, err := start(argv, t.opts.Env, t.root, !t.opts.NoSandbox)
+	if err != nil {
+		o.startErr = err
+		return o, nil
+	}
+	pumped := make(chan struct{})
+	go func() {
+		p.pump(ctx, o.out, stream, time.Second)
+		close(pumped)
+	}()
+	timer := time.NewTimer(c.timeout)
+	defer timer.Stop()
+	select {
+	case <-p.done:
+	case <-timer.C:
+		o.timedOut = true
+		p.stop(t.opts.Grace)
+	case <-ctx.Done():
+		p.stop(t.opts.Grace)
+	}
+	if cg != nil && t.opts.NoSandbox {
+		cg.kill(syscall.SIGKILL) // what left the session: nothing outlives the call
+	}
+	if ctx.Err() != nil && !o.timedOut {
+		<-pumped
+		return o, ctx.Err()
+	}
+	<-pumped
+	o.took = time.Since(began)
+	o.code, o.sig = p.exitCode()
+	o.hitLimit = cg != nil && cg.hitLimit()
+	return o, nil
+}
+
+// argv is the program line of one command, and its cgroup if any.
+func (t *Tool) argv(command string, net bool) ([]string, *cgroup, error) {
+	inner := []string{"/bin/sh", "-c", command}
+	if t.limit.kind == limitRlimit && !t.opts.NoSandbox {
+		// +2: the sandbox's init and the shell count too.
+		inner = append([]string{t.limit.prlimit, "--nproc=" + strconv.Itoa(t.opts.ProcLimit+2), "--"}, inner...)
+	}
+	argv := inner
+	if !t.opts.NoSandbox {
+		// .agent must exist to be mounted read-only; a command must not
+		// be able to create it (and plant settings or backups there).
+		if err := os.MkdirAll(filepath.Join(t.root, ".agent"), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("make .agent: %w", err)
+		}
+		home := envMap(t.opts.Env)["HOME"]
+		argv = append(append(append([]string{t.bwrap}, bwrapArgs(t.root, home, t.opts.Caches, t.opts.ToolDirs, net)...), "--"), inner...)
+	}
+	if t.limit.kind != limitCgroup {
+		return argv, nil, nil
+	}
+	cg, err := t.limit.newCgroup(t.opts.ProcLimit + 3) // launcher, bwrap, init
+	if err != nil {
+		return argv, nil, nil // the limit is lost, not the command
+	}
+	return cg.wrap(argv), cg, nil
+}
+
+func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools.Result {
+	var res tools.Result
+	took, code, sig, out := o.took.Round(time.Millisecond), o.code, o.sig, o.out
+	switch {
+	case o.timedOut:
+		res = tools.Errorf(tools.CodeTimeout, "the command ran past its timeout of %s and was stopped%s; give a longer timeout (at most %s) or run less at once", c.timeout, lastLine(out), t.opts.MaxTime)
+	case sig != "":
+		res.Message = fmt.Sprintf("killed by signal %s after %s", sig, took)
+	default:
+		res.Message = fmt.Sprintf("exit code %d after %s", code, took)
+	}
+	netWord := "off"
+	if net {
+		netWord = "on"
+	}
+	res.Metadata = []tools.Attr{
+		{Name: "exit_code", Value: strconv.Itoa(code)},
+		{Name: "duration", Value: took.String()},
+		{Name: "output_bytes", Value: strconv.FormatInt(out.total, 10)},
+		{Name: "network", Value: netWord},
+	}
+	text := out.String()
+	if text == "" {
+		text = "(no output)\n"
+	} else if text[len(text)-1] != '\n' {
+		text += "\n"
+	}
+	switch {
+	case before.why != "" || after.why != "":
+		why := before.why
+		if why == "" {
+			why = after.why
+		}
+		text += fmt.Sprintf("\nChanged files not listed: %s. agent undo cannot revert a command's changes.\n", why)
+	default:
+		ch := diffSnapshots(before, after)
+		res.Metadata = append(res.Metadata, tools.Attr{Name: "changed_files", Value: strconv.Itoa(ch.count())})
+		if ch.count() > 0 {
+			text += "\n" + ch.render()
+			res.Changed = ch.all()
+			if res.Code == "" {
+				res.Message += "; " + plural(ch.count(), "project file") + " changed"
+			}
+		}
+	}
+	res.Content = text
+	return res
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// lastLine names the last line of output, for a timeout's message: an
+// error response carries no content, and the line shows where it hung.
+func lastLine(c *capture) string {
+	lines := strings.Split(strings.TrimRight(string(c.tail()), "\n"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" && c.omitted() == 0 {
+		last = strings.TrimSpace(string(c.head))
+		last = last[strings.LastIndexByte(last, '\n')+1:]
+	}
+	if last == "" {
+		return " (no output)"
+	}
+	return fmt.Sprintf(" (its last output line: %q)", tools.RunePrefix(strings.ToValidUTF8(last, "?"), 200))
+}
