@@ -21,7 +21,7 @@ type notesOptions struct {
 }
 
 // newNotesCmd builds `agent notes` and its subcommands.
-func newNotesCmd(d *deps) *cobra.Command {
+func newNotesCmd(d *factory) *cobra.Command {
 	o := &notesOptions{}
 	cmd := &cobra.Command{
 		Use:   "notes",
@@ -50,7 +50,7 @@ prefix*, a OR b, a NOT b.`,
 // withStore opens the notes store for the command, runs fn and closes it.
 // Store errors become the command's errors: bad input is a usage error, a
 // missing note a plain failure; with --json they are printed as JSON too.
-func (o *notesOptions) withStore(cmd *cobra.Command, d *deps, fn func(ctx context.Context, s notes.Store) error) error {
+func (o *notesOptions) withStore(cmd *cobra.Command, d *factory, fn func(ctx context.Context, s notes.Store) error) error {
 	err := o.run(cmd.Context(), d, fn)
 	if err == nil {
 		return nil
@@ -69,14 +69,14 @@ func (o *notesOptions) withStore(cmd *cobra.Command, d *deps, fn func(ctx contex
 	return err
 }
 
-func (o *notesOptions) run(ctx context.Context, d *deps, fn func(ctx context.Context, s notes.Store) error) error {
+func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.Context, s notes.Store) error) error {
 	path := o.db
 	if path == "" {
 		root, err := projectFolder(o.dir)
 		if err != nil {
 			return err
 		}
-		cfg, err := localConfig(root)
+		cfg, err := d.localConfig(root)
 		if err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func (o *notesOptions) run(ctx context.Context, d *deps, fn func(ctx context.Con
 	return s.Close()
 }
 
-func printJSON(d *deps, v any) error {
+func printJSON(d *factory, v any) error {
 	enc := json.NewEncoder(d.io.Out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -126,7 +126,7 @@ func (n noteNotFound) Error() string {
 }
 func (n noteNotFound) Unwrap() error { return notes.ErrNotFound }
 
-func newNotesAddCmd(d *deps, o *notesOptions) *cobra.Command {
+func newNotesAddCmd(d *factory, o *notesOptions) *cobra.Command {
 	var title, folder, tags string
 	cmd := &cobra.Command{
 		Use:   "add [TEXT...]",
@@ -165,7 +165,7 @@ else the first line of the text.`,
 	return cmd
 }
 
-func newNotesEditCmd(d *deps, o *notesOptions) *cobra.Command {
+func newNotesEditCmd(d *factory, o *notesOptions) *cobra.Command {
 	var title, folder, tags string
 	var appendText, prependText bool
 	cmd := &cobra.Command{
@@ -250,7 +250,7 @@ notes history.`,
 	return cmd
 }
 
-func newNotesRmCmd(d *deps, o *notesOptions) *cobra.Command {
+func newNotesRmCmd(d *factory, o *notesOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rm ID",
 		Short: "Delete a note (it stays in the notes history)",

@@ -16,7 +16,7 @@ import (
 	"github.com/agentcli/agent/tools/notes"
 )
 
-func newNotesListCmd(d *deps, o *notesOptions) *cobra.Command {
+func newNotesListCmd(d *factory, o *notesOptions) *cobra.Command {
 	var lo notes.ListOptions
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -54,7 +54,7 @@ func newNotesListCmd(d *deps, o *notesOptions) *cobra.Command {
 	return cmd
 }
 
-func newNotesShowCmd(d *deps, o *notesOptions) *cobra.Command {
+func newNotesShowCmd(d *factory, o *notesOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show ID",
 		Short: "Print a note",
@@ -85,7 +85,7 @@ func newNotesShowCmd(d *deps, o *notesOptions) *cobra.Command {
 	}
 }
 
-func newNotesSearchCmd(d *deps, o *notesOptions) *cobra.Command {
+func newNotesSearchCmd(d *factory, o *notesOptions) *cobra.Command {
 	var so notes.SearchOptions
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
@@ -137,7 +137,7 @@ as plain words, and a note on standard error says so.`,
 }
 
 // newNotesCountsCmd builds `agent notes folders` and `agent notes tags`.
-func newNotesCountsCmd(d *deps, o *notesOptions, what string) *cobra.Command {
+func newNotesCountsCmd(d *factory, o *notesOptions, what string) *cobra.Command {
 	return &cobra.Command{
 		Use:   what,
 		Short: "List the " + what + " in use, with their numbers of notes",
@@ -167,14 +167,14 @@ func newNotesCountsCmd(d *deps, o *notesOptions, what string) *cobra.Command {
 }
 
 // show makes note text safe for a terminal; piped output stays as it is.
-func (d *deps) show(s string) string {
+func (d *factory) show(s string) string {
 	if d.io.stdoutTTY {
 		return safeText(s)
 	}
 	return s
 }
 
-func (d *deps) bold(s string) string {
+func (d *factory) bold(s string) string {
 	if d.io.stdoutTTY {
 		return "\x1b[1m" + s + "\x1b[0m"
 	}
@@ -183,7 +183,7 @@ func (d *deps) bold(s string) string {
 
 // excerpt shows a search excerpt on one line, the matches highlighted on
 // a terminal and between ** elsewhere.
-func (d *deps) excerpt(ex string) string {
+func (d *factory) excerpt(ex string) string {
 	ex = strings.Join(strings.Fields(ex), " ")
 	open, end := "**", "**"
 	if d.io.stdoutTTY {
@@ -204,7 +204,7 @@ func (d *deps) excerpt(ex string) string {
 
 // noteText is a note's text: the arguments, else standard input, else
 // (on a terminal) what the user writes in $EDITOR, starting from start.
-func noteText(d *deps, args []string, start string) (string, error) {
+func noteText(d *factory, args []string, start string) (string, error) {
 	if len(args) > 0 {
 		return strings.Join(args, " "), nil
 	}
@@ -223,7 +223,7 @@ func noteText(d *deps, args []string, start string) (string, error) {
 
 // editText opens $VISUAL or $EDITOR (vi when neither is set) on a
 // temporary file holding start, and returns what was saved.
-func editText(d *deps, start string) (string, error) {
+func editText(d *factory, start string) (string, error) {
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
