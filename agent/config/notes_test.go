@@ -48,3 +48,29 @@ func TestNotesSettings(t *testing.T) {
 		t.Errorf("misspelt tools key: %v", err)
 	}
 }
+
+// TestNotesPathNeedsTrust: a project's file may point the notes store
+// elsewhere only once the project is trusted; tools.notes needs no trust.
+func TestNotesPathNeedsTrust(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, ".agent", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(project, []byte("[notes]\npath = \"/elsewhere/n.db\"\n[tools]\nnotes = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, trusted := range []bool{false, true} {
+		c, err := Load(Input{Files: []string{project}, Project: project, Trusted: trusted, Env: map[string]string{"GEMINI_API_KEY": "k"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := filepath.Join(root, ".agent", "notes.db")
+		if trusted {
+			want = "/elsewhere/n.db"
+		}
+		if got := c.NotesPath(root, ""); got != want || c.NotesOn() {
+			t.Errorf("trusted %v: path %s, on %v; want %s, off", trusted, got, c.NotesOn(), want)
+		}
+	}
+}
