@@ -581,3 +581,36 @@ func TestRunReportsUsage(t *testing.T) {
 		t.Errorf("usage events = %d, want one per model call", n)
 	}
 }
+
+func TestRunAutoApprovedWritesAreNotAsked(t *testing.T) {
+	e := newEnv(t, texts(`<tool_call name="note" id="n"><text>remember this</text></tool_call>`, "ok")...)
+	noted := 0
+	note := tools.New("note", "Keep a note.", func(context.Context, struct {
+		Text string `json:"text"`
+	}) (tools.Result, error) {
+		noted++
+		return tools.Result{Message: "noted"}, nil
+	}, tools.Writes(), tools.NoApproval())
+	e.agent.Tools = tools.NewRegistry(note)
+	asked := 0
+	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
+		asked++
+		return Answer{}, nil
+	})}
+	if _, err := e.run("note it"); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 0 || noted != 1 {
+		t.Errorf("asked %d times, noted %d; want 0 and 1", asked, noted)
+	}
+	// Plan mode still refuses it: it is a write.
+	e2 := newEnv(t, texts(`<tool_call name="note" id="n"><text>x</text></tool_call>`, "ok")...)
+	e2.agent.Tools = tools.NewRegistry(note)
+	e2.agent.SetPolicy(PolicyPlan)
+	if _, err := e2.run("note it"); err != nil {
+		t.Fatal(err)
+	}
+	if noted != 1 {
+		t.Errorf("plan mode ran an auto-approved write")
+	}
+}

@@ -191,7 +191,9 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: plan mode is on and nothing may be changed; read what you need and describe your plan, the user will switch modes to let you carry it out", name)
 		return verdict{deny: &res, byPolicy: true}, nil
 	}
-	if !unguarded && a.approver.allowedAlways(q.Scope()) {
+	if q.Tool.AutoApproved || !unguarded && a.approver.allowedAlways(q.Scope()) {
+		// Some writes are never asked about (creating a note: nothing
+		// is lost by it), though they still count as writes.
 		return verdict{}, nil
 	}
 	if a.Approval.Ask == nil {

@@ -58,6 +58,10 @@ type Definition struct {
 	// audio). Such a call needs approval and is skipped when an earlier
 	// call of the same reply failed.
 	Writes bool
+	// AutoApproved marks a write nobody is asked about, because it changes
+	// nothing that exists (creating a note). It still counts as a write
+	// for TOOL_SKIPPED and wherever writes are switched off.
+	AutoApproved bool
 	// Timeout overrides the Registry's default time limit when non-zero.
 	Timeout time.Duration
 }

@@ -16,6 +16,10 @@ type Option func(*Definition)
 // approval and are skipped after an earlier failure in the same reply.
 func Writes() Option { return func(d *Definition) { d.Writes = true } }
 
+// NoApproval marks a writing tool whose calls are not asked about (see
+// Definition.AutoApproved).
+func NoApproval() Option { return func(d *Definition) { d.AutoApproved = true } }
+
 // Timeout sets the tool's own time limit.
 func Timeout(t time.Duration) Option { return func(d *Definition) { d.Timeout = t } }
 

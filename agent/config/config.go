@@ -46,6 +46,9 @@ type Config struct {
 	TTS     TTS     `toml:"tts"`
 	MCP     MCP     `toml:"mcp"` // MCP servers to import tools from (mcp.go)
 
+	Notes Notes        `toml:"notes"` // notes.go
+	Tools ToolSwitches `toml:"tools"`
+
 	// Resolved by Load, never read from files.
 
 	Family string `toml:"-"` // the wire protocol: FamilyGemini, FamilyOpenAI, FamilyAnthropic

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/tools/notes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -293,8 +294,54 @@ func (b *chatBackend) Command(ctx context.Context, name, args string) (tui.Reply
 		return b.switchModel(ctx, args)
 	case tui.CmdResume:
 		return b.resume(args)
+	case tui.CmdCompact:
+		u, err := b.a.Compact(ctx, nil)
+		if err != nil {
+			return tui.Reply{}, err
+		}
+		return tui.Reply{Text: fmt.Sprintf("Compacted: the older turns are now one summary (%d tokens in, %d out). The session log keeps everything.", u.InputTokens, u.OutputTokens)}, nil
+	case tui.CmdNotes:
+		return b.notes(ctx, strings.TrimSpace(args))
 	}
 	return tui.Reply{}, tui.ErrUnsupported
+}
+
+// notes lists the latest notes, or searches them when a query is given.
+func (b *chatBackend) notes(ctx context.Context, query string) (tui.Reply, error) {
+	store := b.conv.tools.notes
+	if store == nil {
+		return tui.Reply{Text: "The note tools are off (tools.notes = false)."}, nil
+	}
+	var sb strings.Builder
+	if query == "" {
+		page, err := store.List(ctx, notes.ListOptions{Limit: 20})
+		if err != nil {
+			return tui.Reply{}, err
+		}
+		if len(page.Notes) == 0 {
+			return tui.Reply{Text: "No notes yet."}, nil
+		}
+		fmt.Fprintf(&sb, "%d notes; the latest:\n", page.Total)
+		for _, n := range page.Notes {
+			fmt.Fprintf(&sb, "- **%d** %s (%s)\n", n.ID, n.Title, n.Folder)
+		}
+		return tui.Reply{Text: sb.String()}, nil
+	}
+	res, err := store.Search(ctx, notes.SearchOptions{Query: query, Limit: 20})
+	if err != nil {
+		return tui.Reply{}, err
+	}
+	if res.Fallback != "" {
+		fmt.Fprintf(&sb, "_%s_\n", res.Fallback)
+	}
+	if len(res.Hits) == 0 {
+		sb.WriteString("No note matches.")
+	}
+	for _, h := range res.Hits {
+		ex := strings.NewReplacer(notes.MarkStart, "**", notes.MarkEnd, "**").Replace(h.Excerpt)
+		fmt.Fprintf(&sb, "- **%d** %s: %s\n", h.Note.ID, h.Note.Title, ex)
+	}
+	return tui.Reply{Text: sb.String()}, nil
 }
 
 func (b *chatBackend) undo(ctx context.Context) (tui.Reply, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/notes"
 )
 
 // factory is the only place that builds concrete things: the
@@ -164,6 +165,9 @@ type toolBuild struct {
 type toolSet struct {
 	reg     *tools.Registry
 	closers []func() error
+	// notes is the notes store behind the note tools; nil when they are
+	// off.
+	notes notes.Store
 }
 
 // Close closes everything the set opened, the last opened first.

@@ -48,6 +48,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTTSCmd(d),
 		newMCPCmd(d),
 		newServeCmd(d),
+		newNotesCmd(d),
 	)
 	setRootChat(root, d)
 	// Added now rather than at Execute so that it is marked too.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/tools/notes"
 	"net/http"
 	"os"
 	"time"
@@ -75,7 +76,7 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, closeServer, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
+	srv, store, closeServer, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 		Token:  token,
 		NoAuth: o.noAuth,
 		MCP:    mcptool.HTTPHandler(srv),
-		Notes:  d.notesHandler(root),
+		Notes:  notesHandler(store, o.allowWrites),
 	})
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -110,11 +111,11 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 
 // mcpServer builds the MCP server of the project at root: the project's
 // tools as a run has them, every call in the audit log.
-func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*mcp.Server, func() error, error) {
+func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*mcp.Server, notes.Store, func() error, error) {
 	// Never a command tool: nobody is there to approve one.
 	set, err := d.buildCatalog(ctx, root, cfg, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	reg := set.reg
 	audit := agent.NewAudit(root)
@@ -124,13 +125,16 @@ func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config,
 		Session:     "serve-" + time.Now().UTC().Format("20060102-150405"),
 		Observe:     auditObserver(audit),
 	})
-	return srv, func() error { return errors.Join(audit.Close(), set.Close()) }, nil
+	return srv, set.notes, func() error { return errors.Join(audit.Close(), set.Close()) }, nil
 }
 
-// notesHandler is the notes REST API of the project at root, or nil while
-// there is no notes store.
-func (d *factory) notesHandler(root string) http.Handler {
-	return nil
+// notesHandler is the notes REST API over the served tools' store (read
+// only without --allow-writes), or nil when the note tools are off.
+func notesHandler(store notes.Store, allowWrites bool) http.Handler {
+	if store == nil {
+		return nil
+	}
+	return notes.NewHandler(store, notes.HandlerOptions{ReadOnly: !allowWrites})
 }
 
 // auditObserver records each served call in the project's audit log, as

@@ -43,7 +43,7 @@ func TestServeLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &factory{io: &streams{}}
-	srv, closeAudit, err := d.mcpServer(t.Context(), root, config.Defaults(), true)
+	srv, _, closeAudit, err := d.mcpServer(t.Context(), root, config.Defaults(), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tts"
 )
@@ -22,6 +23,16 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	}
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
+	}
+	if b.cfg.NotesOn() {
+		// Opened on first use: a run that never touches a note never
+		// creates the database.
+		store := notes.OpenLazy(notesPath(b))
+		for _, t := range notes.Tools(store) {
+			set.reg.Add(t)
+		}
+		set.closers = append(set.closers, store.Close)
+		set.notes = store
 	}
 	// Other servers' tools, waiting at most mcp.timeout for them; a
 	// project's own servers only once the project is trusted.
@@ -81,4 +92,10 @@ func shellTool(b toolBuild) tools.Tool {
 		NewIgnorer:   func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) },
 		Stream:       func(ctx context.Context, b []byte) { tools.Output(ctx)(b) },
 	})
+}
+
+// notesPath is the notes database of the project: .agent/notes.db, or
+// notes.path when configured.
+func notesPath(b toolBuild) string {
+	return b.cfg.NotesPath(b.root, b.env["HOME"])
 }

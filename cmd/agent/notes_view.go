@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/notes"
+)
+
+func newNotesListCmd(d *factory, o *notesOptions) *cobra.Command {
+	var lo notes.ListOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List notes, the most recently updated first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
+				p, err := s.List(ctx, lo)
+				if err != nil {
+					return err
+				}
+				if o.asJSON {
+					return printJSON(d, p)
+				}
+				tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tUPDATED\tFOLDER\tTAGS\tTITLE")
+				for _, n := range p.Notes {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", n.ID, n.UpdatedAt.Format(notes.TimeFormat), d.show(n.Folder), d.show(strings.Join(n.Tags, ",")), d.show(n.Title))
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+				if shown := lo.Offset + len(p.Notes); shown < p.Total {
+					fmt.Fprintf(d.io.ErrOut, "agent: note: %d of %d notes shown; --offset %d shows more\n", len(p.Notes), p.Total, shown)
+				}
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&lo.Folder, "folder", "", "only this folder and its subfolders")
+	f.StringVar(&lo.Tag, "tag", "", "only notes with this tag")
+	f.IntVar(&lo.Limit, "limit", notes.DefaultLimit, "notes to show at most")
+	f.IntVar(&lo.Offset, "offset", 0, "notes to skip")
+	return cmd
+}
+
+func newNotesShowCmd(d *factory, o *notesOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a note",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := noteIDArg(args[0])
+			if err != nil {
+				return err
+			}
+			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
+				n, err := s.Get(ctx, id)
+				if err != nil {
+					return notFound(err, id)
+				}
+				if o.asJSON {
+					return printJSON(d, n)
+				}
+				fmt.Fprintf(d.io.Out, "# %s\nid %d · %s · tags: %s · created %s · updated %s\n\n", d.show(n.Title), n.ID, d.show(n.Folder),
+					d.show(strings.Join(n.Tags, ", ")), n.CreatedAt.Format(notes.TimeFormat), n.UpdatedAt.Format(notes.TimeFormat))
+				body := d.show(n.Content)
+				if body != "" && !strings.HasSuffix(body, "\n") {
+					body += "\n"
+				}
+				_, err = io.WriteString(d.io.Out, body)
+				return err
+			})
+		},
+	}
+}
+
+func newNotesSearchCmd(d *factory, o *notesOptions) *cobra.Command {
+	var so notes.SearchOptions
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search the notes, best match first, with excerpts",
+		Long: `search finds notes by full-text search, best match first (a match in the
+title counts more), and shows an excerpt of each with the matches
+highlighted. Syntax: words (all must match), "exact phrase", prefix*,
+a OR b, a NOT b, title:word. A query that is not valid syntax is searched
+as plain words, and a note on standard error says so.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			so.Query = strings.Join(args, " ")
+			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
+				r, err := s.Search(ctx, so)
+				if err != nil {
+					return err
+				}
+				if r.Fallback != "" {
+					fmt.Fprintln(d.io.ErrOut, "agent: note: "+r.Fallback)
+				}
+				if o.asJSON {
+					for i := range r.Hits {
+						r.Hits[i].Excerpt = notes.Highlight(r.Hits[i].Excerpt, "**", "**")
+					}
+					return printJSON(d, r)
+				}
+				var b strings.Builder
+				for _, h := range r.Hits {
+					n := h.Note
+					fmt.Fprintf(&b, "%d  %s  %s", n.ID, d.bold(d.show(n.Title)), d.show(n.Folder))
+					if len(n.Tags) > 0 {
+						b.WriteString("  " + d.show(strings.Join(n.Tags, ",")))
+					}
+					b.WriteString("\n    " + d.excerpt(h.Excerpt) + "\n")
+				}
+				if len(r.Hits) == 0 {
+					fmt.Fprintln(d.io.ErrOut, "agent: note: no notes match")
+				}
+				_, err = io.WriteString(d.io.Out, b.String())
+				return err
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&so.Folder, "folder", "", "only this folder and its subfolders")
+	f.StringVar(&so.Tag, "tag", "", "only notes with this tag")
+	f.IntVar(&so.Limit, "limit", notes.DefaultLimit, "results to show at most")
+	return cmd
+}
+
+// newNotesCountsCmd builds `agent notes folders` and `agent notes tags`.
+func newNotesCountsCmd(d *factory, o *notesOptions, what string) *cobra.Command {
+	return &cobra.Command{
+		Use:   what,
+		Short: "List the " + what + " in use, with their numbers of notes",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
+				list := s.Folders
+				if what == "tags" {
+					list = s.Tags
+				}
+				counts, err := list(ctx)
+				if err != nil {
+					return err
+				}
+				if o.asJSON {
+					return printJSON(d, counts)
+				}
+				var b strings.Builder
+				for _, c := range counts {
+					fmt.Fprintf(&b, "%6d  %s\n", c.Notes, d.show(c.Name))
+				}
+				_, err = io.WriteString(d.io.Out, b.String())
+				return err
+			})
+		},
+	}
+}
+
+// show makes note text safe for a terminal; piped output stays as it is.
+func (d *factory) show(s string) string {
+	if d.io.stdoutTTY {
+		return safeText(s)
+	}
+	return s
+}
+
+func (d *factory) bold(s string) string {
+	if d.io.stdoutTTY {
+		return "\x1b[1m" + s + "\x1b[0m"
+	}
+	return s
+}
+
+// excerpt shows a search excerpt on one line, the matches highlighted on
+// a terminal and between ** elsewhere.
+func (d *factory) excerpt(ex string) string {
+	ex = strings.Join(strings.Fields(ex), " ")
+	open, end := "**", "**"
+	if d.io.stdoutTTY {
+		open, end = "\x1b[1;33m", "\x1b[0m"
+	}
+	var b strings.Builder
+	for i, part := range strings.Split(ex, notes.MarkStart) {
+		if i > 0 {
+			if m, rest, ok := strings.Cut(part, notes.MarkEnd); ok {
+				b.WriteString(open + d.show(m) + end)
+				part = rest
+			}
+		}
+		b.WriteString(d.show(strings.ReplaceAll(part, notes.MarkEnd, "")))
+	}
+	return b.String()
+}
+
+// noteText is a note's text: the arguments, else standard input, else
+// (on a terminal) what the user writes in $EDITOR, starting from start.
+func noteText(d *factory, args []string, start string) (string, error) {
+	if len(args) > 0 {
+		return strings.Join(args, " "), nil
+	}
+	if !d.io.stdinTTY {
+		data, err := io.ReadAll(io.LimitReader(d.io.In, notes.MaxContent+1))
+		if err != nil {
+			return "", fmt.Errorf("read standard input: %w", err)
+		}
+		if len(data) == 0 {
+			return "", usageErrorf("no text: give it as arguments or on standard input")
+		}
+		return string(data), nil
+	}
+	return editText(d, start)
+}
+
+// editText opens $VISUAL or $EDITOR (vi when neither is set) on a
+// temporary file holding start, and returns what was saved.
+func editText(d *factory, start string) (string, error) {
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	dir, err := os.MkdirTemp("", "agent-note-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "note.md")
+	if err := os.WriteFile(path, []byte(start), 0o600); err != nil {
+		return "", err
+	}
+	// The editor setting may hold arguments ("code --wait"): the shell
+	// splits it, as git does.
+	cmd := exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("editor %s: %w", editor, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", usageErrorf("the note is empty; nothing saved")
+	}
+	return string(data), nil
+}
+
+// firstLine is a title taken from a note's text: its first non-empty line,
+// without Markdown heading marks, at most 80 bytes.
+func firstLine(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
+		if l != "" {
+			if len(l) > 80 {
+				l = tools.RunePrefix(l, 80) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}

@@ -1,0 +1,66 @@
+package notes
+
+// migrations are the schema changes, in order; migrations[i] takes the
+// database from user_version i to i+1. Never edit one that has shipped:
+// add the next.
+var migrations = []string{
+	// 1: notes, their tags, the history of replaced versions, and the
+	// full-text index. The index is an external-content FTS5 table (the
+	// text is stored once, in notes) kept in step by triggers, so no
+	// write can update a note without its index. Title matches rank
+	// above content matches: bm25 weights 5 and 1.
+	`CREATE TABLE notes (
+	id         INTEGER PRIMARY KEY,
+	title      TEXT NOT NULL,
+	content    TEXT NOT NULL,
+	folder     TEXT NOT NULL DEFAULT '/',
+	tags       TEXT NOT NULL DEFAULT '[]',
+	session    TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+CREATE INDEX notes_folder ON notes(folder);
+CREATE INDEX notes_updated ON notes(updated_at);
+CREATE TABLE note_tags (
+	note_id INTEGER NOT NULL,
+	tag     TEXT NOT NULL,
+	PRIMARY KEY (note_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX note_tags_tag ON note_tags(tag);
+CREATE TABLE note_history (
+	id          INTEGER PRIMARY KEY,
+	note_id     INTEGER NOT NULL,
+	op          TEXT NOT NULL,
+	title       TEXT NOT NULL,
+	content     TEXT NOT NULL,
+	folder      TEXT NOT NULL,
+	tags        TEXT NOT NULL,
+	updated_at  INTEGER NOT NULL,
+	replaced_at INTEGER NOT NULL,
+	session     TEXT NOT NULL DEFAULT '',
+	change_set  TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX note_history_note ON note_history(note_id);
+CREATE VIRTUAL TABLE notes_fts USING fts5(
+	title, content,
+	content='notes', content_rowid='id',
+	tokenize='unicode61 remove_diacritics 2'
+);
+INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(5.0, 1.0)');
+CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;
+CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
+	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+	DELETE FROM note_tags WHERE note_id = old.id;
+END;
+CREATE TRIGGER notes_au_text AFTER UPDATE OF title, content ON notes BEGIN
+	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+END;
+CREATE TRIGGER notes_au_tags AFTER UPDATE OF tags ON notes BEGIN
+	DELETE FROM note_tags WHERE note_id = old.id;
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;`,
+}
