@@ -22,6 +22,22 @@ type card struct {
 	running bool   // tool_start seen (or assumed) and no result yet
 	started time.Time
 	result  *agent.CallResult
+	// output is the last line a running command printed, shown while it
+	// runs.
+	output string
+}
+
+// addOutput keeps the last complete (or partial) line of a running
+// call's output.
+func (c *card) addOutput(text string) {
+	text = strings.TrimRight(c.output+text, "\n")
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[i+1:]
+	}
+	if len(text) > 200 {
+		text = text[len(text)-200:]
+	}
+	c.output = text
 }
 
 func newCard(c *xmlcall.Call, now time.Time) *card {
@@ -87,6 +103,9 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 	switch {
 	case c.result == nil && c.running && !waiting:
 		tail = st.warn.Render(frame) + " " + st.dim.Render(formatDuration(now.Sub(c.started)))
+		if c.output != "" {
+			tail += " " + st.dim.Render(oneLine(visible(c.output)))
+		}
 	case c.result == nil:
 		tail = st.dim.Render("…")
 	default:

@@ -38,6 +38,9 @@ type Options struct {
 
 // Model is the chat's root model.
 type Model struct {
+	// thought gathers the model's separate reasoning of the reply so far.
+	thought strings.Builder
+
 	opts    Options
 	backend Backend
 	st      styles

@@ -110,11 +110,28 @@ func (m *Model) event(e agent.Event) {
 	if e.Iteration > 0 {
 		m.iter = e.Iteration
 	}
+	if e.Type != eventThought && m.thought.Len() > 0 {
+		for _, l := range strings.Split(strings.TrimSpace(m.thought.String()), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				m.println(m.st.dim.Render("  ∴ " + visible(l)))
+			}
+		}
+		m.thought.Reset()
+	}
 	switch e.Type {
 	case agent.EventText:
 		m.prose(m.md.feed(e.Text))
 	case eventThought:
-		// Thoughts are not shown in the chat (they go to the log).
+		// The model's separate reasoning: gathered, then shown dimmed
+		// apart from the answer; never read for calls.
+		m.thought.WriteString(e.Text)
+		return
+	case agent.EventOutput:
+		if e.Call != nil {
+			if c := m.cards[e.Call.ID]; c != nil {
+				c.addOutput(e.Text)
+			}
+		}
 	case agent.EventCall:
 		m.prose(m.md.flush())
 		if e.Call == nil {

@@ -76,6 +76,11 @@ func (p *textPrinter) event(ev agent.Event) {
 			}
 			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", safeText(r.Tool), safeText(msg))
 		}
+	case agent.EventOutput:
+		// A running command's output, as it comes, shown (never
+		// obeyed) on stderr with the tool activity.
+		p.breakLine()
+		fmt.Fprint(p.errOut, safeText(ev.Text))
 	case agent.EventRetry:
 		p.breakLine()
 		fmt.Fprintf(p.errOut, "agent: %s\n", safeText(retryText(ev.Retry)))
