@@ -93,6 +93,9 @@ func (p *textPrinter) event(ev agent.Event) {
 		if ev.Outcome != nil && ev.Outcome.Stopped {
 			fmt.Fprintf(p.errOut, "agent: %s\n", safeText(ev.Text))
 		}
+		if ev.Outcome != nil && ev.Outcome.Truncated {
+			fmt.Fprintf(p.errOut, "agent: %s\n", truncatedNote)
+		}
 	}
 }
 
@@ -147,7 +150,9 @@ type runResult struct {
 	Usage      llm.Usage          `json:"usage"`
 	Iterations int                `json:"iterations"`
 	Stopped    bool               `json:"stopped"`
-	Error      string             `json:"error"`
+	// Truncated is true when the answer was cut off by the output limit.
+	Truncated bool   `json:"truncated"`
+	Error     string `json:"error"`
 	// Retries counts the model calls tried again (rate limits, server
 	// errors, a stream that dropped): the model was called more often
 	// than iterations says.
@@ -155,6 +160,9 @@ type runResult struct {
 	// Notes are what the run said along the way (each retry, worded).
 	Notes []string `json:"notes"`
 }
+
+// truncatedNote tells that the answer is not whole.
+const truncatedNote = "the answer was cut off by the model's output limit; it may be incomplete"
 
 // runNotes collects what the JSON outputs report besides the outcome.
 type runNotes struct {
@@ -175,7 +183,10 @@ func (n *runNotes) result(out *agent.Outcome, err error) runResult {
 		r.Notes = []string{}
 	}
 	if out != nil {
-		r.SessionID, r.Answer, r.Usage, r.Iterations, r.Stopped = out.SessionID, out.Answer, out.Usage, out.Iterations, out.Stopped
+		r.SessionID, r.Answer, r.Usage, r.Iterations, r.Stopped, r.Truncated = out.SessionID, out.Answer, out.Usage, out.Iterations, out.Stopped, out.Truncated
+		if out.Truncated {
+			r.Notes = append(r.Notes, truncatedNote)
+		}
 		if out.Calls != nil {
 			r.Calls = out.Calls
 		}
