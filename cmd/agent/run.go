@@ -7,12 +7,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
 // runOptions are the flags and inputs of `agent run`.
@@ -198,7 +200,11 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		}
 		p.event(ev)
 	}
+	runStart := time.Now()
 	out, runErr := conv.Run(ctx, o.prompt, emit)
+	if out != nil {
+		p.summarize(summarize(out, backupEntries(d, conv), runStart))
+	}
 	if runErr != nil && ctx.Err() != nil {
 		runErr = errInterrupted
 	}
@@ -206,6 +212,17 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		runErr = fmt.Errorf("write output: %w", err)
 	}
 	return runExit(ctx, out, runErr, o.io.ErrOut)
+}
+
+// backupEntries reads the project's backup manifest; a manifest that
+// cannot be read leaves the summary to the calls' own reports.
+func backupEntries(d *factory, conv *conversation) []backup.Entry {
+	st, err := d.fileRoot(conv.root, conv.cfg).Backups()
+	if err != nil {
+		return nil
+	}
+	es, _ := st.Entries()
+	return es
 }
 
 // runExit picks the run's exit: interrupted, failed, refused writes, the

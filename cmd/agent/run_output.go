@@ -27,6 +27,8 @@ type runPrinter interface {
 	// finish prints what comes after the run (the JSON object), given
 	// the outcome and the run's error.
 	finish(out *agent.Outcome, err error) error
+	// summarize sets what the run changed, given before finish.
+	summarize(s runSummary)
 }
 
 func newRunPrinter(format string, io *streams) runPrinter {
@@ -55,6 +57,7 @@ type textPrinter struct {
 	// would otherwise pile up as blank lines.
 	pending   string
 	iteration int
+	summary   *runSummary
 }
 
 func (p *textPrinter) event(ev agent.Event) {
@@ -138,7 +141,14 @@ func (p *textPrinter) breakLine() {
 	}
 }
 
-func (p *textPrinter) finish(*agent.Outcome, error) error { return nil }
+func (p *textPrinter) summarize(s runSummary) { p.summary = &s }
+
+func (p *textPrinter) finish(*agent.Outcome, error) error {
+	if p.summary != nil {
+		p.summary.print(p.errOut)
+	}
+	return nil
+}
 
 // runResult is what a script needs to know about a run: the object of
 // --output-format json, and the outcome of stream-json's done event, so
@@ -159,6 +169,9 @@ type runResult struct {
 	Retries int `json:"retries"`
 	// Notes are what the run said along the way (each retry, worded).
 	Notes []string `json:"notes"`
+	// Summary is what the run created, changed and deleted, its change
+	// sets and how to undo them; absent when the run never started.
+	Summary *runSummary `json:"summary,omitempty"`
 }
 
 // truncatedNote tells that the answer is not whole.
@@ -168,7 +181,10 @@ const truncatedNote = "the answer was cut off by the model's output limit; it ma
 type runNotes struct {
 	retries int
 	notes   []string
+	summary *runSummary
 }
+
+func (n *runNotes) summarize(s runSummary) { n.summary = &s }
 
 func (n *runNotes) event(ev agent.Event) {
 	if ev.Type == agent.EventRetry {
@@ -178,7 +194,7 @@ func (n *runNotes) event(ev agent.Event) {
 }
 
 func (n *runNotes) result(out *agent.Outcome, err error) runResult {
-	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes}
+	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes, Summary: n.summary}
 	if r.Notes == nil {
 		r.Notes = []string{}
 	}
