@@ -41,7 +41,10 @@ func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
 		Short: "Answer one request, reading and editing files as needed, then exit",
 		Long: `Run sends one request to the model and lets it read and edit the files of
 the project until it answers, then exits. The prompt comes from the
-arguments or, when there are none, from standard input.
+arguments or, when there are none, from standard input. With both, the
+piped text follows the prompt in a fenced block (at most 256 KiB; a note
+says how much was cut); a pipe that sends nothing within 100 ms is not
+waited on.
 
 Writes need approval: on a terminal you are asked, otherwise they are
 denied unless --yes (or --approval auto) allows them.
@@ -112,9 +115,20 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 		}
 	}
 	if len(args) > 0 {
-		// Standard input is not read when the prompt is given: in CI it
-		// may be a pipe that never closes.
 		o.prompt = strings.Join(args, " ")
+		if !o.io.stdinTTY && o.io.In != nil {
+			// Piped text goes with the prompt (`git diff | agent run
+			// "review this"`); a pipe that stays silent is not waited
+			// on, since in CI it may never close.
+			piped, cut, err := readPiped(o.io.In, pipeWait, pipedLimit)
+			if err != nil {
+				return err
+			}
+			if cut > 0 {
+				fmt.Fprintf(o.io.ErrOut, "agent: %s\n", cutNote(len(piped), cut))
+			}
+			o.prompt = withPiped(o.prompt, piped, cut)
+		}
 	} else {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
