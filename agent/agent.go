@@ -225,7 +225,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 			out.Stopped = true
 			out.Answer = ""
 			emit(Event{Type: EventDone, Iteration: iter, Usage: &out.Usage, Outcome: out,
-				Text: fmt.Sprintf("stopped after %d model calls without a final answer; continue the session to let it go on, or raise the iteration limit", iter)})
+				Text: fmt.Sprintf("stopped after %d model call%s without a final answer; continue the session to let it go on, or raise the iteration limit", iter, map[bool]string{true: "s"}[iter != 1])})
 			return out, fmt.Errorf("%w (%d)", ErrMaxIterations, iter)
 		}
 	}
