@@ -173,6 +173,11 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	if o.dir == "" {
+		if err := d.confirmBroadFolder(root); err != nil {
+			return err
+		}
+	}
 	o.dir = root
 	conv, err := d.newConversation(ctx, convOptions{
 		dir: root,
