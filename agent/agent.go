@@ -112,6 +112,9 @@ type Outcome struct {
 	Iterations int          `json:"iterations"`
 	// Stopped is true when the run ended at the iteration limit.
 	Stopped bool `json:"stopped,omitempty"`
+	// Truncated is true when the final answer was cut off by the output
+	// limit (finish reason "length").
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 func (a *Agent) now() time.Time {
@@ -182,7 +185,8 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		if err != nil {
 			return fail(fmt.Errorf("model %s: %w", a.Model.Name(), err))
 		}
-		if r.text.Len() == 0 && len(r.items) == 0 {
+		// A reply of only whitespace says nothing either.
+		if strings.TrimSpace(r.text.String()) == "" && len(r.items) == 0 {
 			return fail(emptyReply(r.finish))
 		}
 		if err := a.Session.Append(llm.Message{Role: llm.Assistant, Text: r.text.String()}); err != nil {
@@ -190,6 +194,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		}
 		out.Answer = strings.TrimSpace(r.prose.String())
 		if len(r.items) == 0 {
+			out.Truncated = r.finish == "length"
 			emit(Event{Type: EventDone, Iteration: iter, Usage: &out.Usage, Outcome: out})
 			return out, nil
 		}
@@ -220,7 +225,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 			out.Stopped = true
 			out.Answer = ""
 			emit(Event{Type: EventDone, Iteration: iter, Usage: &out.Usage, Outcome: out,
-				Text: fmt.Sprintf("stopped after %d model calls without a final answer; continue the session to let it go on, or raise the iteration limit", iter)})
+				Text: fmt.Sprintf("stopped after %d model call%s without a final answer; continue the session to let it go on, or raise the iteration limit", iter, map[bool]string{true: "s"}[iter != 1])})
 			return out, fmt.Errorf("%w (%d)", ErrMaxIterations, iter)
 		}
 	}

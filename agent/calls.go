@@ -90,6 +90,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		}
 		if v.deny != nil {
 			cr.Result = *v.deny
+			cr.ByPolicy = v.byPolicy
 			return cr, !v.byPolicy, nil
 		}
 	}

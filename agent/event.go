@@ -102,6 +102,9 @@ type CallResult struct {
 	Result tools.Result
 	// Duration is how long the tool ran (zero when it did not run).
 	Duration time.Duration
+	// ByPolicy is true when a write was refused by the approval policy
+	// (no one to ask, or never), not by a person.
+	ByPolicy bool
 }
 
 // Outcome returns the call's outcome label (OutcomeOK, OutcomeError, ...).

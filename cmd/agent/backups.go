@@ -35,31 +35,18 @@ their own, so they can be undone in turn.`,
 			if err != nil {
 				return err
 			}
-			st, err := root.Backups()
-			if err != nil {
-				return err
-			}
-			sets, err := st.List()
-			if err != nil {
-				return err
-			}
 			if asJSON {
+				st, err := root.Backups()
+				if err != nil {
+					return err
+				}
+				sets, err := st.List()
+				if err != nil {
+					return err
+				}
 				return printBackupsJSON(d, sets)
 			}
-			if len(sets) == 0 {
-				fmt.Fprintln(d.io.Out, "no backups yet")
-				return nil
-			}
-			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tTIME\tFILES")
-			for _, c := range sets {
-				files := summarizeFiles(c.Files(), 3)
-				if c.Undoes != "" {
-					files += " (undo of " + c.Undoes + ")"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), files)
-			}
-			return tw.Flush()
+			return printChangeSets(d, root)
 		},
 	}
 	cmd.PersistentFlags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
@@ -77,11 +64,19 @@ func newRestoreCmd(d *factory, dir *string) *cobra.Command {
 wrote gets back the content it had before, and a file it created is
 removed. If a file changed after the change set wrote it, nothing is done
 unless --force is given. The current content is backed up first.`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := d.configuredFileRoot(*dir)
 			if err != nil {
 				return err
+			}
+			if len(args) == 0 {
+				// Without an id, show what there is to choose from.
+				if err := printChangeSets(d, root); err != nil {
+					return err
+				}
+				fmt.Fprintln(d.io.ErrOut, "usage: agent backups restore ID (an id from the list above, or a unique prefix)")
+				return exitError{code: exitUsage}
 			}
 			rep, err := root.Restore(cmd.Context(), args[0], force)
 			return reportRestore(d, rep, err)
@@ -176,4 +171,31 @@ func summarizeFiles(files []string, n int) string {
 		return strings.Join(files, ", ")
 	}
 	return fmt.Sprintf("%s (+%d more)", strings.Join(files[:n], ", "), len(files)-n)
+}
+
+// printChangeSets prints the project's change sets as a table, oldest
+// first.
+func printChangeSets(d *factory, root *fsedit.Root) error {
+	st, err := root.Backups()
+	if err != nil {
+		return err
+	}
+	sets, err := st.List()
+	if err != nil {
+		return err
+	}
+	if len(sets) == 0 {
+		fmt.Fprintln(d.io.Out, "no backups yet")
+		return nil
+	}
+	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTIME\tFILES")
+	for _, c := range sets {
+		files := summarizeFiles(c.Files(), 3)
+		if c.Undoes != "" {
+			files += " (undo of " + c.Undoes + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), files)
+	}
+	return tw.Flush()
 }

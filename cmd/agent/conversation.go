@@ -103,6 +103,10 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if err := fr.CheckStateDir("sessions"); err != nil {
 		return c, err
 	}
+	// Before the first write of state: .agent/ starts with a .gitignore.
+	if err := ensureStateDir(o.dir); err != nil {
+		return c, err
+	}
 	c.files = fsedit.NewSession(fr)
 	budget.Reads = c.files
 	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {

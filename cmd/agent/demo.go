@@ -123,7 +123,7 @@ func runDemo(ctx context.Context, d *factory, o *runOptions, live, keep bool) er
 			changed[f] = true
 		}
 	}
-	fmt.Fprintf(w, "%d model calls, %d tool calls; files changed: %s\n", out.Iterations, len(out.Calls), orNone(sortedKeys(changed)))
+	fmt.Fprintf(w, "%s, %s; files changed: %s\n", plural(out.Iterations, "model call", "model calls"), plural(len(out.Calls), "tool call", "tool calls"), orNone(sortedKeys(changed)))
 	if b, err := os.ReadFile(filepath.Join(dir, "README.md")); err == nil {
 		fmt.Fprintf(w, "\nREADME.md is now:\n%s", indent(string(b)))
 	}

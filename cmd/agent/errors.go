@@ -11,6 +11,11 @@ const (
 	exitFailed        = 1
 	exitUsage         = 2
 	exitMaxIterations = 3
+	// exitRefused: writes the model asked for were refused by the
+	// approval policy (no one to ask, or --approval never).
+	exitRefused = 4
+	// exitInterrupted: Ctrl+C or SIGTERM (128 + SIGINT).
+	exitInterrupted = 130
 )
 
 // usageError marks a mistake in how the command was called: it exits with

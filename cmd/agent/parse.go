@@ -24,6 +24,10 @@ run for a given reply, without running anything.`,
 		Example: `  printf '<tool_call name="read_file"><file_path>README.md</file_path></tool_call>' | agent parse`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if d.io.stdinTTY {
+				// Waiting on the keyboard looks like a hang.
+				return usageErrorf("parse reads a model reply on standard input: pipe one in, e.g. agent parse < reply.txt")
+			}
 			in, err := io.ReadAll(d.io.In)
 			if err != nil {
 				return fmt.Errorf("read standard input: %w", err)

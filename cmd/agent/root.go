@@ -24,7 +24,9 @@ or Anthropic) that reads and edits the files of the project in the current
 folder through XML tool calls, with backups before every overwrite.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version,
 	}
+	root.SetVersionTemplate("agent {{.Version}}\n")
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
@@ -40,6 +42,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newPromptCmd(d),
 		newBackupsCmd(d),
 		newUndoCmd(d),
+		newSessionsCmd(d),
 		newToolCallCmd(d),
 		newTestToolsCmd(d),
 		newTestFileWriteCmd(d),

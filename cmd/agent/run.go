@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
 // runOptions are the flags and inputs of `agent run`.
@@ -38,13 +41,22 @@ func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
 		Short: "Answer one request, reading and editing files as needed, then exit",
 		Long: `Run sends one request to the model and lets it read and edit the files of
 the project until it answers, then exits. The prompt comes from the
-arguments or, when there are none, from standard input.
+arguments or, when there are none, from standard input. With both, the
+piped text follows the prompt in a fenced block (at most 256 KiB; a note
+says how much was cut); a pipe that sends nothing within 100 ms is not
+waited on.
 
 Writes need approval: on a terminal you are asked, otherwise they are
 denied unless --yes (or --approval auto) allows them.
 
-Exit codes: 0 answered, 1 failed, 2 bad usage, 3 stopped at the iteration
-limit without an answer.`,
+Exit codes (when several apply, the first in this order wins: 130, 1, 2,
+4, 3):
+  0    answered (a truncated answer too, with a note)
+  1    failed (the model or a tool failed, the reply was empty)
+  2    bad usage (a flag, the provider, the prompt)
+  3    stopped at the iteration limit without an answer
+  4    writes were refused by the approval policy (rerun with --yes)
+  130  interrupted (Ctrl+C)`,
 		Example: `  agent run "summarise README.md"
   git diff | agent run --output-format json
   agent run --yes "add a changelog entry for the fix in parser.go"
@@ -103,9 +115,20 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 		}
 	}
 	if len(args) > 0 {
-		// Standard input is not read when the prompt is given: in CI it
-		// may be a pipe that never closes.
 		o.prompt = strings.Join(args, " ")
+		if !o.io.stdinTTY && o.io.In != nil {
+			// Piped text goes with the prompt (`git diff | agent run
+			// "review this"`); a pipe that stays silent is not waited
+			// on, since in CI it may never close.
+			piped, cut, err := readPiped(o.io.In, pipeWait, pipedLimit)
+			if err != nil {
+				return err
+			}
+			if cut > 0 {
+				fmt.Fprintf(o.io.ErrOut, "agent: %s\n", cutNote(len(piped), cut))
+			}
+			o.prompt = withPiped(o.prompt, piped, cut)
+		}
 	} else {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
@@ -150,6 +173,11 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	if o.dir == "" {
+		if err := d.confirmBroadFolder(root); err != nil {
+			return err
+		}
+	}
 	o.dir = root
 	conv, err := d.newConversation(ctx, convOptions{
 		dir: root,
@@ -183,18 +211,83 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	}
 
 	started = true
-	out, runErr := conv.Run(ctx, o.prompt, p.event)
+	// After Ctrl+C the failure is the interruption, whatever the SDK
+	// made of the cancelled request.
+	emit := func(ev agent.Event) {
+		if ev.Type == agent.EventError && ctx.Err() != nil {
+			ev.Err = errInterrupted
+		}
+		p.event(ev)
+	}
+	runStart := time.Now()
+	out, runErr := conv.Run(ctx, o.prompt, emit)
+	if out != nil {
+		p.summarize(summarize(out, backupEntries(d, conv), runStart))
+	}
+	if runErr != nil && ctx.Err() != nil {
+		runErr = errInterrupted
+	}
 	if err := p.finish(out, runErr); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write output: %w", err)
 	}
-	switch {
-	case runErr == nil:
+	return runExit(ctx, out, runErr, o.io.ErrOut)
+}
+
+// backupEntries reads the project's backup manifest; a manifest that
+// cannot be read leaves the summary to the calls' own reports.
+func backupEntries(d *factory, conv *conversation) []backup.Entry {
+	st, err := d.fileRoot(conv.root, conv.cfg).Backups()
+	if err != nil {
 		return nil
-	case errors.Is(runErr, agent.ErrMaxIterations):
+	}
+	es, _ := st.Entries()
+	return es
+}
+
+// runExit picks the run's exit: interrupted, failed, refused writes, the
+// iteration limit, in that order (see the help's table).
+func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Writer) error {
+	if ctx.Err() != nil || errors.Is(runErr, context.Canceled) || errors.Is(runErr, errInterrupted) {
+		return exitError{code: exitInterrupted, err: errInterrupted}
+	}
+	if runErr != nil && !errors.Is(runErr, agent.ErrMaxIterations) {
+		return runErr
+	}
+	if n := refusedWrites(out); n > 0 {
+		fmt.Fprintf(errOut, "agent: %s refused: nobody could approve them; rerun with --yes to allow writes\n", plural(n, "write was", "writes were"))
+		return exitError{code: exitRefused}
+	}
+	if runErr != nil {
 		// The printers have said so (stderr, or the JSON's "stopped").
 		return exitError{code: exitMaxIterations}
 	}
-	return runErr
+	return nil
+}
+
+// errInterrupted is how a cancelled run is reported.
+var errInterrupted = errors.New("interrupted")
+
+// refusedWrites counts the calls the approval policy refused; a person's
+// "n" is not counted.
+func refusedWrites(out *agent.Outcome) int {
+	if out == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range out.Calls {
+		if c.ByPolicy && c.Result.Code == tools.CodePolicyDenied {
+			n++
+		}
+	}
+	return n
+}
+
+// plural words a count: "1 write was", "2 writes were".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // colorOn reports whether questions on the terminal may be coloured:

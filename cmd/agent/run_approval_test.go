@@ -88,8 +88,8 @@ func TestRunWithoutATerminalDeniesWrites(t *testing.T) {
 	h.stderrTTY = true
 	h.openTTY = func() (io.ReadWriteCloser, error) { return nil, errors.New("no tty") }
 	_, errOut, code := h.run()
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	if code != exitRefused {
+		t.Fatalf("exit %d, want 4: %s", code, errOut)
 	}
 	if !strings.Contains(errOut, "TOOL_POLICY_DENIED") || !strings.Contains(errOut, "--yes") {
 		t.Errorf("want the write denied with the --yes advice:\n%s", errOut)
@@ -144,7 +144,7 @@ func TestCancelDuringAQuestionLeavesNoGoroutine(t *testing.T) {
 		cancel()
 	}()
 	_, errOut, code := h.runContext(ctx)
-	if code == 0 || !strings.Contains(errOut, "canceled") {
+	if code != exitInterrupted || !strings.Contains(errOut, "interrupted") {
 		t.Errorf("exit %d, stderr %q; want the run interrupted", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(h.dir, "out.md")); err == nil {

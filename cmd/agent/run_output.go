@@ -27,6 +27,8 @@ type runPrinter interface {
 	// finish prints what comes after the run (the JSON object), given
 	// the outcome and the run's error.
 	finish(out *agent.Outcome, err error) error
+	// summarize sets what the run changed, given before finish.
+	summarize(s runSummary)
 }
 
 func newRunPrinter(format string, io *streams) runPrinter {
@@ -55,6 +57,7 @@ type textPrinter struct {
 	// would otherwise pile up as blank lines.
 	pending   string
 	iteration int
+	summary   *runSummary
 }
 
 func (p *textPrinter) event(ev agent.Event) {
@@ -98,6 +101,9 @@ func (p *textPrinter) event(ev agent.Event) {
 		if ev.Outcome != nil && ev.Outcome.Stopped {
 			fmt.Fprintf(p.errOut, "agent: %s\n", safeText(ev.Text))
 		}
+		if ev.Outcome != nil && ev.Outcome.Truncated {
+			fmt.Fprintf(p.errOut, "agent: %s\n", truncatedNote)
+		}
 	}
 }
 
@@ -140,7 +146,14 @@ func (p *textPrinter) breakLine() {
 	}
 }
 
-func (p *textPrinter) finish(*agent.Outcome, error) error { return nil }
+func (p *textPrinter) summarize(s runSummary) { p.summary = &s }
+
+func (p *textPrinter) finish(*agent.Outcome, error) error {
+	if p.summary != nil {
+		p.summary.print(p.errOut)
+	}
+	return nil
+}
 
 // runResult is what a script needs to know about a run: the object of
 // --output-format json, and the outcome of stream-json's done event, so
@@ -152,20 +165,31 @@ type runResult struct {
 	Usage      llm.Usage          `json:"usage"`
 	Iterations int                `json:"iterations"`
 	Stopped    bool               `json:"stopped"`
-	Error      string             `json:"error"`
+	// Truncated is true when the answer was cut off by the output limit.
+	Truncated bool   `json:"truncated"`
+	Error     string `json:"error"`
 	// Retries counts the model calls tried again (rate limits, server
 	// errors, a stream that dropped): the model was called more often
 	// than iterations says.
 	Retries int `json:"retries"`
 	// Notes are what the run said along the way (each retry, worded).
 	Notes []string `json:"notes"`
+	// Summary is what the run created, changed and deleted, its change
+	// sets and how to undo them; absent when the run never started.
+	Summary *runSummary `json:"summary,omitempty"`
 }
+
+// truncatedNote tells that the answer is not whole.
+const truncatedNote = "the answer was cut off by the model's output limit; it may be incomplete"
 
 // runNotes collects what the JSON outputs report besides the outcome.
 type runNotes struct {
 	retries int
 	notes   []string
+	summary *runSummary
 }
+
+func (n *runNotes) summarize(s runSummary) { n.summary = &s }
 
 func (n *runNotes) event(ev agent.Event) {
 	if ev.Type == agent.EventRetry {
@@ -175,12 +199,15 @@ func (n *runNotes) event(ev agent.Event) {
 }
 
 func (n *runNotes) result(out *agent.Outcome, err error) runResult {
-	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes}
+	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes, Summary: n.summary}
 	if r.Notes == nil {
 		r.Notes = []string{}
 	}
 	if out != nil {
-		r.SessionID, r.Answer, r.Usage, r.Iterations, r.Stopped = out.SessionID, out.Answer, out.Usage, out.Iterations, out.Stopped
+		r.SessionID, r.Answer, r.Usage, r.Iterations, r.Stopped, r.Truncated = out.SessionID, out.Answer, out.Usage, out.Iterations, out.Stopped, out.Truncated
+		if out.Truncated {
+			r.Notes = append(r.Notes, truncatedNote)
+		}
 		if out.Calls != nil {
 			r.Calls = out.Calls
 		}

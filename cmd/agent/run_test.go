@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
@@ -81,7 +84,8 @@ func (h *runHarness) runContext(ctx context.Context, args ...string) (string, st
 	root := newRootCmd(d)
 	root.SetArgs(append([]string{"run", "--dir", h.dir}, args...))
 	err := root.ExecuteContext(ctx)
-	if err != nil && exitCode(err) != exitMaxIterations {
+	var ee exitError
+	if err != nil && !(errors.As(err, &ee) && ee.err == nil) {
 		errOut.WriteString("agent: " + err.Error() + "\n")
 	}
 	return out.String(), errOut.String(), exitCode(err)
@@ -247,8 +251,12 @@ func TestRunWritesNeedApprovalWithoutATerminal(t *testing.T) {
 	} {
 		h := newRunHarness(t, writeCall, "done")
 		out, errOut, code := h.run(append(tc.args, "--output-format", "json", "write")...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		// Refused by the policy: exit 4 and a note naming --yes.
+		if want := map[bool]int{true: exitOK, false: exitRefused}[tc.wrote]; code != want {
+			t.Fatalf("%v: exit %d, want %d: %s", tc.args, code, want, errOut)
+		}
+		if !tc.wrote && !strings.Contains(errOut, "rerun with --yes") {
+			t.Errorf("%v: stderr lacks the --yes note: %q", tc.args, errOut)
 		}
 		_, err := os.Stat(filepath.Join(h.dir, "out.md"))
 		if (err == nil) != tc.wrote {
@@ -367,5 +375,73 @@ func TestRunJSONReportsSetupFailures(t *testing.T) {
 	h := newRunHarness(t)
 	if out, _, _ := h.run("--session", "missing", "hi"); out != "" {
 		t.Errorf("text: stdout = %q, want nothing", out)
+	}
+}
+
+func TestRunTruncatedAnswerExitsZeroWithANote(t *testing.T) {
+	h := newRunHarness(t)
+	h.model = llmtest.NewScript(llmtest.Reply{Text: "The answer is cut", Finish: "length"})
+	_, errOut, code := h.run("hi")
+	if code != exitOK || !strings.Contains(errOut, "cut off by the model's output limit") {
+		t.Errorf("text: exit %d, stderr %q", code, errOut)
+	}
+	h.model = llmtest.NewScript(llmtest.Reply{Text: "The answer is cut", Finish: "length"})
+	out, _, code := h.run("--output-format", "json", "hi")
+	if code != exitOK || !strings.Contains(out, `"truncated": true`) {
+		t.Errorf("json: exit %d, stdout %s", code, out)
+	}
+	h.model = llmtest.Texts("whole")
+	out, _, _ = h.run("--output-format", "json", "hi")
+	if !strings.Contains(out, `"truncated": false`) {
+		t.Errorf("json of a whole answer: %s", out)
+	}
+}
+
+func TestRunWhitespaceReplyIsEmpty(t *testing.T) {
+	h := newRunHarness(t, " \n\t\n")
+	_, errOut, code := h.run("hi")
+	if code != exitFailed || !strings.Contains(errOut, "empty") {
+		t.Errorf("exit %d, stderr %q; want 1 and an empty-reply error", code, errOut)
+	}
+}
+
+func TestRunInterruptedExits130(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	h := newRunHarness(t)
+	h.model = llmtest.NewScript(llmtest.Reply{Text: "partial ", Block: true})
+	time.AfterFunc(50*time.Millisecond, cancel)
+	out, _, code := h.runContext(ctx, "--output-format", "stream-json", "hi")
+	if code != exitInterrupted {
+		t.Errorf("exit %d, want 130", code)
+	}
+	if !strings.Contains(out, `"error":"interrupted"`) || strings.Contains(out, "context canceled") {
+		t.Errorf("stream-json = %s", out)
+	}
+}
+
+func TestRunExitPrecedence(t *testing.T) {
+	refused := &agent.Outcome{Calls: []agent.CallResult{{ByPolicy: true, Result: tools.Result{Code: tools.CodePolicyDenied}}}}
+	declined := &agent.Outcome{Calls: []agent.CallResult{{Result: tools.Result{Code: tools.CodePolicyDenied}}}}
+	stopped := fmt.Errorf("%w (3)", agent.ErrMaxIterations)
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		out  *agent.Outcome
+		err  error
+		want int
+	}{
+		{"ok", t.Context(), declined, nil, exitOK},
+		{"refused", t.Context(), refused, nil, exitRefused},
+		{"refused and stopped", t.Context(), refused, stopped, exitRefused},
+		{"stopped", t.Context(), declined, stopped, exitMaxIterations},
+		{"failed and refused", t.Context(), refused, errors.New("boom"), exitFailed},
+		{"usage and refused", t.Context(), refused, usageErrorf("bad"), exitUsage},
+		{"interrupted and failed", cancelled, refused, errors.New("boom"), exitInterrupted},
+	} {
+		if got := exitCode(runExit(tc.ctx, tc.out, tc.err, io.Discard)); got != tc.want {
+			t.Errorf("%s: exit %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

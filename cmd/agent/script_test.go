@@ -68,6 +68,7 @@ func fakeOf(ts *testscript.TestScript) *fakeState { return ts.Value(fakeKey{}).(
 //	#! fail STATUS [HEADER VALUE]...   answer with an HTTP error
 //	#! fault reset|malformed|cut       go wrong after the text
 //	#! delay DURATION                  wait before answering
+//	#! finish REASON                   end with this finish reason (length)
 func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fakellm gemini|openai|anthropic FILE...")
@@ -117,6 +118,8 @@ func parseAnswer(ts *testscript.TestScript, text string) llmtest.Answer {
 			d, err := time.ParseDuration(f[1])
 			ts.Check(err)
 			a.Delay = d
+		case len(f) == 2 && f[0] == "finish":
+			a.Finish = f[1]
 		default:
 			ts.Fatalf("bad directive %q", line)
 		}

@@ -8,7 +8,7 @@ import (
 
 func TestArgumentMistakesExitWithUsage(t *testing.T) {
 	for _, args := range [][]string{
-		{"backups", "restore"},
+		// (restore with no id lists the change sets: backups_undo.txtar)
 		{"backups", "restore", "a", "b"},
 		{"parse", "extra"},
 		{"version", "extra"},

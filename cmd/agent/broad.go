@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// broadFolder names root when it is the home folder or /, where every
+// readable file would be open to the model; "" otherwise.
+func (f *factory) broadFolder(root string) string {
+	if filepath.Clean(root) == string(filepath.Separator) {
+		return "the root folder"
+	}
+	home := f.environ()["HOME"]
+	if home == "" {
+		return ""
+	}
+	a, errA := os.Stat(root)
+	b, errB := os.Stat(home)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return "your home folder"
+	}
+	return ""
+}
+
+// confirmBroadFolder asks on the terminal before working in the home
+// folder or /, reached by default (an explicit --dir is a choice made).
+// With no terminal it refuses, naming --dir.
+func (f *factory) confirmBroadFolder(root string) error {
+	what := f.broadFolder(root)
+	if what == "" {
+		return nil
+	}
+	in, out, closeTTY := approvalTerminal(f.io)
+	defer closeTTY()
+	if in == nil {
+		return usageErrorf("%s is %s: everything readable there would be open to the model; run in a project folder, or name the folder with --dir to mean it", root, what)
+	}
+	fmt.Fprintf(out, "agent: %s is %s: everything readable there is open to the model. Work here? [y/N] ", safeText(root), what)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		return exitError{code: exitUsage, err: errors.New("not confirmed; run in a project folder or pass --dir")}
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return exitError{code: exitUsage, err: errors.New("not confirmed; run in a project folder or pass --dir")}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/tools/fsedit/backup"
+)
+
+// runSummary is what a run changed and how to take it back: printed on
+// stderr in text mode, the "summary" field in json.
+type runSummary struct {
+	Created []string `json:"created"`
+	Changed []string `json:"changed"`
+	Deleted []string `json:"deleted"`
+	// ChangeSets are the backup change sets the run wrote, oldest first.
+	ChangeSets []string `json:"change_sets"`
+	// Undo is the command that reverts the run, empty when nothing was
+	// backed up.
+	Undo      string `json:"undo"`
+	SessionID string `json:"session_id"`
+}
+
+// summarize builds the summary of a run that started at started from the
+// backup manifest (the truth about what the file tools wrote) and the
+// calls' Changed paths (what other tools report).
+func summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) runSummary {
+	s := runSummary{Created: []string{}, Changed: []string{}, Deleted: []string{}, ChangeSets: []string{}}
+	if out == nil {
+		return s
+	}
+	s.SessionID = out.SessionID
+	// The first write of a file says whether it existed before the run,
+	// the last whether it exists after it.
+	type life struct{ before, after bool }
+	files := map[string]*life{}
+	var order []string
+	for _, e := range entries {
+		if e.Session != out.SessionID || e.Time.Before(started) {
+			continue
+		}
+		if !slices.Contains(s.ChangeSets, e.ChangeSet) {
+			s.ChangeSets = append(s.ChangeSets, e.ChangeSet)
+		}
+		l, ok := files[e.Path]
+		if !ok {
+			l = &life{before: e.Existed}
+			files[e.Path] = l
+			order = append(order, e.Path)
+		}
+		l.after = e.SHA256After != ""
+	}
+	for _, c := range out.Calls {
+		if c.Result.IsError() {
+			continue
+		}
+		for _, p := range c.Result.Changed {
+			if _, ok := files[p]; !ok {
+				files[p] = &life{before: true, after: true}
+				order = append(order, p)
+			}
+		}
+	}
+	for _, p := range order {
+		switch l := files[p]; {
+		case !l.before && l.after:
+			s.Created = append(s.Created, p)
+		case l.before && !l.after:
+			s.Deleted = append(s.Deleted, p)
+		case l.before && l.after:
+			s.Changed = append(s.Changed, p)
+		}
+	}
+	if len(s.ChangeSets) > 0 {
+		s.Undo = "agent undo"
+	}
+	return s
+}
+
+// print writes the summary for a person, nothing when the run wrote
+// nothing but the session line.
+func (s runSummary) print(w io.Writer) {
+	var parts []string
+	for _, f := range []struct {
+		what  string
+		paths []string
+	}{{"created", s.Created}, {"changed", s.Changed}, {"deleted", s.Deleted}} {
+		if len(f.paths) > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", f.what, strings.Join(f.paths, ", ")))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "agent: %s\n", safeText(strings.Join(parts, "; ")))
+	}
+	if len(s.ChangeSets) > 0 {
+		fmt.Fprintf(w, "agent: change set %s; undo with: %s\n", safeText(strings.Join(s.ChangeSets, ", ")), s.Undo)
+	}
+	if s.SessionID != "" {
+		fmt.Fprintf(w, "agent: session %s (continue with --continue or --session %s)\n", safeText(s.SessionID), safeText(s.SessionID))
+	}
+}
