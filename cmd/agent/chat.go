@@ -85,6 +85,11 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 	if err != nil {
 		return err
 	}
+	if o.dir == "" {
+		if err := d.confirmBroadFolder(root); err != nil {
+			return err
+		}
+	}
 	o.dir = root
 	b, err := newChatBackend(ctx, d, o)
 	if err != nil {

@@ -72,6 +72,12 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.dir == "" {
+		// Serving the home folder or / would expose all of it.
+		if err := d.confirmBroadFolder(root); err != nil {
+			return err
+		}
+	}
 	cfg, err := d.localConfig(root)
 	if err != nil {
 		return err
