@@ -260,6 +260,8 @@ func retryReason(k llm.Kind) string {
 		return "server_error"
 	case llm.KindTimeout:
 		return "timeout"
+	case llm.KindMalformed:
+		return "malformed"
 	}
 	return "network"
 }

@@ -614,3 +614,19 @@ func TestRunAutoApprovedWritesAreNotAsked(t *testing.T) {
 		t.Errorf("plan mode ran an auto-approved write")
 	}
 }
+
+func TestRunEndsAnEndlessReply(t *testing.T) {
+	huge := `<tool_call name="write_file" id="w"><operation_type>create</operation_type><file_path>out.md</file_path><content>` +
+		strings.Repeat("A", maxReplyBytes+1024)
+	e := newEnv(t, texts(huge, "sorry")...)
+	e.agent.Approval = Approval{Policy: PolicyAuto}
+	if _, err := e.run("write"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.codes(); len(got) != 1 || got[0] != tools.CodeCallIncomplete {
+		t.Errorf("codes = %q, want the cut-off write answered CALL_INCOMPLETE", got)
+	}
+	if e.exists("out.md") {
+		t.Error("a write from an endless reply touched a file")
+	}
+}

@@ -34,7 +34,7 @@ const (
 // again. Facts only; the interface words them.
 type Retry struct {
 	// Reason is why: "rate_limited", "server_error", "network",
-	// "timeout", or "stream_dropped" (the reply broke off before any
+	// "timeout", "malformed", or "stream_dropped" (the reply broke off before any
 	// tool call and is asked again: discard its text so far).
 	Reason string `json:"reason"`
 	// Provider is the provider's name ("gemini").

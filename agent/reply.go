@@ -11,6 +11,10 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 )
 
+// maxReplyBytes bounds one reply; far above any real model's output
+// limit, it keeps memory bounded against an endless stream.
+const maxReplyBytes = 8 << 20
+
 // item is one call of a reply, complete or broken, in reply order.
 type item struct {
 	call *xmlcall.Call
@@ -93,6 +97,13 @@ func (a *Agent) stream(ctx context.Context, req llm.Request, iter int, emit func
 		}
 		r.text.WriteString(chunk.Text)
 		r.take(sc.Feed(chunk.Text), iter, emit)
+		if r.text.Len() > maxReplyBytes {
+			// A reply this long is a model gone wrong (or a hostile
+			// server): end it as if cut by the output limit, so a call
+			// it was writing is answered CALL_INCOMPLETE.
+			r.finish = "length"
+			break
+		}
 		if sc.Stopped() {
 			r.stopped = true
 			r.cut(sc.StopOffset())

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -209,7 +208,7 @@ func (c *Config) set(key, origin string) { c.Origins[key] = origin }
 // loadFile decodes one TOML file over c; a missing file is not an error.
 // A project's file is restricted (see trust.go).
 func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -223,7 +222,9 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 		return false, fmt.Errorf("config file %s: %w", path, err)
 	}
 	if project {
-		defer c.restrictProject(before, md, path, trusted)
+		var raw map[string]any
+		toml.Decode(string(data), &raw) // decoded above already: cannot fail
+		defer c.restrictProject(before, md, raw, path, trusted)
 	}
 	projectShell := c.keepUserShell(path, md, shell)
 	if und := md.Undecoded(); len(und) > 0 {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -129,7 +128,7 @@ type mcpJSON struct {
 // LoadMCPJSON reads the mcpServers object of a .mcp.json file. Every server
 // it returns has FromProject set. A missing file gives no servers.
 func LoadMCPJSON(path string) (map[string]MCPServer, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

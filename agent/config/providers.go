@@ -102,7 +102,10 @@ no model provider is configured. Any one of these works:
     ~/.config/agent/config.toml
 To see the agent work without any provider, run: agent demo-chat-tools`))
 
+// ErrUnknownProvider marks a provider name the agent does not know.
+var ErrUnknownProvider = errors.New("unknown provider")
+
 // unknownProvider is the error for a provider name the agent does not know.
 func unknownProvider(name, origin string) error {
-	return fmt.Errorf("unknown provider %q (from %s): use one of %s", name, origin, strings.Join(PresetNames(), ", "))
+	return fmt.Errorf("%w %q (from %s): use one of %s", ErrUnknownProvider, name, origin, strings.Join(PresetNames(), ", "))
 }

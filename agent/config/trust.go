@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -64,7 +65,7 @@ func matchesAny(key string, names []string) bool {
 // restrictProject undoes, on c, the settings of a project file that the
 // project may not make (all of userOnly; trustedOnly when not trusted),
 // putting back what before had and recording each in c.Ignored.
-func (c *Config) restrictProject(before Config, md toml.MetaData, path string, trusted bool) {
+func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string]any, path string, trusted bool) {
 	seen := map[string]bool{}
 	for _, k := range md.Keys() {
 		key := k.String()
@@ -83,7 +84,7 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, path string, t
 				delete(c.Origins, k)
 			}
 		}
-		c.Ignored = append(c.Ignored, Ignored{Key: top, Value: tomlValue(md, top), File: path, UserOnly: userOnlyKey})
+		c.Ignored = append(c.Ignored, Ignored{Key: top, Value: tomlValue(raw, top), File: path, UserOnly: userOnlyKey})
 	}
 	if trusted && c.APIKeyEnv != before.APIKeyEnv && !knownKeyVariable(c.APIKeyEnv) {
 		// Even a trusted project may only pick one of the providers'
@@ -118,23 +119,44 @@ func knownKeyVariable(name string) bool {
 	return false
 }
 
-// tomlValue shows what the file set for key, shortly.
-func tomlValue(md toml.MetaData, key string) string {
-	var parts []string
-	for _, k := range md.Keys() {
-		s := k.String()
-		if s != key && !strings.HasPrefix(s, key+".") {
-			continue
+// tomlValue shows what the file set for key: the value itself, or a
+// table's settings as key = value pairs, so that a person asked to trust
+// them sees where data would go and what would run.
+func tomlValue(raw map[string]any, key string) string {
+	var v any = raw
+	for _, part := range strings.Split(key, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "(set)"
 		}
-		if t := md.Type(k...); t == "Table" || t == "" {
-			continue
+		v = m[part]
+	}
+	return formatTOML(v)
+}
+
+func formatTOML(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
 		}
-		parts = append(parts, strings.TrimPrefix(strings.TrimPrefix(s, key), "."))
+		slices.Sort(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + " = " + formatTOML(x[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = formatTOML(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	if len(parts) == 1 && parts[0] == "" {
-		return "(set)"
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return fmt.Sprint(v)
 }
 
 // restoreField copies the field at the dotted toml path from src to dst.

@@ -2,8 +2,11 @@ package config
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -101,4 +104,33 @@ func (z Size) String() string {
 		}
 	}
 	return strconv.FormatInt(int64(z), 10)
+}
+
+// maxConfigFile bounds a config file: a project's file is anyone's, and a
+// link to /dev/zero or a FIFO must not eat the memory or hang the agent.
+const maxConfigFile = 1 << 20
+
+// readConfigFile reads a regular file of at most maxConfigFile bytes. It
+// looks before it opens, so a FIFO is refused instead of waited on.
+func readConfigFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if info.Size() > maxConfigFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes; a config file is far smaller", path, maxConfigFile)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err == nil && len(b) > maxConfigFile {
+		err = fmt.Errorf("%s is larger than %d bytes; a config file is far smaller", path, maxConfigFile)
+	}
+	return b, err
 }

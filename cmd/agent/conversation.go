@@ -75,6 +75,9 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	} else {
 		c.cfg, err = f.loadConfig(ctx, o.dir, o.flags)
 	}
+	if errors.Is(err, config.ErrUnknownProvider) && o.flags.Provider != "" {
+		return c, usageError{err} // a mistyped --provider is bad usage
+	}
 	if err != nil {
 		return c, err
 	}

@@ -17,6 +17,10 @@ import (
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
+// maxStdin bounds what is read from standard input as a whole prompt or
+// reply: a pipe from /dev/zero must not eat the memory.
+const maxStdin = 16 << 20
+
 // runOptions are the flags and inputs of `agent run`.
 type runOptions struct {
 	io *streams
@@ -133,7 +137,10 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
 		}
-		b, err := io.ReadAll(o.io.In)
+		b, err := io.ReadAll(io.LimitReader(o.io.In, maxStdin+1))
+		if err == nil && len(b) > maxStdin {
+			return usageErrorf("the prompt on standard input is over %d MiB; give the model a file to read instead", maxStdin>>20)
+		}
 		if err != nil {
 			return fmt.Errorf("read prompt from standard input: %w", err)
 		}

@@ -299,16 +299,25 @@ func retryText(r *agent.Retry) string {
 		what = who + " had a server error"
 	case "timeout":
 		what = who + " sent nothing for too long"
+	case "malformed":
+		what = who + " sent a malformed reply"
 	default:
 		what = "could not reach " + who
 	}
-	wait := r.Wait.Round(100 * time.Millisecond)
-	if wait >= time.Second {
-		wait = wait.Round(time.Second)
-	}
-	s := fmt.Sprintf("%s, retrying in %s", what, strings.Replace(wait.String(), "s", " s", 1))
+	s := fmt.Sprintf("%s, retrying in %s", what, waitText(r.Wait))
 	if r.Attempts > 0 {
 		s += fmt.Sprintf(" (%d/%d)", r.Attempt+1, r.Attempts)
 	}
 	return s
+}
+
+// waitText says a wait the way people read it: "800 ms", "12 s", "2 min".
+func waitText(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
+	}
+	return fmt.Sprintf("%.0f min", d.Minutes())
 }

@@ -92,7 +92,11 @@ func runTTS(cmd *cobra.Command, d *factory, o ttsOptions, args []string) error {
 	case err != nil:
 		return err
 	}
-	summary := fmt.Sprintf("%.1f s of speech, %d pieces, %s voice %s, %s", speech.Duration().Seconds(), speech.Pieces, speech.Provider, speech.Voice, speech.Format)
+	pieces := "pieces"
+	if speech.Pieces == 1 {
+		pieces = "piece"
+	}
+	summary := fmt.Sprintf("%.1f s of speech, %d %s, %s voice %s, %s", speech.Duration().Seconds(), speech.Pieces, pieces, speech.Provider, speech.Voice, speech.Format)
 	if o.output == "-" {
 		if _, err := speech.WriteTo(d.io.Out); err != nil {
 			return err

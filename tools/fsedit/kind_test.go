@@ -123,7 +123,7 @@ func TestSearchSaysWhatItSkipped(t *testing.T) {
 	f.Close()
 	res := p.call("search_files", kv("pattern", "x"))
 	wantOK(t, res)
-	if !strings.HasSuffix(res.Message, "; skipped 2 binary files, 1 file over 10.0 MiB, 1 file that usually hold secrets (.env)") {
+	if !strings.HasSuffix(res.Message, "; skipped 2 binary files, 1 file over 10.0 MiB, 1 file that usually holds secrets (.env)") {
 		t.Errorf("message %q", res.Message)
 	}
 }

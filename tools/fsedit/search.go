@@ -191,7 +191,11 @@ func (sr *searcher) skipNote() string {
 		parts = append(parts, fmt.Sprintf("%s over %s", plural(sr.tooLarge, "file", "files"), humanSize(maxSearchFileSize)))
 	}
 	if len(sr.secrets) > 0 {
-		parts = append(parts, fmt.Sprintf("%s that usually hold secrets (%s)", plural(len(sr.secrets), "file", "files"), strings.Join(firstN(sr.secrets, 5), ", ")))
+		verb := "hold"
+		if len(sr.secrets) == 1 {
+			verb = "holds"
+		}
+		parts = append(parts, fmt.Sprintf("%s that usually %s secrets (%s)", plural(len(sr.secrets), "file", "files"), verb, strings.Join(firstN(sr.secrets, 5), ", ")))
 	}
 	if len(parts) == 0 {
 		return ""
