@@ -51,3 +51,20 @@ func (f *factory) confirmBroadFolder(root string) error {
 	}
 	return exitError{code: exitUsage, err: errors.New("not confirmed; run in a project folder or pass --dir")}
 }
+
+// workFolder is the project folder for --dir value dir ("" is the
+// current folder, absolute). Working in the home folder or / without
+// naming it with --dir asks first: everything readable there would be
+// open to the model.
+func (f *factory) workFolder(dir string) (string, error) {
+	root, err := projectFolder(dir)
+	if err != nil {
+		return "", err
+	}
+	if dir == "" {
+		if err := f.confirmBroadFolder(root); err != nil {
+			return "", err
+		}
+	}
+	return root, nil
+}

@@ -81,14 +81,9 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 			return usageError{err}
 		}
 	}
-	root, err := projectFolder(o.dir)
+	root, err := d.workFolder(o.dir)
 	if err != nil {
 		return err
-	}
-	if o.dir == "" {
-		if err := d.confirmBroadFolder(root); err != nil {
-			return err
-		}
 	}
 	o.dir = root
 	b, err := newChatBackend(ctx, d, o)

@@ -176,14 +176,9 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 			_ = p.finish(nil, err)
 		}
 	}()
-	root, err := projectFolder(o.dir)
+	root, err := d.workFolder(o.dir)
 	if err != nil {
 		return err
-	}
-	if o.dir == "" {
-		if err := d.confirmBroadFolder(root); err != nil {
-			return err
-		}
 	}
 	o.dir = root
 	conv, err := d.newConversation(ctx, convOptions{

@@ -68,15 +68,9 @@ flight finish before the server exits.`,
 }
 
 func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
-	root, err := projectFolder(o.dir)
+	root, err := d.workFolder(o.dir)
 	if err != nil {
 		return err
-	}
-	if o.dir == "" {
-		// Serving the home folder or / would expose all of it.
-		if err := d.confirmBroadFolder(root); err != nil {
-			return err
-		}
 	}
 	cfg, err := d.localConfig(root)
 	if err != nil {
