@@ -21,6 +21,9 @@ var testHookBeforeOpen func(rel string)
 type dirHandle struct {
 	*os.Root
 	owned bool
+	// made are the folders openDir created on the way, outermost first
+	// (project-relative): a write records them so undo can remove them.
+	made []string
 }
 
 func (d dirHandle) Close() error {
@@ -47,10 +50,14 @@ func (r *Root) openDir(rel string, create bool) (dirHandle, error) {
 	if rel == "." || rel == "" {
 		return cur, nil
 	}
-	for _, c := range strings.Split(rel, "/") {
+	var made []string
+	for i, c := range strings.Split(rel, "/") {
 		fi, err := cur.Lstat(c)
 		if create && errors.Is(err, fs.ErrNotExist) {
-			if err = cur.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			err = cur.Mkdir(c, 0o755)
+			if err == nil {
+				made = append(made, strings.Join(strings.Split(rel, "/")[:i+1], "/"))
+			} else if !errors.Is(err, fs.ErrExist) {
 				cur.Close()
 				return dirHandle{}, fmt.Errorf("create folder %s: %w", c, err)
 			}
@@ -80,6 +87,7 @@ func (r *Root) openDir(rel string, create bool) (dirHandle, error) {
 		}
 		cur = dirHandle{Root: next, owned: true}
 	}
+	cur.made = made
 	return cur, nil
 }
 

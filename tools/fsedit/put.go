@@ -183,7 +183,7 @@ func (r *Root) put(ctx context.Context, t target, data []byte, opt PutOptions, i
 	if err := ctx.Err(); err != nil {
 		return PutResult{}, err
 	}
-	entry := backup.Entry{Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet, Path: t.rel, SHA256After: rep.hash()}
+	entry := backup.Entry{Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet, Run: RunOf(ctx), Path: t.rel, SHA256After: rep.hash(), Dirs: dir.made}
 	if old == nil {
 		if err := rep.commit(false); err != nil {
 			if errors.Is(err, fs.ErrExist) {

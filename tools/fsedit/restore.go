@@ -1,6 +1,7 @@
 package fsedit
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,24 +10,34 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
-// ErrNothingToUndo is returned by Undo when no change set is recorded.
+// ErrNothingToUndo is returned by Undo when no run is left to revert.
 var ErrNothingToUndo = errors.New("nothing to undo: no change sets in .agent/backups")
 
-// ConflictError lists files that changed after the change set wrote them:
-// restoring would throw those later changes away, so nothing is done
-// unless the caller forces it.
+// ErrNothingToRedo is returned by Redo when no undone run can be put
+// back (none was undone, or the agent wrote since).
+var ErrNothingToRedo = errors.New("nothing to redo")
+
+// ConflictError lists files that changed after the change set (or run)
+// wrote them: restoring would throw those later changes away, so nothing
+// is done unless the caller forces it.
 type ConflictError struct {
 	ChangeSet string
+	Run       string // set for an undo or redo of a run
 	Paths     []string
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("change set %s: %s changed since it was written; restoring would lose those changes (force it to restore anyway)", e.ChangeSet, strings.Join(e.Paths, ", "))
+	what := "change set " + e.ChangeSet
+	if e.Run != "" {
+		what = "run " + e.Run
+	}
+	return fmt.Sprintf("%s: %s changed since it was written; restoring would lose those changes (force it to restore anyway)", what, strings.Join(e.Paths, ", "))
 }
 
 // RestoredFile is what a restore did to one file.
@@ -35,29 +46,133 @@ type RestoredFile struct {
 	Action string // "restored", "removed" or "unchanged"
 }
 
-// RestoreReport describes a finished undo or restore.
+// RestoreReport describes a finished undo, redo or restore.
 type RestoreReport struct {
-	ChangeSet string // the change set that was reverted
+	ChangeSet string // the change set that was reverted (a restore)
+	// Run is the run undone or redone, Session the session it was part of.
+	Run, Session string
 	// Recorded is the change set holding the restore itself: undoing it
 	// puts the files back as they were before the restore.
 	Recorded string
 	Files    []RestoredFile
+	// Folders are the folders an undo removed (made by the run and
+	// empty after it) or a redo made again.
+	Folders []string
 }
 
-// Undo reverts the last change set (which may itself be an undo).
+// Changed returns the paths the restore actually changed.
+func (rep RestoreReport) Changed() []string {
+	var out []string
+	for _, f := range rep.Files {
+		if f.Action != "unchanged" {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// Undo reverts the last run not yet undone: every change set of it, so
+// the files are as they were before that user message. Called again, it
+// reverts the run before. The undo is recorded (with backups of what it
+// replaced) so that Redo can put the run back.
 func (r *Root) Undo(ctx context.Context, force bool) (RestoreReport, error) {
-	st, err := r.Backups()
+	st, h, err := r.history()
 	if err != nil {
 		return RestoreReport{}, err
 	}
-	sets, err := st.List()
-	if err != nil {
-		return RestoreReport{}, err
-	}
-	if len(sets) == 0 {
+	if len(h.Done) == 0 {
 		return RestoreReport{}, ErrNothingToUndo
 	}
-	return r.restore(ctx, st, sets[len(sets)-1], force)
+	return r.undoRun(ctx, st, h.Done[len(h.Done)-1], force)
+}
+
+// Redo puts back the run undone most recently, as the undo found it. A
+// write by the agent after the undo leaves nothing to redo.
+func (r *Root) Redo(ctx context.Context, force bool) (RestoreReport, error) {
+	st, h, err := r.history()
+	if err != nil {
+		return RestoreReport{}, err
+	}
+	if len(h.Undone) == 0 {
+		return RestoreReport{}, ErrNothingToRedo
+	}
+	u := h.Undone[len(h.Undone)-1]
+	tag := backup.Entry{ChangeSet: NewChangeSetID(r.opts.Now()), RedoRun: u.Run.ID, Session: u.Run.Session}
+	p, err := r.plan(u.Undo, force, nil)
+	if err != nil {
+		return RestoreReport{Run: u.Run.ID}, runConflict(err, u.Run.ID)
+	}
+	rep, err := r.apply(ctx, st, p, tag, nil)
+	rep.Run, rep.Session = u.Run.ID, u.Run.Session
+	return rep, err
+}
+
+// UndoRuns reverts those of the runs ids that are still in effect,
+// newest first (a rewind to before the first of them). It checks every
+// file of every run before changing any, so a conflict leaves all as it
+// was. Runs already undone are left out of the reports.
+func (r *Root) UndoRuns(ctx context.Context, ids []string, force bool) ([]RestoreReport, error) {
+	st, h, err := r.history()
+	if err != nil {
+		return nil, err
+	}
+	var runs []backup.Run
+	for i := len(h.Done) - 1; i >= 0; i-- {
+		if slices.Contains(ids, h.Done[i].ID) {
+			runs = append(runs, h.Done[i])
+		}
+	}
+	// Check all first, each run against the state the undos before it
+	// leave.
+	sim := map[string]string{}
+	for _, run := range runs {
+		if _, err := r.plan(run.Whole(), force, sim); err != nil {
+			return nil, runConflict(err, run.ID)
+		}
+	}
+	var reps []RestoreReport
+	for _, run := range runs {
+		rep, err := r.undoRun(ctx, st, run, force)
+		if err != nil {
+			return reps, err
+		}
+		reps = append(reps, rep)
+	}
+	return reps, nil
+}
+
+// runConflict names the run in a conflict found while undoing or redoing it.
+func runConflict(err error, run string) error {
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		ce.Run = run
+	}
+	return err
+}
+
+func (r *Root) history() (*backup.Store, backup.History, error) {
+	st, err := r.Backups()
+	if err != nil {
+		return nil, backup.History{}, err
+	}
+	h, err := st.History()
+	return st, h, err
+}
+
+func (r *Root) undoRun(ctx context.Context, st *backup.Store, run backup.Run, force bool) (RestoreReport, error) {
+	whole := run.Whole()
+	tag := backup.Entry{ChangeSet: NewChangeSetID(r.opts.Now()), UndoRun: run.ID, Session: run.Session}
+	p, err := r.plan(whole, force, nil)
+	if err != nil {
+		return RestoreReport{Run: run.ID}, runConflict(err, run.ID)
+	}
+	var dirs []string
+	for _, e := range whole.Entries {
+		dirs = append(dirs, e.Dirs...)
+	}
+	rep, err := r.apply(ctx, st, p, tag, dirs)
+	rep.Run, rep.Session = run.ID, run.Session
+	return rep, err
 }
 
 // Restore puts every file of change set id (or a unique prefix of it)
@@ -72,7 +187,17 @@ func (r *Root) Restore(ctx context.Context, id string, force bool) (RestoreRepor
 	if err != nil {
 		return RestoreReport{}, err
 	}
-	return r.restore(ctx, st, cs, force)
+	p, err := r.plan(cs, force, nil)
+	if err != nil {
+		return RestoreReport{ChangeSet: cs.ID}, err
+	}
+	var dirs []string
+	for _, e := range cs.Entries {
+		dirs = append(dirs, e.Dirs...)
+	}
+	rep, err := r.apply(ctx, st, p, backup.Entry{ChangeSet: NewChangeSetID(r.opts.Now()), Undoes: cs.ID}, dirs)
+	rep.ChangeSet = cs.ID
+	return rep, err
 }
 
 // restoreStep is one file's planned restore.
@@ -82,52 +207,115 @@ type restoreStep struct {
 	cur    string // current hash, "" when the file is absent
 }
 
-func (r *Root) restore(ctx context.Context, st *backup.Store, cs backup.ChangeSet, force bool) (RestoreReport, error) {
-	rep := RestoreReport{ChangeSet: cs.ID, Recorded: NewChangeSetID(r.opts.Now())}
-	after := cs.After()
+// restorePlan is what reverting a change set will do.
+type restorePlan struct {
+	steps     []restoreStep
+	unchanged []string
+}
+
+// plan works out how to bring every file of cs back to its state before
+// cs, refusing (a *ConflictError) when a file changed after cs wrote it,
+// unless force. sim, when not nil, stands in for the files' current
+// hashes (a path it lacks is read from disk) and is updated as if the
+// plan had run, so several plans can be checked in a row.
+func (r *Root) plan(cs backup.ChangeSet, force bool, sim map[string]string) (restorePlan, error) {
 	var (
-		steps     []restoreStep
+		p         restorePlan
 		conflicts []string
 	)
+	after := cs.After()
 	for _, e := range cs.Before() {
 		t, err := r.resolve(e.Path)
 		if err != nil {
-			return rep, fmt.Errorf("restore %s: %w", e.Path, err)
+			return p, fmt.Errorf("restore %s: %w", e.Path, err)
 		}
-		cur, err := r.currentSum(t)
-		if err != nil {
-			return rep, err
+		cur, known := sim[e.Path]
+		if !known {
+			if cur, err = r.currentSum(t); err != nil {
+				return p, err
+			}
 		}
 		want := ""
 		if e.Existed {
 			want = e.SHA256Before
 		}
+		if sim != nil {
+			sim[e.Path] = want
+		}
 		if cur == want {
-			rep.Files = append(rep.Files, RestoredFile{Path: e.Path, Action: "unchanged"})
+			p.unchanged = append(p.unchanged, e.Path)
 			continue
 		}
 		if e.Existed && e.Blob == "" {
-			return rep, fmt.Errorf("restore %s: no backup was kept of it (written by an older version with create_backup=false)", e.Path)
+			return p, fmt.Errorf("restore %s: no backup was kept of it (written by an older version with create_backup=false)", e.Path)
 		}
 		if cur != after[e.Path] && !force {
 			conflicts = append(conflicts, e.Path)
 		}
-		steps = append(steps, restoreStep{t: t, before: e, cur: cur})
+		p.steps = append(p.steps, restoreStep{t: t, before: e, cur: cur})
 	}
 	if len(conflicts) > 0 {
-		return rep, &ConflictError{ChangeSet: cs.ID, Paths: conflicts}
+		return p, &ConflictError{ChangeSet: cs.ID, Paths: conflicts}
 	}
-	for _, s := range steps {
+	return p, nil
+}
+
+// apply carries out a plan, recording each file's restore with the ids
+// of tag, then removes those of dirs (folders a reverted write made)
+// that are left empty.
+func (r *Root) apply(ctx context.Context, st *backup.Store, p restorePlan, tag backup.Entry, dirs []string) (RestoreReport, error) {
+	rep := RestoreReport{Recorded: tag.ChangeSet}
+	for _, path := range p.unchanged {
+		rep.Files = append(rep.Files, RestoredFile{Path: path, Action: "unchanged"})
+	}
+	for _, s := range p.steps {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		action, err := r.restoreFile(st, s, cs.ID, rep.Recorded)
+		action, made, err := r.restoreFile(st, s, tag)
 		if err != nil {
 			return rep, err
 		}
 		rep.Files = append(rep.Files, RestoredFile{Path: s.before.Path, Action: action})
+		rep.Folders = append(rep.Folders, made...)
 	}
+	rep.Folders = append(rep.Folders, r.removeEmptyDirs(dirs)...)
 	return rep, nil
+}
+
+// removeEmptyDirs removes the folders of dirs that are empty, deepest
+// first, and returns those it removed. A folder that holds anything, or
+// is no longer a folder, stays: only what the agent made and left empty
+// goes.
+func (r *Root) removeEmptyDirs(dirs []string) []string {
+	root, err := r.handle()
+	if err != nil || len(dirs) == 0 {
+		return nil
+	}
+	dirs = slices.Clone(dirs)
+	slices.SortFunc(dirs, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(b, "/"), strings.Count(a, "/")), cmp.Compare(b, a))
+	})
+	dirs = slices.Compact(dirs)
+	var removed []string
+	for _, d := range dirs {
+		fi, err := root.Lstat(d)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		if f, err := root.Open(d); err == nil {
+			names, _ := f.Readdirnames(1)
+			f.Close()
+			if len(names) > 0 {
+				continue
+			}
+		}
+		if root.Remove(d) == nil {
+			removed = append(removed, d)
+		}
+	}
+	slices.Reverse(removed)
+	return removed
 }
 
 // currentSum hashes the file of t, or returns "" when it does not exist.
@@ -148,27 +336,30 @@ func (r *Root) currentSum(t target) (string, error) {
 }
 
 // restoreFile brings one file back to its state before the change set,
-// backing up its current content first.
-func (r *Root) restoreFile(st *backup.Store, s restoreStep, undoes, changeSet string) (string, error) {
+// backing up its current content first; the record carries the ids of
+// tag. made are the folders it had to create for the file.
+func (r *Root) restoreFile(st *backup.Store, s restoreStep, tag backup.Entry) (string, []string, error) {
 	rel := s.t.rel
-	dir, err := r.openDir(s.t.dir(), true)
+	changeSet := tag.ChangeSet
+	dir, err := r.openDir(s.t.dir(), s.before.Existed)
 	if err != nil {
-		return "", fmt.Errorf("restore %s: %w", rel, err)
+		return "", nil, fmt.Errorf("restore %s: %w", rel, err)
 	}
 	defer dir.Close()
-	entry := backup.Entry{ChangeSet: changeSet, Undoes: undoes, Path: rel, SHA256Before: s.cur}
+	entry := tag
+	entry.Path, entry.SHA256Before, entry.Dirs = rel, s.cur, dir.made
 	var (
 		old   *os.File
 		oldFi fs.FileInfo
 	)
 	if s.cur != "" {
 		if old, oldFi, err = openIn(dir, s.t.base(), os.O_RDONLY); err != nil {
-			return "", fmt.Errorf("restore %s: %w", rel, err)
+			return "", nil, fmt.Errorf("restore %s: %w", rel, err)
 		}
 		defer old.Close()
 		blob, err := r.backupOld(changeSet, rel, old, oldFi, s.cur)
 		if err != nil {
-			return "", fmt.Errorf("restore %s: %w", rel, err)
+			return "", nil, fmt.Errorf("restore %s: %w", rel, err)
 		}
 		entry.Existed, entry.Blob, entry.Mode, entry.Size = true, backup.BlobRel(blob), oldFi.Mode().Perm(), oldFi.Size()
 	}
@@ -176,17 +367,17 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, undoes, changeSet st
 	if !s.before.Existed {
 		entry.Op = backup.OpDelete
 		if err := r.record(entry); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if err := dir.Remove(s.t.base()); err != nil {
-			return "", fmt.Errorf("remove %s: %w", rel, err)
+			return "", nil, fmt.Errorf("remove %s: %w", rel, err)
 		}
-		return "removed", syncDir(dir)
+		return "removed", nil, syncDir(dir)
 	}
 
 	src, err := st.OpenBlob(s.before)
 	if err != nil {
-		return "", fmt.Errorf("restore %s: open backup: %w", rel, err)
+		return "", nil, fmt.Errorf("restore %s: open backup: %w", rel, err)
 	}
 	defer src.Close()
 	mode := s.before.Mode
@@ -195,27 +386,27 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, undoes, changeSet st
 	}
 	w, err := newReplacement(dir, s.t.base(), mode)
 	if err != nil {
-		return "", describeWriteErr(rel, err)
+		return "", nil, describeWriteErr(rel, err)
 	}
 	defer w.abort()
 	if _, err := io.Copy(w, src); err != nil {
-		return "", fmt.Errorf("restore %s: read backup: %w", rel, err)
+		return "", nil, fmt.Errorf("restore %s: read backup: %w", rel, err)
 	}
 	if oldFi != nil {
 		w.chown(oldFi)
 	}
 	if _, err := w.flush(); err != nil {
-		return "", describeWriteErr(rel, err)
+		return "", nil, describeWriteErr(rel, err)
 	}
 	if w.hash() != s.before.SHA256Before {
-		return "", fmt.Errorf("restore %s: the backup does not match its recorded hash; it was left alone", rel)
+		return "", nil, fmt.Errorf("restore %s: the backup does not match its recorded hash; it was left alone", rel)
 	}
 	entry.Op, entry.SHA256After = backup.OpRestore, w.hash()
 	if err := r.record(entry); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := w.commit(s.cur != ""); err != nil {
-		return "", describeWriteErr(rel, err)
+		return "", nil, describeWriteErr(rel, err)
 	}
-	return "restored", nil
+	return "restored", dir.made, nil
 }

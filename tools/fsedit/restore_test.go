@@ -18,6 +18,14 @@ func (p *project) reply(cs string, f func()) {
 	p.ctx = old
 }
 
+// turn runs calls as one model reply (change set cs) of run run.
+func (p *project) turn(run, cs string, f func()) {
+	old := p.ctx
+	p.ctx = WithRun(tools.WithInfo(p.t.Context(), tools.CallInfo{SessionID: "s1", CallID: "c-" + cs, ChangeSet: cs}), run)
+	f()
+	p.ctx = old
+}
+
 func TestUndoAndRedo(t *testing.T) {
 	p := newProject(t, map[string]string{"a.md": "a1\n", "b.md": "b1\nb2\n"})
 	wantOK(t, p.read("a.md"))
@@ -34,7 +42,7 @@ func TestUndoAndRedo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.ChangeSet != "r2" || len(rep.Files) != 3 {
+	if rep.Run != "r2" || len(rep.Files) != 3 {
 		t.Errorf("undo report %+v", rep)
 	}
 	if p.content("a.md") != "a2\n" || p.content("b.md") != "b1\nb2\n" {
@@ -44,16 +52,19 @@ func TestUndoAndRedo(t *testing.T) {
 		t.Errorf("created file not removed by undo: %v", err)
 	}
 
-	// Undo the undo: back to r2's result.
-	rep2, err := p.root.Undo(t.Context(), false)
+	// Redo puts r2's result back.
+	rep2, err := p.root.Redo(t.Context(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep2.ChangeSet != rep.Recorded {
-		t.Errorf("second undo reverted %s, want the undo %s", rep2.ChangeSet, rep.Recorded)
+	if rep2.Run != "r2" {
+		t.Errorf("redo put back %q, want r2", rep2.Run)
 	}
 	if p.content("a.md") != "a3\n" || p.content("b.md") != "b1\nB2\n" || p.content("new/c.md") != "c\nc2\n" {
 		t.Errorf("after redo: a=%q b=%q c=%q", p.content("a.md"), p.content("b.md"), p.content("new/c.md"))
+	}
+	if _, err := p.root.Redo(t.Context(), false); !errors.Is(err, ErrNothingToRedo) {
+		t.Errorf("second redo = %v, want ErrNothingToRedo", err)
 	}
 
 	// Restore r1 by id: a.md goes back to a1, but it changed after r1
@@ -84,8 +95,8 @@ func TestUndoRefusesWhenChangedSince(t *testing.T) {
 	writeFile(t, filepath.Join(p.dir, "a.md"), "user edit\n")
 	_, err := p.root.Undo(t.Context(), false)
 	var ce *ConflictError
-	if !errors.As(err, &ce) {
-		t.Fatalf("undo = %v, want ConflictError", err)
+	if !errors.As(err, &ce) || ce.Run != "cs1" || len(ce.Paths) != 1 || ce.Paths[0] != "a.md" {
+		t.Fatalf("undo = %v, want ConflictError on a.md in run cs1", err)
 	}
 	if p.content("a.md") != "user edit\n" {
 		t.Fatal("user's edit lost")
@@ -96,12 +107,13 @@ func TestUndoRefusesWhenChangedSince(t *testing.T) {
 	if p.content("a.md") != "one\n" {
 		t.Errorf("forced undo = %q", p.content("a.md"))
 	}
-	// The user's edit is itself backed up by the forced undo: undo again.
-	if _, err := p.root.Undo(t.Context(), false); err != nil {
+	// The user's edit was backed up by the forced undo: redo brings it
+	// back (as the undo found the file), not the agent's version.
+	if _, err := p.root.Redo(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
 	if p.content("a.md") != "user edit\n" {
-		t.Errorf("undo of the forced undo = %q", p.content("a.md"))
+		t.Errorf("redo of the forced undo = %q", p.content("a.md"))
 	}
 }
 

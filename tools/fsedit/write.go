@@ -221,8 +221,8 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	sum := rep.hash()
 	lines := countLines(a.Content)
 	if err := s.root.record(backup.Entry{
-		Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet,
-		Path: t.rel, Op: backup.OpCreate, SHA256After: sum,
+		Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet, Run: RunOf(ctx),
+		Path: t.rel, Op: backup.OpCreate, SHA256After: sum, Dirs: dir.made,
 	}); err != nil {
 		return tools.Result{}, err
 	}
@@ -266,7 +266,7 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 		return "", errStale
 	}
 	entry := backup.Entry{
-		Session: e.info.SessionID, Call: e.info.CallID, ChangeSet: e.info.ChangeSet,
+		Session: e.info.SessionID, Call: e.info.CallID, ChangeSet: e.info.ChangeSet, Run: RunOf(ctx),
 		Path: e.t.rel, Op: op, Existed: true, Blob: backup.BlobRel(blob),
 		Mode: e.fi.Mode().Perm(), Size: e.fi.Size(), SHA256Before: oldSum, SHA256After: rep.hash(),
 	}

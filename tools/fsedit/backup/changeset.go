@@ -18,7 +18,11 @@ type ChangeSet struct {
 	ID      string
 	Time    time.Time // of its last write
 	Session string
-	// Undoes names the change set this one reverted, if it is an undo.
+	// Run is the run the change set belongs to (its own id in old
+	// manifests); UndoRun or RedoRun, when set, the run it reverted or
+	// put back.
+	Run, UndoRun, RedoRun string
+	// Undoes names the change set this one reverted, if it is a restore.
 	Undoes  string
 	Entries []Entry // in the order written
 	last    int     // index in the manifest of its last entry
@@ -79,7 +83,10 @@ func Group(entries []Entry) []ChangeSet {
 	for i, e := range entries {
 		c := byID[e.ChangeSet]
 		if c == nil {
-			c = &ChangeSet{ID: e.ChangeSet, Session: e.Session, Undoes: e.Undoes}
+			c = &ChangeSet{ID: e.ChangeSet, Session: e.Session, Undoes: e.Undoes, Run: e.Run, UndoRun: e.UndoRun, RedoRun: e.RedoRun}
+			if c.Run == "" {
+				c.Run = e.ChangeSet
+			}
 			byID[e.ChangeSet] = c
 			order = append(order, c)
 		}

@@ -1,7 +1,8 @@
 // Package backup keeps the old content of every file the agent overwrites,
 // under .agent/backups in the project, with an append-only manifest that
-// groups the writes into change sets (everything one model reply wrote) so
-// that a whole reply can be undone at once.
+// groups the writes into change sets (everything one model reply wrote)
+// and runs (everything one user message caused), so that a whole turn can
+// be undone at once and redone.
 //
 // Layout:
 //
@@ -51,10 +52,17 @@ type Entry struct {
 	Session   string    `json:"session,omitempty"`
 	Call      string    `json:"call,omitempty"`
 	ChangeSet string    `json:"change_set"`
-	// Undoes names the change set an undo or restore reverted.
+	// Run groups the change sets of one user message (one run of the
+	// loop); empty in old manifests, where each change set is its own.
+	Run string `json:"run,omitempty"`
+	// Undoes names the change set a restore reverted.
 	Undoes string `json:"undoes,omitempty"`
-	Path   string `json:"path"`
-	Op     string `json:"op"`
+	// UndoRun and RedoRun name the run an undo reverted or a redo put
+	// back; the entry is part of that undo or redo.
+	UndoRun string `json:"undo_run,omitempty"`
+	RedoRun string `json:"redo_run,omitempty"`
+	Path    string `json:"path"`
+	Op      string `json:"op"`
 	// Existed says whether the file existed before the write.
 	Existed bool `json:"existed"`
 	// Blob is the old content, relative to Dir; empty when the file did
@@ -64,6 +72,9 @@ type Entry struct {
 	Size         int64       `json:"size"`
 	SHA256Before string      `json:"sha256_before,omitempty"`
 	SHA256After  string      `json:"sha256_after,omitempty"`
+	// Dirs are the folders the write created for the file, outermost
+	// first: an undo removes those left empty, and only those.
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // Retention bounds what the store keeps. Zero or negative means no limit.

@@ -1,0 +1,20 @@
+package fsedit
+
+import "context"
+
+type runKey struct{}
+
+// WithRun returns a context whose writes are recorded as part of run id:
+// everything the agent writes for one user message (all the model
+// replies of that turn, each its own change set), which undo and redo
+// treat as one step. The caller (the conversation) sets it per turn.
+func WithRun(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, runKey{}, id)
+}
+
+// RunOf returns the run id of ctx, or "" (the write's change set is then
+// its run).
+func RunOf(ctx context.Context) string {
+	id, _ := ctx.Value(runKey{}).(string)
+	return id
+}
