@@ -189,6 +189,7 @@ func (s *Session) compacted(summary string, keep int) {
 	keep = min(max(keep, 0), len(s.msgs))
 	tail := slices.Clone(s.msgs[len(s.msgs)-keep:])
 	s.msgs = []llm.Message{{Role: llm.User, Text: summary}}
+	s.turns = nil // the turns before are in the summary: none to rewind to
 	for _, m := range tail {
 		if n := len(s.msgs); s.msgs[n-1].Role == m.Role {
 			s.msgs[n-1].Text += "\n\n" + m.Text

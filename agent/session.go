@@ -65,6 +65,12 @@ type Session struct {
 	// a changed prompt is written to the log.
 	system, systemKey string
 	systemPending     bool
+	// turns are the user messages that can be rewound to, oldest first;
+	// turnCount numbers them (never reused, so run ids stay unique).
+	turns     []Turn
+	turnCount int
+	// pending are the undos and redos to tell the model at its next turn.
+	pending []pendingNote
 }
 
 // record is one line of a session log.
@@ -80,6 +86,10 @@ type record struct {
 	// Kept is, on a "compact" line, how many of the messages before it
 	// stay after the summary (Text).
 	Kept int `json:"kept,omitempty"`
+	// Run is the run of a "turn", "rewind", "undo" or "redo" line, and
+	// Files the files an undo or redo changed.
+	Run   string   `json:"run,omitempty"`
+	Files []string `json:"files,omitempty"`
 }
 
 // NewSession starts a new session in the project at root. Nothing is
@@ -135,6 +145,11 @@ func OpenSession(root, id string) (*Session, error) {
 		switch r.Type {
 		case "message":
 			s.add(llm.Message{Role: r.Role, Text: r.Text})
+			if r.Role == llm.User {
+				s.pending = nil // told with this message
+			}
+		case "turn", "rewind", "undo", "redo":
+			s.replayTurn(r)
 		case "system":
 			s.system, s.systemKey = r.Text, r.Key
 		case "compact":

@@ -1,0 +1,186 @@
+package agent
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Turn is one user message of a conversation: what the user typed and
+// the run its writes are recorded under (see fsedit.WithRun), so that
+// undo can revert a turn and a rewind can take the files and the
+// conversation back to before it.
+type Turn struct {
+	// N numbers the turn in the session, from 1.
+	N int
+	// Run is the run id of its writes: the session id and N.
+	Run  string
+	Text string
+	Time time.Time
+	// msgs and lastLen are the conversation's length before the turn:
+	// the number of messages and the length of the last one's text (a
+	// message merges into the one before when the roles repeat).
+	msgs, lastLen int
+}
+
+// pendingNote is an undo or redo (or a rewind) the model has not been
+// told of yet.
+type pendingNote struct {
+	run   string
+	note  string // "" for a rewind: the model never saw those turns
+	files []string
+}
+
+// BeginTurn records that a user message with text starts now and
+// returns its turn; the caller tags the turn's writes with Turn.Run.
+// Call it just before Agent.Run.
+func (s *Session) BeginTurn(text string) (Turn, error) {
+	if err := s.open(); err != nil {
+		return Turn{}, err
+	}
+	t := s.newTurn(s.ID+".r"+strconv.Itoa(s.turnCount+1), text, s.now().UTC())
+	if err := s.write(record{Type: "turn", Time: t.Time, Run: t.Run, Text: text}); err != nil {
+		return Turn{}, err
+	}
+	s.turnCount++
+	s.turns = append(s.turns, t)
+	return t, nil
+}
+
+func (s *Session) newTurn(run, text string, at time.Time) Turn {
+	t := Turn{N: s.turnCount + 1, Run: run, Text: text, Time: at, msgs: len(s.msgs)}
+	if n := len(s.msgs); n > 0 {
+		t.lastLen = len(s.msgs[n-1].Text)
+	}
+	return t
+}
+
+// Turns returns the turns that can be rewound to, oldest first (those
+// since the last compaction or rewind).
+func (s *Session) Turns() []Turn { return slices.Clone(s.turns) }
+
+// Turn returns the turn whose writes are recorded as run.
+func (s *Session) Turn(run string) (Turn, bool) {
+	for _, t := range s.turns {
+		if t.Run == run {
+			return t, true
+		}
+	}
+	return Turn{}, false
+}
+
+// Rewind takes the conversation back to before the turn of run: its
+// messages and every later one are dropped from what the model is sent.
+// The log keeps them and records the rewind, so a resumed session
+// starts from the rewound state. files are what the rewind's undo
+// changed: the model is not told of them (it never saw those turns), and
+// they are not reported as changed by someone else either.
+func (s *Session) Rewind(run string, files []string) (Turn, error) {
+	i := slices.IndexFunc(s.turns, func(t Turn) bool { return t.Run == run })
+	if i < 0 {
+		return Turn{}, fmt.Errorf("no turn %s to rewind to in this conversation", run)
+	}
+	if err := s.open(); err != nil {
+		return Turn{}, err
+	}
+	if err := s.write(record{Type: "rewind", Time: s.now().UTC(), Run: run, Files: files}); err != nil {
+		return Turn{}, err
+	}
+	t := s.turns[i]
+	s.rewind(i)
+	s.pending = append(s.pending, pendingNote{run: run, files: files})
+	return t, nil
+}
+
+func (s *Session) rewind(i int) {
+	t := s.turns[i]
+	gone := s.turns[i:]
+	s.pending = slices.DeleteFunc(s.pending, func(p pendingNote) bool {
+		return slices.ContainsFunc(gone, func(g Turn) bool { return g.Run == p.run })
+	})
+	s.turns = s.turns[:i]
+	if t.msgs <= len(s.msgs) {
+		s.msgs = s.msgs[:t.msgs]
+		if n := len(s.msgs); n > 0 && t.lastLen <= len(s.msgs[n-1].Text) {
+			s.msgs[n-1].Text = s.msgs[n-1].Text[:t.lastLen]
+		}
+	}
+}
+
+// RecordUndo records that the user undid ("undo") or redid ("redo") the
+// writes of run, changing files. The model is told at its next turn (see
+// TakeNotes), in this process or in a resumed one.
+func (s *Session) RecordUndo(kind, run string, files []string) error {
+	if kind != "undo" && kind != "redo" {
+		return fmt.Errorf("RecordUndo: unknown kind %q", kind)
+	}
+	if err := s.open(); err != nil {
+		return err
+	}
+	if err := s.write(record{Type: kind, Time: s.now().UTC(), Run: run, Files: files}); err != nil {
+		return err
+	}
+	s.pending = append(s.pending, pendingNote{run: run, note: s.undoNote(kind, run, files), files: files})
+	return nil
+}
+
+// TakeNotes returns what the model has to be told of undos and redos
+// since its last turn, one line each ("" when none), and the files they
+// changed, which a change watcher must not report again as changed by
+// someone else. The notes are given once.
+func (s *Session) TakeNotes() (note string, files []string) {
+	var lines []string
+	for _, p := range s.pending {
+		if p.note != "" {
+			lines = append(lines, p.note)
+		}
+		files = append(files, p.files...)
+	}
+	s.pending = nil
+	return strings.Join(lines, "\n"), files
+}
+
+// replayTurn applies a "turn", "rewind", "undo" or "redo" line of the log.
+func (s *Session) replayTurn(r record) {
+	switch r.Type {
+	case "turn":
+		s.turns = append(s.turns, s.newTurn(r.Run, r.Text, r.Time))
+		s.turnCount++
+	case "rewind":
+		if i := slices.IndexFunc(s.turns, func(t Turn) bool { return t.Run == r.Run }); i >= 0 {
+			s.rewind(i)
+		}
+	default:
+		s.pending = append(s.pending, pendingNote{run: r.Run, note: s.undoNote(r.Type, r.Run, r.Files), files: r.Files})
+	}
+}
+
+// undoNote is the one line that tells the model of an undo or redo.
+func (s *Session) undoNote(kind, run string, files []string) string {
+	what := "run " + run
+	if t, ok := s.Turn(run); ok {
+		what = fmt.Sprintf("turn %d (%q)", t.N, quoteStart(t.Text, 40))
+	}
+	list := strings.Join(files, ", ")
+	if len(files) > 5 {
+		list = strings.Join(files[:5], ", ") + fmt.Sprintf(" and %d more", len(files)-5)
+	}
+	if kind == "redo" {
+		return fmt.Sprintf("[The user redid your edits of %s: %s are again as you left them.]", what, list)
+	}
+	return fmt.Sprintf("[The user undid your edits of %s: %s are back as they were before it. Read a file again before relying on what you saw of it.]", what, list)
+}
+
+// quoteStart is the first line of s, cut to n runes.
+func quoteStart(s string, n int) string {
+	s, _, cut := strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(s); len(r) > n {
+		s, cut = string(r[:n]), true
+	}
+	if cut {
+		s += "…"
+	}
+	return s
+}
