@@ -122,8 +122,22 @@ func (s *Session) RecordUndo(kind, run string, files []string) error {
 	if err := s.write(record{Type: kind, Time: s.now().UTC(), Run: run, Files: files}); err != nil {
 		return err
 	}
-	s.pending = append(s.pending, pendingNote{run: run, note: s.undoNote(kind, run, files), files: files})
+	s.noteUndo(kind, run, files)
 	return nil
+}
+
+// noteUndo adds the pending note of an undo or redo. An undo and a redo
+// of the same run, both untold, cancel out: the model's picture of its
+// edits is right again, so it is told neither (the files stay out of the
+// change watcher's note all the same).
+func (s *Session) noteUndo(kind, run string, files []string) {
+	i := slices.IndexFunc(s.pending, func(p pendingNote) bool { return p.run == run && p.note != "" })
+	if i >= 0 {
+		s.pending[i].note = ""
+		s.pending[i].files = append(s.pending[i].files, files...)
+		return
+	}
+	s.pending = append(s.pending, pendingNote{run: run, note: s.undoNote(kind, run, files), files: files})
 }
 
 // TakeNotes returns what the model has to be told of undos and redos
@@ -153,7 +167,7 @@ func (s *Session) replayTurn(r record) {
 			s.rewind(i)
 		}
 	default:
-		s.pending = append(s.pending, pendingNote{run: r.Run, note: s.undoNote(r.Type, r.Run, r.Files), files: r.Files})
+		s.noteUndo(r.Type, r.Run, r.Files)
 	}
 }
 

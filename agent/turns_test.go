@@ -103,3 +103,19 @@ func TestSessionUndoNote(t *testing.T) {
 		t.Errorf("delivered note pending again: %q", n)
 	}
 }
+
+// An undo and a redo of the same run, neither told yet, cancel out.
+func TestSessionUndoRedoCancel(t *testing.T) {
+	s := NewSession(t.TempDir())
+	t1 := turn(t, s, "one", "ok")
+	t2 := turn(t, s, "two", "ok")
+	for _, step := range []struct{ kind, run string }{{"undo", t2.Run}, {"undo", t1.Run}, {"redo", t1.Run}} {
+		if err := s.RecordUndo(step.kind, step.run, []string{"f-" + step.run}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note, files := s.TakeNotes()
+	if strings.Count(note, "[") != 1 || !strings.Contains(note, "turn 2") || len(files) != 3 {
+		t.Errorf("note = %q, files %v; want only turn 2's undo, all three files", note, files)
+	}
+}

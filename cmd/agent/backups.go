@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
@@ -23,12 +25,15 @@ func newBackupsCmd(d *factory) *cobra.Command {
 		Use:   "backups",
 		Short: "List the change sets the agent wrote (each can be restored)",
 		Long: `backups lists the change sets recorded under .agent/backups, oldest first:
-a change set is everything one model reply wrote (or one undo restored).
+a change set is everything one model reply wrote (or one undo, redo or
+restore put back).
 Each shows its id, when it was written and the files it touched.
 
-'agent undo' reverts the last change set; 'agent backups restore ID' reverts
-any of them (an id prefix is enough). Both are recorded as change sets of
-their own, so they can be undone in turn.`,
+'agent undo' reverts the last run (everything the agent wrote for one
+message: one or more change sets), 'agent redo' puts it back; 'agent
+backups restore ID' reverts any one change set (an id prefix is enough).
+Each is recorded as a change set of its own, with backups, so nothing is
+lost.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := d.configuredFileRoot(dir)
@@ -83,7 +88,40 @@ unless --force is given. The current content is backed up first.`,
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "restore even files changed since the change set wrote them")
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return changeSetCompletions(*dir, prefix), cobra.ShellCompDirectiveNoFileComp
+	}
 	return cmd
+}
+
+// changeSetCompletions are the change-set ids starting with prefix, newest
+// first, each described by its files. It only reads the manifest: no
+// configuration, nothing written, nothing pruned.
+func changeSetCompletions(dir, prefix string) []cobra.Completion {
+	dir, err := projectFolder(dir)
+	if err != nil {
+		return nil
+	}
+	root := fsedit.NewRoot(dir, fsedit.Options{})
+	defer root.Close()
+	st, err := root.Backups()
+	if err != nil {
+		return nil
+	}
+	sets, err := st.List()
+	if err != nil {
+		return nil
+	}
+	var out []cobra.Completion
+	for i := len(sets) - 1; i >= 0; i-- {
+		if c := sets[i]; strings.HasPrefix(c.ID, prefix) {
+			out = append(out, cobra.CompletionWithDesc(c.ID, summarizeFiles(c.Files(), 3)))
+		}
+	}
+	return out
 }
 
 func newUndoCmd(d *factory) *cobra.Command {
@@ -93,13 +131,16 @@ func newUndoCmd(d *factory) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "undo",
-		Short: "Revert everything the last model reply wrote",
-		Long: `undo reverts the last change set: the files the last model reply wrote get
-back their earlier content, and files it created are removed. The undo is
-itself recorded, so a second 'agent undo' puts the changes back.
+		Short: "Revert everything the agent wrote for the last message",
+		Long: `undo reverts the last run: everything the agent wrote for one message (all
+the model's replies to it) gets back its earlier content, files it created
+are removed, and so are folders it created that are left empty. Run it
+again to revert the run before; 'agent redo' puts an undone run back.
 
-If a file changed after the reply wrote it (you edited it), nothing is done
-unless --force is given; the current content is backed up first either way.`,
+If a file changed after the agent wrote it (you edited it), nothing is done
+unless --force is given; the current content is backed up first either way.
+The conversation records the undo: continued with --continue, the model is
+told which of its edits were reverted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := d.configuredFileRoot(dir)
@@ -108,19 +149,113 @@ unless --force is given; the current content is backed up first either way.`,
 			}
 			rep, err := root.Undo(cmd.Context(), force)
 			if errors.Is(err, fsedit.ErrNothingToUndo) {
-				fmt.Fprintln(d.io.Out, "nothing to undo: the agent has not written anything in this project yet")
+				fmt.Fprintln(d.io.Out, "nothing to undo: the agent has not written anything in this project yet, or it is all undone")
 				return nil
 			}
-			return reportRestore(d, rep, err)
+			return reportRun(d, root, "undo", rep, err)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
-	cmd.Flags().BoolVar(&force, "force", false, "revert even files changed since the reply wrote them")
+	cmd.Flags().BoolVar(&force, "force", false, "revert even files changed since the agent wrote them")
 	return cmd
 }
 
-// reportRestore prints what an undo or restore did, or turns its error
-// into words for the user.
+func newRedoCmd(d *factory) *cobra.Command {
+	var (
+		dir   string
+		force bool
+	)
+	cmd := &cobra.Command{
+		Use:   "redo",
+		Short: "Put back what the last 'agent undo' reverted",
+		Long: `redo re-applies the run undone most recently, with the folders it made;
+run it again for the one undone before. Once the agent writes something
+new, what was undone can no longer be redone ('agent backups' still lists
+it, and 'agent backups restore' can bring back any change set).
+
+If a file changed since the undo, nothing is done unless --force is given;
+the current content is backed up first either way.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := d.configuredFileRoot(dir)
+			if err != nil {
+				return err
+			}
+			rep, err := root.Redo(cmd.Context(), force)
+			if errors.Is(err, fsedit.ErrNothingToRedo) {
+				fmt.Fprintln(d.io.Out, "nothing to redo: no undo to take back (a new write by the agent clears them)")
+				return nil
+			}
+			return reportRun(d, root, "redo", rep, err)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
+	cmd.Flags().BoolVar(&force, "force", false, "redo even over files changed since the undo")
+	return cmd
+}
+
+// reportRun prints what an undo or redo (kind) of a run did and records
+// it in the run's session, so the model is told at its next turn.
+func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreReport, err error) error {
+	var ce *fsedit.ConflictError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("%s changed since the agent's run %s; nothing was done (use --force to %s anyway: the current content is backed up first)", strings.Join(ce.Paths, ", "), ce.Run, kind)
+	}
+	if err != nil {
+		return err
+	}
+	printFiles(d, rep)
+	if err := noteInSession(root.Dir(), kind, rep); err != nil {
+		fmt.Fprintf(d.io.ErrOut, "agent: the %s is done, but the conversation could not record it: %v\n", kind, err)
+	}
+	if kind == "undo" {
+		fmt.Fprintf(d.io.Out, "undid run %s; 'agent redo' puts it back, 'agent undo' goes one run further back\n", rep.Run)
+	} else {
+		fmt.Fprintf(d.io.Out, "redid run %s; 'agent undo' reverts it again\n", rep.Run)
+	}
+	return nil
+}
+
+func printFiles(d *factory, rep fsedit.RestoreReport) {
+	for _, f := range rep.Files {
+		fmt.Fprintf(d.io.Out, "  %-9s %s\n", f.Action, safeText(f.Path))
+	}
+	for _, dir := range rep.FoldersRemoved {
+		fmt.Fprintf(d.io.Out, "  %-9s %s/\n", "removed", safeText(dir))
+	}
+	for _, dir := range rep.FoldersMade {
+		fmt.Fprintf(d.io.Out, "  %-9s %s/\n", "made", safeText(dir))
+	}
+}
+
+// noteInSession records an undo or redo in the session the run was part
+// of, so the model hears of it when the conversation goes on. The log's
+// time is kept: an undo does not make an older session the one
+// --continue picks.
+func noteInSession(dir, kind string, rep fsedit.RestoreReport) error {
+	if rep.Session == "" || len(rep.Changed()) == 0 {
+		return nil
+	}
+	s, err := agent.OpenSession(dir, rep.Session)
+	if errors.Is(err, agent.ErrNoSession) {
+		return nil // a write from outside a conversation (agent tool-call)
+	}
+	if err != nil {
+		return err
+	}
+	fi, statErr := os.Stat(s.Path())
+	err = s.RecordUndo(kind, rep.Run, rep.Changed())
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && statErr == nil {
+		err = os.Chtimes(s.Path(), time.Time{}, fi.ModTime())
+	}
+	return err
+}
+
+// reportRestore prints what a restore of one change set did, or turns its
+// error into words for the user.
 func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
 	var ce *fsedit.ConflictError
 	switch {
@@ -131,18 +266,12 @@ func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
 	case err != nil:
 		return err
 	}
-	changed := 0
-	for _, f := range rep.Files {
-		fmt.Fprintf(d.io.Out, "  %-9s %s\n", f.Action, f.Path)
-		if f.Action != "unchanged" {
-			changed++
-		}
-	}
-	if changed == 0 {
+	printFiles(d, rep)
+	if len(rep.Changed()) == 0 {
 		fmt.Fprintf(d.io.Out, "change set %s: the files already are as they were before it\n", rep.ChangeSet)
 		return nil
 	}
-	fmt.Fprintf(d.io.Out, "reverted change set %s; recorded as %s ('agent undo' puts the changes back)\n", rep.ChangeSet, rep.Recorded)
+	fmt.Fprintf(d.io.Out, "reverted change set %s; recorded as %s ('agent backups restore %s' puts the changes back)\n", rep.ChangeSet, rep.Recorded, rep.Recorded)
 	return nil
 }
 
@@ -151,14 +280,17 @@ func printBackupsJSON(d *factory, sets []backup.ChangeSet) error {
 		ID      string         `json:"id"`
 		Time    time.Time      `json:"time"`
 		Session string         `json:"session,omitempty"`
+		Run     string         `json:"run,omitempty"`
 		Undoes  string         `json:"undoes,omitempty"`
+		UndoRun string         `json:"undo_run,omitempty"`
+		RedoRun string         `json:"redo_run,omitempty"`
 		Files   []string       `json:"files"`
 		Size    int64          `json:"backup_bytes"`
 		Entries []backup.Entry `json:"entries"`
 	}
 	out := make([]jsonSet, len(sets))
 	for i, c := range sets {
-		out[i] = jsonSet{ID: c.ID, Time: c.Time, Session: c.Session, Undoes: c.Undoes, Files: c.Files(), Size: c.Size(), Entries: c.Entries}
+		out[i] = jsonSet{ID: c.ID, Time: c.Time, Session: c.Session, Run: c.Run, Undoes: c.Undoes, UndoRun: c.UndoRun, RedoRun: c.RedoRun, Files: c.Files(), Size: c.Size(), Entries: c.Entries}
 	}
 	enc := json.NewEncoder(d.io.Out)
 	enc.SetIndent("", "  ")
@@ -192,8 +324,13 @@ func printChangeSets(d *factory, root *fsedit.Root) error {
 	fmt.Fprintln(tw, "ID\tTIME\tFILES")
 	for _, c := range sets {
 		files := summarizeFiles(c.Files(), 3)
-		if c.Undoes != "" {
-			files += " (undo of " + c.Undoes + ")"
+		switch {
+		case c.UndoRun != "":
+			files += " (undo of run " + c.UndoRun + ")"
+		case c.RedoRun != "":
+			files += " (redo of run " + c.RedoRun + ")"
+		case c.Undoes != "":
+			files += " (restore of " + c.Undoes + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), files)
 	}

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
@@ -133,6 +135,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if approval.Policy == "" {
 		approval.Policy = agent.Policy(c.cfg.Approval)
 	}
+	watcher := &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.dir)}
 	c.agent = &agent.Agent{
 		Model:         model,
 		Tools:         c.tools.reg,
@@ -141,11 +144,12 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		MaxIterations: c.cfg.MaxIterations,
 		Approval:      approval,
 		Audit:         audit,
-		Watcher:       &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.dir)},
+		Watcher:       watcher,
 		Reasoning:     reasoning,
 		Budget:        budget,
 		Instructions:  prompt.NewNested(o.dir, 0).For,
 	}
+	watcher.agent = c.agent
 	return c, nil
 }
 
@@ -191,8 +195,17 @@ func catalogKey(catalog string) string {
 
 // Run sends one user message and runs the loop until the model answers,
 // then saves what the model read with the session, so a continued
-// conversation's writes are not refused as stale.
+// conversation's writes are not refused as stale. The message is one
+// turn of the session and everything the agent writes for it one run, so
+// that undo and rewind take back a whole turn.
 func (c *conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
+	if strings.TrimSpace(text) != "" {
+		turn, err := c.agent.Session.BeginTurn(text)
+		if err != nil {
+			return &agent.Outcome{SessionID: c.agent.Session.ID, Calls: []agent.CallResult{}}, err
+		}
+		ctx = fsedit.WithRun(ctx, turn.Run)
+	}
 	out, err := c.agent.Run(ctx, text, emit)
 	if len(out.Calls) > 0 {
 		if serr := saveFileState(c.files, c.root, c.agent.Session.ID); serr != nil && err == nil {
@@ -232,13 +245,31 @@ func openSession(root, id string, continueLast bool) (*agent.Session, error) {
 }
 
 // projectWatcher tells the loop which project files changed outside the
-// agent between two turns.
+// agent between two turns, and first what the user undid or redid of the
+// agent's own edits (recorded in the session); the files of those are
+// not reported again as changed by someone else.
 type projectWatcher struct {
-	ctx  context.Context
-	snap *prompt.Snapshot
+	ctx   context.Context
+	snap  *prompt.Snapshot
+	agent *agent.Agent // for its current session (the chat may switch it)
 }
 
-func (w *projectWatcher) Changes(ours []string) string { return w.snap.Changes(w.ctx, ours) }
+func (w *projectWatcher) Changes(ours []string) string {
+	var note string
+	if w.agent != nil {
+		var undone []string
+		note, undone = w.agent.Session.TakeNotes()
+		ours = append(slices.Clip(ours), undone...)
+	}
+	changed := w.snap.Changes(w.ctx, ours)
+	switch {
+	case note == "":
+		return changed
+	case changed == "":
+		return note
+	}
+	return note + "\n" + changed
+}
 
 // fileStatePath is where the file tools' knowledge of a session (which
 // files the model read, and in what state) is kept between runs.

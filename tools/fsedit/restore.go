@@ -55,9 +55,10 @@ type RestoreReport struct {
 	// puts the files back as they were before the restore.
 	Recorded string
 	Files    []RestoredFile
-	// Folders are the folders an undo removed (made by the run and
-	// empty after it) or a redo made again.
-	Folders []string
+	// FoldersRemoved are the folders the reverted writes made and left
+	// empty, which the undo removed; FoldersMade those a redo or restore
+	// made again for the files it put back.
+	FoldersRemoved, FoldersMade []string
 }
 
 // Changed returns the paths the restore actually changed.
@@ -277,9 +278,9 @@ func (r *Root) apply(ctx context.Context, st *backup.Store, p restorePlan, tag b
 			return rep, err
 		}
 		rep.Files = append(rep.Files, RestoredFile{Path: s.before.Path, Action: action})
-		rep.Folders = append(rep.Folders, made...)
+		rep.FoldersMade = append(rep.FoldersMade, made...)
 	}
-	rep.Folders = append(rep.Folders, r.removeEmptyDirs(dirs)...)
+	rep.FoldersRemoved = r.removeEmptyDirs(dirs)
 	return rep, nil
 }
 

@@ -173,12 +173,16 @@ func TestUndoRemovesEmptyFoldersItMade(t *testing.T) {
 			t.Errorf("%s removed by undo", there)
 		}
 	}
-	if len(rep.Folders) != 2 || rep.Folders[0] != "new" || rep.Folders[1] != "new/deep" {
-		t.Errorf("removed folders = %v, want [new new/deep]", rep.Folders)
+	if len(rep.FoldersRemoved) != 2 || rep.FoldersRemoved[0] != "new" || rep.FoldersRemoved[1] != "new/deep" {
+		t.Errorf("removed folders = %v, want [new new/deep]", rep.FoldersRemoved)
 	}
 
-	if _, err := p.root.Redo(t.Context(), false); err != nil {
+	rep, err = p.root.Redo(t.Context(), false)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(rep.FoldersMade) != 2 || rep.FoldersMade[0] != "new" {
+		t.Errorf("made folders = %v, want [new new/deep]", rep.FoldersMade)
 	}
 	if p.content("new/deep/x.md") != "x\n" || p.content("old/y.md") != "y\n" {
 		t.Fatal("redo did not bring the files back")
