@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,6 +36,8 @@ func TestMain(m *testing.M) {
 //	llmreq count               print how many requests were made
 //	jsonl PATH...              fail unless every line of each file (or of
 //	                           each *.jsonl file in a folder) is JSON
+//	sha256 PATH...             print each path's SHA-256, "folder" or
+//	                           "absent", one a line
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
@@ -49,6 +52,7 @@ func TestScript(t *testing.T) {
 			"fakellm": func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeLLM(t, ts, neg, args) },
 			"llmreq":  cmdLLMReq,
 			"jsonl":   cmdJSONL,
+			"sha256":  cmdSHA256,
 		},
 	})
 }
@@ -210,5 +214,23 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("%s line %d is not JSON: %q", f, i+1, line)
 			}
 		}
+	}
+}
+
+func cmdSHA256(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: sha256 PATH...")
+	}
+	for _, a := range args {
+		p := ts.MkAbs(a)
+		what := "absent"
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+			what = "folder"
+		} else if err == nil {
+			data, err := os.ReadFile(p)
+			ts.Check(err)
+			what = fmt.Sprintf("%x", sha256.Sum256(data))
+		}
+		fmt.Fprintf(ts.Stdout(), "%s %s\n", what, a)
 	}
 }

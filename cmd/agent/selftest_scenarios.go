@@ -185,8 +185,8 @@ A new first line.
 	rep, err := st.root.Undo(ctx, false)
 	st.check("undo reverts the last reply's writes", err == nil && st.file("run.sh") == "#!/bin/sh\necho hi\n" && st.file("windows.md") == "first\r\nsecond\r\n",
 		"%v; run.sh %q", err, st.file("run.sh"))
-	_, err = st.root.Undo(ctx, false)
-	st.check("undo of the undo puts them back", err == nil && st.file("run.sh") == "#!/bin/sh\necho bye\n" && rep.Recorded != "",
+	_, err = st.root.Redo(ctx, false)
+	st.check("redo puts them back", err == nil && st.file("run.sh") == "#!/bin/sh\necho bye\n" && rep.Recorded != "",
 		"%v; run.sh %q", err, st.file("run.sh"))
 }
 
