@@ -181,10 +181,14 @@ func (s *Session) undoNote(kind, run string, files []string) string {
 	if len(files) > 5 {
 		list = strings.Join(files[:5], ", ") + fmt.Sprintf(" and %d more", len(files)-5)
 	}
-	if kind == "redo" {
-		return fmt.Sprintf("[The user redid your edits of %s: %s are again as you left them.]", what, list)
+	are, them := "are", "them"
+	if len(files) == 1 {
+		are, them = "is", "it"
 	}
-	return fmt.Sprintf("[The user undid your edits of %s: %s are back as they were before it. Read a file again before relying on what you saw of it.]", what, list)
+	if kind == "redo" {
+		return fmt.Sprintf("[The user redid your edits of %s: %s %s again as you left %s.]", what, list, are, them)
+	}
+	return fmt.Sprintf("[The user undid your edits of %s: %s %s back as before that turn. Read a file again before relying on what you saw of it.]", what, list, are)
 }
 
 // quoteStart is the first line of s, cut to n runes.

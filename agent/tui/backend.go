@@ -56,6 +56,10 @@ type Reply struct {
 	// Cleared says the conversation was replaced (/clear, /resume,
 	// /rewind): the chat starts a new section.
 	Cleared bool
+	// Input, when set, replaces the text of the input box (/rewind gives
+	// back the message of the turn it went back before, to edit and
+	// send again).
+	Input string
 }
 
 // Choice is one entry of a picker.
@@ -70,6 +74,7 @@ const (
 	CmdTools   = "tools"   // list the tools
 	CmdModel   = "model"   // switch provider/model: args "provider/model" or "model"
 	CmdUndo    = "undo"    // revert the last turn's files, tell the model
+	CmdRedo    = "redo"    // put back what the last undo reverted
 	CmdRewind  = "rewind"  // no args: Choices of turns; args: the turn to go back to
 	CmdBackups = "backups" // list the change sets
 	CmdResume  = "resume"  // no args: Choices of sessions; args: the session id

@@ -23,6 +23,7 @@ var builtins = []command{
 	{CmdTools, "", "list the tools the model can use"},
 	{CmdModel, "[provider/]model", "switch model for the rest of the conversation"},
 	{CmdUndo, "", "revert the last turn's file changes and tell the model"},
+	{CmdRedo, "", "put back what the last /undo reverted"},
 	{CmdRewind, "", "go back to before an earlier turn: files and conversation"},
 	{CmdBackups, "", "list the backups of changed files"},
 	{CmdResume, "", "pick an earlier session of this project"},
@@ -189,6 +190,9 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 	}
 	if len(r.Choices) > 0 {
 		m.picker = &picker{command: msg.name, choices: r.Choices}
+	}
+	if r.Input != "" {
+		m.input.SetValue(r.Input)
 	}
 	m.info = m.mergeInfo(m.backend.Info())
 	return nil

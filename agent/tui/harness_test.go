@@ -102,7 +102,11 @@ func (b *testBackend) Command(_ context.Context, name, args string) (Reply, erro
 		if args == "" {
 			return Reply{Choices: []Choice{{Label: "turn 1: hello", Value: "1"}, {Label: "turn 2: more", Value: "2"}}}, nil
 		}
-		return Reply{Text: "went back to " + args, Cleared: true}, nil
+		r := Reply{Text: "went back to " + args, Cleared: true}
+		if name == CmdRewind {
+			r.Input = "the message of turn " + args
+		}
+		return r, nil
 	case CmdCompact:
 		return Reply{}, ErrUnsupported
 	}

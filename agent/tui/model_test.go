@@ -180,7 +180,7 @@ func TestSlashCommands(t *testing.T) {
 			t.Errorf("/help lacks /%s", c.name)
 		}
 	}
-	for _, name := range []string{CmdClear, CmdTools, CmdModel + " gemini/flash", CmdUndo, CmdBackups, CmdPrompt, CmdNotes + " todo"} {
+	for _, name := range []string{CmdClear, CmdTools, CmdModel + " gemini/flash", CmdUndo, CmdRedo, CmdBackups, CmdPrompt, CmdNotes + " todo"} {
 		h.say("/" + name)
 		h.until("/"+name, func() bool { return strings.Contains(h.printed(), "did "+name) })
 	}
@@ -193,8 +193,15 @@ func TestSlashCommands(t *testing.T) {
 		h.press(tea.KeyEnter)
 		h.until("the pick", func() bool { return strings.Count(h.printed(), "went back to 2") == i+1 })
 		b.commands = b.commands[:len(b.commands)-2]
+		if name == CmdRewind {
+			// The rewound turn's message is back in the input box.
+			if got := h.m.input.Value(); got != "the message of turn 2" {
+				t.Errorf("input after /rewind = %q", got)
+			}
+			h.m.input.SetValue("")
+		}
 	}
-	want := []string{"clear", "tools", "model gemini/flash", "undo", "backups", "prompt", "notes todo", "compact"}
+	want := []string{"clear", "tools", "model gemini/flash", "undo", "redo", "backups", "prompt", "notes todo", "compact"}
 	if strings.Join(b.commands, ",") != strings.Join(want, ",") {
 		t.Errorf("backend commands = %q", b.commands)
 	}

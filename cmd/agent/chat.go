@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/tools/notes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,7 +17,7 @@ import (
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/tui"
 	"github.com/agentcli/agent/prompt"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/notes"
 )
 
 // newChatCmd is `agent chat [PROMPT]`: the interactive chat.
@@ -124,8 +123,6 @@ type chatBackend struct {
 
 	mu     sync.Mutex
 	policy agent.Policy
-	// note is told to the model with the next message (after /undo).
-	note string
 }
 
 func (o *runOptions) convOptions() convOptions {
@@ -143,8 +140,13 @@ func (o *runOptions) convOptions() convOptions {
 }
 
 func newChatBackend(ctx context.Context, d *factory, o *runOptions) (*chatBackend, error) {
+	return newChatBackendWith(ctx, d, o, o.convOptions())
+}
+
+// newChatBackendWith builds the chat's backend over the conversation co
+// describes (tests set its model).
+func newChatBackendWith(ctx context.Context, d *factory, o *runOptions, co convOptions) (*chatBackend, error) {
 	b := &chatBackend{d: d, o: o, root: o.dir}
-	co := o.convOptions()
 	co.approval = agent.Approval{Ask: agent.AskFunc(b.askInChat)}
 	conv, err := d.newConversation(ctx, co)
 	if err != nil {
@@ -164,12 +166,8 @@ func (b *chatBackend) close() { b.conv.Close() }
 // Run runs one turn of the conversation.
 func (b *chatBackend) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
 	b.mu.Lock()
-	pol, note := b.policy, b.note
-	b.note = ""
+	pol := b.policy
 	b.mu.Unlock()
-	if note != "" {
-		text = note + "\n\n" + text
-	}
 	b.a.SetPolicy(pol)
 	return b.conv.Run(ctx, text, emit)
 }
@@ -287,7 +285,11 @@ func (b *chatBackend) Command(ctx context.Context, name, args string) (tui.Reply
 	case tui.CmdPrompt:
 		return tui.Reply{Text: "```\n" + b.a.System + "\n```"}, nil
 	case tui.CmdUndo:
-		return b.undo(ctx)
+		return b.undo(ctx, "undo")
+	case tui.CmdRedo:
+		return b.undo(ctx, "redo")
+	case tui.CmdRewind:
+		return b.rewind(ctx, strings.TrimSpace(args))
 	case tui.CmdBackups:
 		return b.backups()
 	case tui.CmdModel:
@@ -342,35 +344,6 @@ func (b *chatBackend) notes(ctx context.Context, query string) (tui.Reply, error
 		fmt.Fprintf(&sb, "- **%d** %s: %s\n", h.Note.ID, h.Note.Title, ex)
 	}
 	return tui.Reply{Text: sb.String()}, nil
-}
-
-func (b *chatBackend) undo(ctx context.Context) (tui.Reply, error) {
-	root, err := b.d.configuredFileRoot(b.root)
-	if err != nil {
-		return tui.Reply{}, err
-	}
-	defer root.Close()
-	rep, err := root.Undo(ctx, false)
-	if errors.Is(err, fsedit.ErrNothingToUndo) {
-		return tui.Reply{Text: "Nothing to undo: the agent has not written anything in this project yet."}, nil
-	}
-	var ce *fsedit.ConflictError
-	if errors.As(err, &ce) {
-		return tui.Reply{}, fmt.Errorf("%s changed after the agent wrote it; nothing was restored ('agent undo --force' restores anyway)", strings.Join(ce.Paths, ", "))
-	}
-	if err != nil {
-		return tui.Reply{}, err
-	}
-	var files []string
-	var sb strings.Builder
-	for _, f := range rep.Files {
-		fmt.Fprintf(&sb, "- %s %s\n", f.Action, f.Path)
-		files = append(files, f.Path)
-	}
-	b.mu.Lock()
-	b.note = fmt.Sprintf("(The user undid your last changes: %s are back as they were before them.)", strings.Join(files, ", "))
-	b.mu.Unlock()
-	return tui.Reply{Text: fmt.Sprintf("Reverted change set %s:\n\n%s", rep.ChangeSet, sb.String())}, nil
 }
 
 func (b *chatBackend) backups() (tui.Reply, error) {

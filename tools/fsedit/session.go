@@ -90,3 +90,14 @@ func (s *Session) ignorer() Ignorer {
 	}
 	return noIgnore{}
 }
+
+// Forget drops everything the session knows of the files, as if the
+// model had read none: after a rewind the model no longer has the reads
+// of the turns taken back, so each file must be read again before a
+// rewrite or partial write.
+func (s *Session) Forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.seen)
+	clear(s.shifts)
+}

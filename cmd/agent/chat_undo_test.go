@@ -1,0 +1,160 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/agent/tui"
+)
+
+// newTestChat is the chat's real backend (the conversation builder, the
+// file tools, sessions and backups) over a scripted model in a temporary
+// project, with writes allowed.
+func newTestChat(t *testing.T, replies ...string) (*chatBackend, *llmtest.Script, string) {
+	t.Helper()
+	dir := t.TempDir()
+	d := newFactory(&streams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard})
+	d.env = map[string]string{"XDG_CONFIG_HOME": filepath.Join(dir, ".config"), "HOME": dir}
+	script := llmtest.Texts(replies...)
+	o := &runOptions{dir: dir, yes: true}
+	co := o.convOptions()
+	co.model = script
+	b, err := newChatBackendWith(t.Context(), d, o, co)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	return b, script, dir
+}
+
+func (b *chatBackend) say(t *testing.T, text string) {
+	t.Helper()
+	if _, err := b.Run(t.Context(), text, nil); err != nil {
+		t.Fatalf("turn %q: %v", text, err)
+	}
+}
+
+func (b *chatBackend) command(t *testing.T, name, args string) tui.Reply {
+	t.Helper()
+	r, err := b.Command(t.Context(), name, args)
+	if err != nil {
+		t.Fatalf("/%s %s: %v", name, args, err)
+	}
+	return r
+}
+
+func fileOf(dir, name string) string {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return "<missing>"
+	}
+	return string(b)
+}
+
+func create(id, path, content string) string {
+	return `<tool_call name="write_file" id="` + id + `"><operation_type>create</operation_type><file_path>` + path + `</file_path><content>` + content + `</content></tool_call>`
+}
+
+func rewrite(id, path, content string) string {
+	return `<tool_call name="write_file" id="` + id + `"><operation_type>rewrite</operation_type><file_path>` + path + `</file_path><content>` + content + `</content></tool_call>`
+}
+
+// /rewind takes the files and the conversation back to before the picked
+// turn together, records it so a resumed session is rewound too, and
+// gives the turn's message back to the input box.
+func TestChatRewind(t *testing.T) {
+	b, script, dir := newTestChat(t,
+		create("1", "a.txt", "one\n"), "Done one.",
+		rewrite("2", "a.txt", "two\n")+create("3", "new/b.txt", "bee\n"), "Done two.",
+		"Just talking.",
+		"Fresh answer.")
+	b.say(t, "first")
+	b.say(t, "second")
+	b.say(t, "third")
+	if fileOf(dir, "a.txt") != "two\n" || fileOf(dir, "new/b.txt") != "bee\n" {
+		t.Fatalf("setup: a=%q b=%q", fileOf(dir, "a.txt"), fileOf(dir, "new/b.txt"))
+	}
+
+	r := b.command(t, tui.CmdRewind, "")
+	if len(r.Choices) != 3 || !strings.Contains(r.Choices[0].Label, "third") || !strings.Contains(r.Choices[2].Label, "first") {
+		t.Fatalf("rewind choices = %+v", r.Choices)
+	}
+	r = b.command(t, tui.CmdRewind, r.Choices[1].Value) // before "second"
+	if r.Input != "second" || !r.Cleared {
+		t.Errorf("rewind reply = %+v, want the input refilled with %q", r, "second")
+	}
+	if fileOf(dir, "a.txt") != "one\n" {
+		t.Errorf("a.txt after rewind = %q", fileOf(dir, "a.txt"))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
+		t.Errorf("the folder the rewound turn made is still there: %v", err)
+	}
+	msgs := b.a.Session.Messages()
+	if last := msgs[len(msgs)-1]; last.Text != "Done one." {
+		t.Errorf("conversation after rewind ends with %q", last.Text)
+	}
+	for _, m := range msgs {
+		if strings.Contains(m.Text, "second") || strings.Contains(m.Text, "third") {
+			t.Errorf("a rewound turn is still in the conversation: %q", m.Text)
+		}
+	}
+
+	// The next message goes on from the rewound state, with no note of
+	// the rewound files as changed by someone else.
+	b.say(t, "second, better")
+	req := script.Requests()[len(script.Requests())-1]
+	if n := len(req.Messages); n != len(msgs)+1 {
+		t.Errorf("request after rewind has %d messages, want %d", n, len(msgs)+1)
+	}
+	if last := req.Messages[len(req.Messages)-1].Text; last != "second, better" {
+		t.Errorf("first message after the rewind = %q", last)
+	}
+
+	// A resumed session starts from the rewound state.
+	s, err := agent.OpenSession(dir, b.a.Session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var texts []string
+	for _, m := range s.Messages() {
+		texts = append(texts, m.Text)
+	}
+	got := strings.Join(texts, "|")
+	if strings.Contains(got, "Done two.") || !strings.HasSuffix(got, "second, better|Fresh answer.") {
+		t.Errorf("resumed conversation = %q", got)
+	}
+}
+
+// /undo reverts the last turn's files and the next message tells the
+// model, once, in one note; the watcher does not report them again.
+func TestChatUndoTellsTheModel(t *testing.T) {
+	b, script, dir := newTestChat(t,
+		create("1", "a.txt", "one\n"), "Done.",
+		"Talk.", "Noted.", "Still here.")
+	b.say(t, "make a")
+	b.say(t, "talk") // the watcher now knows a.txt
+	r := b.command(t, tui.CmdUndo, "")
+	if !strings.Contains(r.Text, "Undid turn 1") || fileOf(dir, "a.txt") != "<missing>" {
+		t.Fatalf("/undo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
+	}
+	b.say(t, "what now")
+	last := script.Requests()[3].Messages
+	text := last[len(last)-1].Text
+	if !strings.HasPrefix(text, `[The user undid your edits of turn 1 ("make a"): a.txt`) || strings.Contains(text, "outside the agent") {
+		t.Errorf("message after /undo = %q", text)
+	}
+	b.say(t, "and now")
+	last = script.Requests()[4].Messages
+	if text := last[len(last)-1].Text; text != "and now" {
+		t.Errorf("the note came twice: %q", text)
+	}
+	if r := b.command(t, tui.CmdRedo, ""); !strings.Contains(r.Text, "Redid turn 1") || fileOf(dir, "a.txt") != "one\n" {
+		t.Errorf("/redo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
+	}
+}
