@@ -205,13 +205,17 @@ func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreRep
 		return err
 	}
 	printFiles(d, rep)
-	if err := noteInSession(root.Dir(), kind, rep); err != nil {
-		fmt.Fprintf(d.io.ErrOut, "agent: the %s is done, but the conversation could not record it: %v\n", kind, err)
-	}
 	if kind == "undo" {
 		fmt.Fprintf(d.io.Out, "undid run %s; 'agent redo' puts it back, 'agent undo' goes one run further back\n", rep.Run)
 	} else {
 		fmt.Fprintf(d.io.Out, "redid run %s; 'agent undo' reverts it again\n", rep.Run)
+	}
+	told, err := noteInSession(root.Dir(), kind, rep)
+	switch {
+	case err != nil:
+		fmt.Fprintf(d.io.ErrOut, "agent: the %s is done, but the conversation could not record it: %v\n", kind, err)
+	case told:
+		fmt.Fprintf(d.io.Out, "the model is told when session %s goes on (--continue)\n", rep.Session)
 	}
 	return nil
 }
@@ -232,16 +236,16 @@ func printFiles(d *factory, rep fsedit.RestoreReport) {
 // of, so the model hears of it when the conversation goes on. The log's
 // time is kept: an undo does not make an older session the one
 // --continue picks.
-func noteInSession(dir, kind string, rep fsedit.RestoreReport) error {
+func noteInSession(dir, kind string, rep fsedit.RestoreReport) (told bool, err error) {
 	if rep.Session == "" || len(rep.Changed()) == 0 {
-		return nil
+		return false, nil
 	}
 	s, err := agent.OpenSession(dir, rep.Session)
 	if errors.Is(err, agent.ErrNoSession) {
-		return nil // a write from outside a conversation (agent tool-call)
+		return false, nil // a write from outside a conversation (agent tool-call)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	fi, statErr := os.Stat(s.Path())
 	err = s.RecordUndo(kind, rep.Run, rep.Changed())
@@ -251,7 +255,7 @@ func noteInSession(dir, kind string, rep fsedit.RestoreReport) error {
 	if err == nil && statErr == nil {
 		err = os.Chtimes(s.Path(), time.Time{}, fi.ModTime())
 	}
-	return err
+	return err == nil, err
 }
 
 // reportRestore prints what a restore of one change set did, or turns its

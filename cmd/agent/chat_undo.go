@@ -42,7 +42,7 @@ func (b *chatBackend) undo(ctx context.Context, kind string) (tui.Reply, error) 
 		if rep.Session == b.a.Session.ID {
 			err = b.a.Session.RecordUndo(kind, rep.Run, files)
 		} else {
-			err = noteInSession(b.root, kind, rep)
+			_, err = noteInSession(b.root, kind, rep)
 		}
 		if err != nil {
 			return tui.Reply{}, fmt.Errorf("the %s is done, but the conversation could not record it: %w", kind, err)
