@@ -88,40 +88,7 @@ unless --force is given. The current content is backed up first.`,
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "restore even files changed since the change set wrote them")
-	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		return changeSetCompletions(*dir, prefix), cobra.ShellCompDirectiveNoFileComp
-	}
 	return cmd
-}
-
-// changeSetCompletions are the change-set ids starting with prefix, newest
-// first, each described by its files. It only reads the manifest: no
-// configuration, nothing written, nothing pruned.
-func changeSetCompletions(dir, prefix string) []cobra.Completion {
-	dir, err := projectFolder(dir)
-	if err != nil {
-		return nil
-	}
-	root := fsedit.NewRoot(dir, fsedit.Options{})
-	defer root.Close()
-	st, err := root.Backups()
-	if err != nil {
-		return nil
-	}
-	sets, err := st.List()
-	if err != nil {
-		return nil
-	}
-	var out []cobra.Completion
-	for i := len(sets) - 1; i >= 0; i-- {
-		if c := sets[i]; strings.HasPrefix(c.ID, prefix) {
-			out = append(out, cobra.CompletionWithDesc(c.ID, summarizeFiles(c.Files(), 3)))
-		}
-	}
-	return out
 }
 
 func newUndoCmd(d *factory) *cobra.Command {
