@@ -133,6 +133,11 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if approval.Policy == "" {
 		approval.Policy = agent.Policy(c.cfg.Approval)
 	}
+	if o.model == nil { // the demos' scripted runs keep to their own script
+		if approval.Permissions, err = permissions(c.cfg, fr); err != nil {
+			return c, err
+		}
+	}
 	c.agent = &agent.Agent{
 		Model:         model,
 		Tools:         c.tools.reg,
