@@ -57,7 +57,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()
 	markUsageErrors(root)
-	registerCompletions(root)
+	registerCompletions(root, d)
 	return root
 }
 
