@@ -11,11 +11,17 @@ import (
 	"github.com/agentcli/agent/tools/fsedit"
 )
 
-// pathParams are the tools that write project files, and the parameter
-// that names the file: a bare glob rule covers each of them.
-var pathParams = map[string]string{
-	"write_file": "file_path",
-	audio.Name:   "output_path",
+// pathParam is the parameter naming the file of a tool that writes
+// project files ("" for other tools): a bare glob rule covers each of
+// them.
+func pathParam(tool string) string {
+	switch tool {
+	case "write_file":
+		return "file_path"
+	case audio.Name:
+		return "output_path"
+	}
+	return ""
 }
 
 // commandTool is the tool whose rules match a command's first words.
@@ -50,7 +56,7 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (age
 			return q.Tool.Name == commandTool && commandMatches(cmd, words, deny)
 		}}, nil
 	}
-	if _, ok := pathParams[pr.Tool]; pr.Tool != "" && !ok {
+	if pr.Tool != "" && pathParam(pr.Tool) == "" {
 		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, or a glob alone for every file write", pr.Tool, audio.Name, commandTool)
 	}
 	g, err := fsedit.ParseGlob(pr.Pattern)
@@ -58,8 +64,8 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (age
 		return agent.Rule{}, fmt.Errorf("%v: write a glob like \"docs/**\" or \"*.md\"", err)
 	}
 	return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
-		param, ok := pathParams[q.Tool.Name]
-		if !ok || pr.Tool != "" && pr.Tool != q.Tool.Name {
+		param := pathParam(q.Tool.Name)
+		if param == "" || pr.Tool != "" && pr.Tool != q.Tool.Name {
 			return false
 		}
 		p, _ := q.Input.Values[param].(string)
@@ -102,7 +108,7 @@ func startsWith(have, prefix []string) bool {
 // unasked: `write_file docs/a.md: allowed by permissions.allow "docs/**"`.
 func ruleActivity(c *xmlcall.Call, rule string) string {
 	what := c.Name
-	param := pathParams[c.Name]
+	param := pathParam(c.Name)
 	if c.Name == commandTool {
 		param = "command"
 	}
