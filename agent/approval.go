@@ -99,6 +99,9 @@ type Approval struct {
 	// approval and Ask is nil: what the user can do about it, in the
 	// words of the interface ("tell the user to rerun with --yes").
 	NoOneToAsk string
+	// Permissions are the user's standing rules (permissions.go),
+	// checked before the policy: a deny rule refuses even under auto.
+	Permissions Permissions
 }
 
 // approver holds the approval state of one conversation: the policy,
@@ -149,6 +152,8 @@ type verdict struct {
 	// call would fail): such a refusal counts as a failure for the
 	// TOOL_SKIPPED rule, a person's "no" does not (protocol.md §4).
 	byPolicy bool
+	// rule labels the permission rule that decided, if one did.
+	rule string
 }
 
 // autoAllower is a tool whose own rules (from the user's configuration)
@@ -175,6 +180,11 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 	if s, ok := t.(sandboxed); ok && !s.Sandboxed() {
 		unguarded = true
 	}
+	rule, ruled := a.Approval.Permissions.Decide(q)
+	if ruled && !rule.Allow {
+		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: the user's rule %s refuses it; do not try to make this change another way, tell the user what you would change instead", name, rule.Label)
+		return verdict{deny: &res, byPolicy: true, rule: rule.Label}, nil
+	}
 	if aa, ok := t.(autoAllower); ok && !unguarded && policy != PolicyNever && policy != PolicyPlan && aa.Allowed(q.Input) {
 		return verdict{}, nil
 	}
@@ -190,6 +200,11 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 	case PolicyPlan:
 		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: plan mode is on and nothing may be changed; read what you need and describe your plan, the user will switch modes to let you carry it out", name)
 		return verdict{deny: &res, byPolicy: true}, nil
+	}
+	if ruled && !unguarded {
+		// The user's allow rule answers for them; an unsandboxed
+		// command is asked about all the same.
+		return verdict{rule: rule.Label}, nil
 	}
 	if q.Tool.AutoApproved || !unguarded && a.approver.allowedAlways(q.Scope()) {
 		// Some writes are never asked about (creating a note: nothing

@@ -31,6 +31,7 @@ type AuditEntry struct {
 	Outcome    string            `json:"outcome"`
 	Code       string            `json:"code,omitempty"`
 	DurationMS float64           `json:"duration_ms"`
+	Rule       string            `json:"rule,omitempty"` // the permission rule that decided, if any
 }
 
 // Audit appends one JSON line per tool call to .agent/audit.jsonl. It is

@@ -49,6 +49,7 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 			Outcome:    cr.Outcome(),
 			Code:       cr.Result.Code,
 			DurationMS: durationMS(cr.Duration),
+			Rule:       cr.Rule,
 		}); err != nil {
 			// The call has its answer; only the log failed.
 			return append(results, cr), err
@@ -88,13 +89,14 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		if err != nil {
 			return cr, false, err
 		}
+		cr.Rule = v.rule
 		if v.deny != nil {
 			cr.Result = *v.deny
 			cr.ByPolicy = v.byPolicy
 			return cr, !v.byPolicy, nil
 		}
 	}
-	emit(Event{Type: EventToolStart, Iteration: b.iter, Call: &c})
+	emit(Event{Type: EventToolStart, Iteration: b.iter, Call: &c, Rule: cr.Rule})
 	ctx = tools.WithOutput(ctx, func(out []byte) {
 		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
 	})

@@ -82,6 +82,9 @@ type Event struct {
 	Err error
 	// Outcome is the summary of an EventDone.
 	Outcome *Outcome
+	// Rule labels the user's permission rule that allowed the call of
+	// an EventToolStart without asking (`permissions.allow "docs/**"`).
+	Rule string
 }
 
 // Outcome labels of a CallResult, for display and the audit log.
@@ -103,8 +106,11 @@ type CallResult struct {
 	// Duration is how long the tool ran (zero when it did not run).
 	Duration time.Duration
 	// ByPolicy is true when a write was refused by the approval policy
-	// (no one to ask, or never), not by a person.
+	// (no one to ask, never, or a deny rule), not by a person.
 	ByPolicy bool
+	// Rule labels the user's permission rule that decided the call
+	// (allowed it unasked or refused it); empty when none did.
+	Rule string
 }
 
 // Outcome returns the call's outcome label (OutcomeOK, OutcomeError, ...).
@@ -141,6 +147,7 @@ type resultJSON struct {
 	Message    string   `json:"message,omitempty"`
 	Changed    []string `json:"changed,omitempty"`
 	DurationMS float64  `json:"duration_ms"`
+	Rule       string   `json:"rule,omitempty"`
 }
 
 func paramMap(ps []xmlcall.Param) map[string]string {
@@ -165,6 +172,7 @@ func (r CallResult) MarshalJSON() ([]byte, error) {
 		Message:    r.Result.Message,
 		Changed:    r.Result.Changed,
 		DurationMS: durationMS(r.Duration),
+		Rule:       r.Rule,
 	})
 }
 
@@ -186,8 +194,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Retry     *Retry      `json:"retry,omitempty"`
 		Error     string      `json:"error,omitempty"`
 		Outcome   *Outcome    `json:"outcome,omitempty"`
+		Rule      string      `json:"rule,omitempty"`
 	}
-	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome}
+	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}

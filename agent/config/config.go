@@ -48,6 +48,10 @@ type Config struct {
 	Notes Notes        `toml:"notes"` // notes.go
 	Tools ToolSwitches `toml:"tools"`
 
+	// Permissions are rules about writes; from the user's own config
+	// only (permissions.go).
+	Permissions Permissions `toml:"permissions"`
+
 	// Resolved by Load, never read from files.
 
 	Family string `toml:"-"` // the wire protocol: FamilyGemini, FamilyOpenAI, FamilyAnthropic
@@ -357,6 +361,9 @@ func (c *Config) validate() error {
 		return bad("backups.max_size", c.Backups.MaxSize, "use a positive size like 100MiB")
 	}
 	if err := c.validateShell(); err != nil {
+		return err
+	}
+	if err := c.validatePermissions(); err != nil {
 		return err
 	}
 	return c.validateContext()

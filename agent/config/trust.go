@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -82,6 +83,11 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string
 		for k := range c.Origins {
 			if k == top || strings.HasPrefix(k, top+".") {
 				delete(c.Origins, k)
+			}
+		}
+		for k, o := range before.Origins {
+			if k == top || strings.HasPrefix(k, top+".") {
+				c.Origins[k] = o // the user's own setting stays theirs
 			}
 		}
 		c.Ignored = append(c.Ignored, Ignored{Key: top, Value: tomlValue(raw, top), File: path, UserOnly: userOnlyKey})
@@ -193,6 +199,7 @@ func fieldIndex(t reflect.Type, name string) int {
 // original leaves the copy alone: TOML decoding reuses slices in place.
 func (c *Config) clone() Config {
 	out := *c
+	out.Origins = maps.Clone(c.Origins)
 	cloneSlices(reflect.ValueOf(&out).Elem())
 	return out
 }

@@ -120,6 +120,10 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 			if r.Result.Message != "" {
 				msg = " " + st.dim.Render(visible(r.Result.Message))
 			}
+			if r.Rule != "" {
+				// The user's rule let it run unasked: say which.
+				msg += " " + st.dim.Render("· allowed by "+visible(r.Rule))
+			}
 			tail = st.ok.Render("✓") + dur + msg
 		case agent.OutcomeSkipped:
 			tail = st.dim.Render("– skipped")

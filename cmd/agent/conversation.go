@@ -135,6 +135,11 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if approval.Policy == "" {
 		approval.Policy = agent.Policy(c.cfg.Approval)
 	}
+	if o.model == nil { // the demos' scripted runs keep to their own script
+		if approval.Permissions, err = permissions(c.cfg, fr); err != nil {
+			return c, err
+		}
+	}
 	watcher := &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.dir)}
 	c.agent = &agent.Agent{
 		Model:         model,

@@ -44,7 +44,7 @@ var demoReplies = []string{
 
 func newDemoCmd(d *factory) *cobra.Command {
 	o := &runOptions{io: d.io, outputFormat: formatText}
-	var live, keep bool
+	var live, keep, verbose bool
 	cmd := &cobra.Command{
 		Use:   "demo-chat-tools",
 		Short: "Watch the whole tool loop at work in a temporary project",
@@ -54,21 +54,29 @@ tool call as the model wrote it, and each <tool_response> sent back.
 
 By default a built-in scripted model plays the model's part, so the demo
 needs no key and no network. With --live the same request goes to the
-configured provider.`,
+configured provider. With -v the system prompt is shown first and each
+<tool_response> is shown whole, as the self-checks' -v does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDemo(cmd.Context(), d, o, live, keep)
+			return runDemo(cmd.Context(), d, o, demoOptions{live: live, keep: keep, verbose: verbose})
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&live, "live", false, "send the request to the configured provider instead of the scripted model")
 	f.BoolVar(&keep, "keep", false, "keep the temporary project afterwards")
+	f.BoolVarP(&verbose, "verbose", "v", false, "show the system prompt and each tool response whole")
 	f.StringVar(&o.provider, "provider", "", "model provider for --live")
 	f.StringVar(&o.model, "model", "", "model name for --live")
 	return cmd
 }
 
-func runDemo(ctx context.Context, d *factory, o *runOptions, live, keep bool) error {
+// demoOptions are the demo's own flags.
+type demoOptions struct {
+	live, keep, verbose bool
+}
+
+func runDemo(ctx context.Context, d *factory, o *runOptions, do demoOptions) error {
+	live, keep := do.live, do.keep
 	dir, err := os.MkdirTemp("", "agent-demo-")
 	if err != nil {
 		return fmt.Errorf("create the demo project: %w", err)
@@ -109,7 +117,11 @@ func runDemo(ctx context.Context, d *factory, o *runOptions, live, keep bool) er
 	w := safeWriter{d.io.Out}
 	fmt.Fprintf(w, "agent demo: %s works in a temporary project, %s\n", model.Name(), dir)
 	fmt.Fprintf(w, "files: %s\n", strings.Join(sortedKeys(demoFiles), ", "))
-	p := &demoPrinter{w: w}
+	p := &demoPrinter{w: w, whole: do.verbose}
+	if do.verbose {
+		p.section("system prompt")
+		fmt.Fprintln(w, strings.TrimRight(conv.agent.System, "\n"))
+	}
 	p.section("user")
 	fmt.Fprintln(w, demoPrompt)
 	out, err := conv.Run(ctx, demoPrompt, p.event)
@@ -140,6 +152,7 @@ func runDemo(ctx context.Context, d *factory, o *runOptions, live, keep bool) er
 // model will read it.
 type demoPrinter struct {
 	w         io.Writer
+	whole     bool // show responses whole (-v)
 	iteration int
 	results   bool // a responses section is open
 	midLine   bool
@@ -177,7 +190,9 @@ func (p *demoPrinter) event(ev agent.Event) {
 			p.section("tool responses, sent back as one user turn")
 		}
 		r := ev.Result.Response()
-		r.Content = shortenLines(r.Content, 12)
+		if !p.whole {
+			r.Content = shortenLines(r.Content, 12)
+		}
 		fmt.Fprint(p.w, xmlcall.RenderString(r))
 	case agent.EventRetry:
 		fmt.Fprintf(p.w, "\n[%s]\n", ev.Text)

@@ -58,6 +58,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 	// Added now rather than at Execute so that it is marked too.
 	root.InitDefaultCompletionCmd()
 	markUsageErrors(root)
+	registerCompletions(root, d)
 	return root
 }
 
@@ -66,7 +67,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 func execute(ctx context.Context, io *streams, args []string) int {
 	root := newRootCmd(newFactory(io))
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -81,10 +82,20 @@ func execute(ctx context.Context, io *streams, args []string) int {
 	fmt.Fprintln(io.ErrOut, "agent: "+safeText(strings.TrimSpace(msg)))
 	var ue usageError
 	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") {
-		fmt.Fprintln(io.ErrOut, "Run 'agent --help' for usage.")
+		fmt.Fprintln(io.ErrOut, helpHint(cmd))
 		return exitUsage
 	}
 	return exitCode(err)
+}
+
+// helpHint points to the help of the command that was misused, so that
+// `agent run --bogus` names `agent run --help`, not the root's.
+func helpHint(cmd *cobra.Command) string {
+	path := "agent"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	return fmt.Sprintf("Run '%s --help' for usage.", path)
 }
 
 func newVersionCmd(io *streams) *cobra.Command {

@@ -255,8 +255,13 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 	if runErr != nil && !errors.Is(runErr, agent.ErrMaxIterations) {
 		return runErr
 	}
-	if n := refusedWrites(out); n > 0 {
-		fmt.Fprintf(errOut, "agent: %s refused: nobody could approve them; rerun with --yes to allow writes\n", plural(n, "write was", "writes were"))
+	if n, ruled := refusedWrites(out); n > 0 {
+		if n > ruled {
+			fmt.Fprintf(errOut, "agent: %s refused: nobody could approve them; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"))
+		}
+		if ruled > 0 {
+			fmt.Fprintf(errOut, "agent: %s refused by your permissions.deny rules (agent config shows them)\n", plural(ruled, "write was", "writes were"))
+		}
 		return exitError{code: exitRefused}
 	}
 	if runErr != nil {
@@ -269,19 +274,21 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 // errInterrupted is how a cancelled run is reported.
 var errInterrupted = errors.New("interrupted")
 
-// refusedWrites counts the calls the approval policy refused; a person's
-// "n" is not counted.
-func refusedWrites(out *agent.Outcome) int {
+// refusedWrites counts the calls the approval policy refused, and of
+// those the ones a deny rule refused; a person's "n" is not counted.
+func refusedWrites(out *agent.Outcome) (n, ruled int) {
 	if out == nil {
-		return 0
+		return 0, 0
 	}
-	n := 0
 	for _, c := range out.Calls {
 		if c.ByPolicy && c.Result.Code == tools.CodePolicyDenied {
 			n++
+			if c.Rule != "" {
+				ruled++
+			}
 		}
 	}
-	return n
+	return n, ruled
 }
 
 // plural words a count: "1 write was", "2 writes were".

@@ -67,6 +67,11 @@ func (p *textPrinter) event(ev agent.Event) {
 	case agent.EventCall:
 		p.breakLine()
 		fmt.Fprintf(p.errOut, "→ %s\n", safeText(callSummary(ev.Call)))
+	case agent.EventToolStart:
+		if ev.Rule != "" {
+			p.breakLine()
+			fmt.Fprintf(p.errOut, "  %s\n", safeText(ruleActivity(ev.Call, ev.Rule)))
+		}
 	case agent.EventResult:
 		p.breakLine()
 		r := ev.Result

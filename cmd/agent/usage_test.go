@@ -7,21 +7,26 @@ import (
 )
 
 func TestArgumentMistakesExitWithUsage(t *testing.T) {
-	for _, args := range [][]string{
+	for _, tc := range []struct {
+		args []string
+		help string // the command whose help the hint names
+	}{
 		// (restore with no id lists the change sets: backups_undo.txtar)
-		{"backups", "restore", "a", "b"},
-		{"parse", "extra"},
-		{"version", "extra"},
-		{"completion", "nope"},
+		{[]string{"backups", "restore", "a", "b"}, "agent backups restore"},
+		{[]string{"parse", "extra"}, "agent parse"},
+		{[]string{"version", "extra"}, "agent version"},
+		{[]string{"completion", "nope"}, "agent completion"},
+		{[]string{"run", "--bogus"}, "agent run"},
+		{[]string{"nope"}, "agent"},
 	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			io := &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-			if code := execute(t.Context(), io, args); code != exitUsage {
+			if code := execute(t.Context(), io, tc.args); code != exitUsage {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, errOut.String())
 			}
-			if !strings.Contains(errOut.String(), "agent --help") {
-				t.Errorf("stderr lacks the usage hint:\n%s", errOut.String())
+			if hint := "Run '" + tc.help + " --help' for usage.\n"; !strings.HasSuffix(errOut.String(), hint) {
+				t.Errorf("stderr does not end with %q:\n%s", hint, errOut.String())
 			}
 		})
 	}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools/audio"
+	"github.com/agentcli/agent/tools/fsedit"
+)
+
+// pathParam is the parameter naming the file of a tool that writes
+// project files ("" for other tools): a bare glob rule covers each of
+// them.
+func pathParam(tool string) string {
+	switch tool {
+	case "write_file":
+		return "file_path"
+	case audio.Name:
+		return "output_path"
+	}
+	return ""
+}
+
+// commandTool is the tool whose rules match a command's first words.
+const commandTool = "run_command"
+
+// permissions turns the user's [permissions] rules into the loop's. Paths
+// are matched as the file tools resolve them under root, so "docs/../x"
+// or a symlink into a denied folder is judged by where the write lands.
+func permissions(cfg config.Config, root *fsedit.Root) (agent.Permissions, error) {
+	var p agent.Permissions
+	for _, l := range []struct {
+		name  string
+		rules []string
+		dst   *[]agent.Rule
+	}{{"allow", cfg.Permissions.Allow, &p.Allow}, {"deny", cfg.Permissions.Deny, &p.Deny}} {
+		for _, text := range l.rules {
+			r, err := permissionRule(config.ParseRule(text), root, l.name == "deny")
+			if err != nil {
+				return p, cfg.PermissionError(l.name, text, err.Error())
+			}
+			*l.dst = append(*l.dst, r)
+		}
+	}
+	return p, nil
+}
+
+func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (agent.Rule, error) {
+	if pr.Tool == commandTool {
+		words := strings.Fields(pr.Pattern)
+		return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
+			cmd, _ := q.Input.Values["command"].(string)
+			return q.Tool.Name == commandTool && commandMatches(cmd, words, deny)
+		}}, nil
+	}
+	if pr.Tool != "" && pathParam(pr.Tool) == "" {
+		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, or a glob alone for every file write", pr.Tool, audio.Name, commandTool)
+	}
+	g, err := fsedit.ParseGlob(pr.Pattern)
+	if err != nil {
+		return agent.Rule{}, fmt.Errorf("%v: write a glob like \"docs/**\" or \"*.md\"", err)
+	}
+	return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
+		param := pathParam(q.Tool.Name)
+		if param == "" || pr.Tool != "" && pr.Tool != q.Tool.Name {
+			return false
+		}
+		p, _ := q.Input.Values[param].(string)
+		rel, ok := root.Canonical(p)
+		return ok && g.Match(rel)
+	}}, nil
+}
+
+// shellMeta are the characters that join or wrap commands in one line
+// (as in tools/shell): an allow rule never covers a line holding one,
+// while a deny rule covers the line when any of its pieces starts with
+// the rule's words.
+const shellMeta = ";&|`$><()\\\n\r"
+
+func commandMatches(cmd string, words []string, deny bool) bool {
+	if !deny {
+		return !strings.ContainsAny(cmd, shellMeta) && startsWith(strings.Fields(cmd), words)
+	}
+	for _, piece := range strings.FieldsFunc(cmd, func(r rune) bool { return strings.ContainsRune(shellMeta, r) }) {
+		if startsWith(strings.Fields(piece), words) {
+			return true
+		}
+	}
+	return false
+}
+
+func startsWith(have, prefix []string) bool {
+	if len(prefix) == 0 || len(prefix) > len(have) {
+		return false
+	}
+	for i := range prefix {
+		if have[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleActivity is the activity line of a call a permission rule let run
+// unasked: `write_file docs/a.md: allowed by permissions.allow "docs/**"`.
+func ruleActivity(c *xmlcall.Call, rule string) string {
+	what := c.Name
+	param := pathParam(c.Name)
+	if c.Name == commandTool {
+		param = "command"
+	}
+	if v := c.Args()[param]; param != "" && v != "" {
+		what += " " + oneLineText(v)
+	}
+	return what + ": allowed by " + rule
+}
+
+// oneLineText is s with its runs of white space made single spaces.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
