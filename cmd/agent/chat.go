@@ -365,7 +365,14 @@ func (b *chatBackend) backups() (tui.Reply, error) {
 	}
 	var sb strings.Builder
 	for _, c := range sets {
-		fmt.Fprintf(&sb, "- `%s` %s %s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04"), summarizeFiles(c.Files(), 3))
+		mark := ""
+		switch {
+		case c.UndoRun != "":
+			mark = " (undo)"
+		case c.RedoRun != "":
+			mark = " (redo)"
+		}
+		fmt.Fprintf(&sb, "- `%s` %s %s%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04"), summarizeFiles(c.Files(), 3), mark)
 	}
 	return tui.Reply{Text: sb.String()}, nil
 }
