@@ -223,3 +223,31 @@ func TestUndoRunsChecksAllFirst(t *testing.T) {
 		t.Errorf("after rewinding to run2: a=%q b=%q", p.content("a.md"), p.content("b.md"))
 	}
 }
+
+// Pruning by size keeps the whole last run, not only its last change set.
+func TestPruneKeepsTheLastRun(t *testing.T) {
+	p := newProject(t, map[string]string{"a.md": "a0\n"})
+	wantOK(t, p.read("a.md"))
+	p.turn("run1", "s1.1", func() { wantOK(t, p.write("rewrite", "a.md", "a1\n")) })
+	p.turn("run2", "s1.2", func() { wantOK(t, p.write("rewrite", "a.md", "a2\n")) })
+	p.turn("run2", "s1.3", func() { wantOK(t, p.write("rewrite", "a.md", "a3\n")) })
+	r2 := NewRoot(p.dir, Options{BackupMaxBytes: 1})
+	defer r2.Close()
+	st, err := r2.Backups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := st.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Done) != 1 || h.Done[0].ID != "run2" || len(h.Done[0].Sets) != 2 {
+		t.Fatalf("after pruning: %+v, want run2 whole", h.Done)
+	}
+	if _, err := r2.Undo(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(p.dir, "a.md")); string(got) != "a1\n" {
+		t.Errorf("undo of the kept run: a=%q", got)
+	}
+}

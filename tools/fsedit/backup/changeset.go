@@ -138,8 +138,9 @@ func (s *Store) Find(id string) (ChangeSet, error) {
 }
 
 // Prune drops change sets older than the retention age, then the oldest
-// ones while the backups exceed the size limit. The newest change set is
-// always kept, so the last reply can be undone whatever its size. It
+// ones while the backups exceed the size limit. The newest change set,
+// and the rest of its run, are always kept, so the last message's writes
+// can be undone whatever their size. It
 // returns how many change sets it dropped.
 func (s *Store) Prune() (int, error) {
 	if _, err := s.root.Lstat(path.Join(Dir, manifestName)); err != nil {
@@ -161,7 +162,11 @@ func (s *Store) Prune() (int, error) {
 	for _, c := range sets {
 		total += c.Size()
 	}
+	last := sets[len(sets)-1]
 	for _, c := range sets[:len(sets)-1] {
+		if c.Run == last.Run {
+			continue // the last run stays whole, so it can be undone
+		}
 		tooOld := s.keep.MaxAge > 0 && now.Sub(c.Time) > s.keep.MaxAge
 		tooBig := s.keep.MaxBytes > 0 && total > s.keep.MaxBytes
 		if tooOld || tooBig {
