@@ -99,7 +99,7 @@ func (p *textPrinter) flush() {
 }
 
 func (p *textPrinter) event(ev agent.Event) {
-	if p.spin != nil {
+	if p.spin != nil && ev.Type != agent.EventThought && ev.Type != agent.EventUsage {
 		// Nothing is drawn over a line being printed.
 		p.spin.hold()
 		defer func() { p.spin.release(!(p.tty && p.midLine)) }()

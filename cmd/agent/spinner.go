@@ -36,7 +36,10 @@ var plainAfter = 5 * time.Second
 type spinner struct {
 	w     io.Writer
 	label string // "waiting for gemini-2.5-flash"
-	plain bool
+	// thinkLabel replaces label once the model is thinking ("gemini-2.5-flash
+	// is thinking"): its thoughts are not shown in text output.
+	thinkLabel string
+	plain      bool
 
 	mu      sync.Mutex
 	waiting bool
@@ -45,6 +48,8 @@ type spinner struct {
 	shown   bool // a frame is on the screen
 	held    bool // the printer is writing
 	blocked bool // the cursor is inside a line of prose: draw nothing
+	// thinking is true once thoughts came: the wait goes on until text.
+	thinking bool
 	done    chan struct{}
 	timer   *time.Timer // plain mode
 }
@@ -57,7 +62,6 @@ func newSpinner(s *streams, model string) *spinner {
 	if _, m, ok := strings.Cut(model, "/"); ok {
 		model = m
 	}
-	label := "waiting for " + model
 	width := 80
 	if !plain {
 		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 0 {
@@ -66,10 +70,13 @@ func newSpinner(s *streams, model string) *spinner {
 	}
 	// The frame, the label and "… 999 s" must fit on one line, or the
 	// erase would leave the wrapped part behind.
-	if room := max(width-16, 1); utf8.RuneCountInString(label) > room {
-		label = string([]rune(label)[:room])
+	fit := func(label string) string {
+		if room := max(width-16, 1); utf8.RuneCountInString(label) > room {
+			return string([]rune(label)[:room])
+		}
+		return label
 	}
-	return &spinner{w: s.ErrOut, label: label, plain: plain}
+	return &spinner{w: s.ErrOut, label: fit("waiting for " + model), thinkLabel: fit(model + " is thinking"), plain: plain}
 }
 
 // start begins a wait.
@@ -79,7 +86,7 @@ func (s *spinner) start() {
 	if s.waiting {
 		return
 	}
-	s.waiting, s.since = true, time.Now()
+	s.waiting, s.since, s.thinking = true, time.Now(), false
 	if s.plain {
 		if s.timer == nil {
 			s.timer = time.AfterFunc(plainAfter, s.sayPlain)
@@ -90,6 +97,20 @@ func (s *spinner) start() {
 	}
 	s.done = make(chan struct{})
 	go s.spin(s.done)
+}
+
+// think says the model is thinking: the wait goes on, worded so.
+func (s *spinner) think() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.thinking = true
+}
+
+func (s *spinner) text() string {
+	if s.thinking && s.thinkLabel != "" {
+		return s.thinkLabel
+	}
+	return s.label
 }
 
 // stop ends the wait and erases the spinner.
@@ -150,7 +171,7 @@ func (s *spinner) spin(done chan struct{}) {
 
 // draw redraws the line; the caller holds mu.
 func (s *spinner) draw() {
-	line := "\r\x1b[K" + spinnerFrames[s.frame%len(spinnerFrames)] + " " + s.label + "…"
+	line := "\r\x1b[K" + spinnerFrames[s.frame%len(spinnerFrames)] + " " + s.text() + "…"
 	if d := time.Since(s.since); d >= time.Second {
 		line += fmt.Sprintf(" %d s", int(d.Seconds()))
 	}
@@ -171,11 +192,12 @@ func (s *spinner) sayPlain() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.waiting && !s.held && !s.blocked {
-		fmt.Fprintf(s.w, "agent: still %s (%s so far)\n", s.label, waitText(time.Since(s.since)))
+		fmt.Fprintf(s.w, "agent: still %s (%s so far)\n", s.text(), waitText(time.Since(s.since)))
 	}
 }
 
-// waitingModel runs the spinner from each model call to its first output.
+// waitingModel runs the spinner from each model call to its first text
+// (thoughts are not shown in text output, so they are waited through).
 type waitingModel struct {
 	llm.Model
 	spin *spinner
@@ -191,7 +213,9 @@ func (m waitingModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm
 			}
 		}()
 		for c, err := range m.Model.Stream(ctx, req) {
-			if waiting {
+			if waiting && c.Thought != "" && c.Text == "" && err == nil {
+				m.spin.think()
+			} else if waiting {
 				m.spin.stop()
 				waiting = false
 			}

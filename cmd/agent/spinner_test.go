@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"iter"
 	"regexp"
 	"strings"
 	"testing"
@@ -92,5 +94,34 @@ func TestWaitingModelStopsAtTheFirstOutput(t *testing.T) {
 	}
 	if s.waiting {
 		t.Error("waiting after the stream ended")
+	}
+}
+
+// thinkingModel thinks aloud, then answers.
+type thinkingModel struct{ during func() }
+
+func (thinkingModel) Name() string { return "test/thinker" }
+
+func (m thinkingModel) Stream(context.Context, llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		if !yield(llm.Chunk{Thought: "hmm"}, nil) {
+			return
+		}
+		m.during()
+		yield(llm.Chunk{Text: "answer"}, nil)
+	}
+}
+
+func TestWaitingModelWaitsThroughThoughts(t *testing.T) {
+	var w syncBuffer
+	s := &spinner{w: &w, label: "waiting for thinker", thinkLabel: "thinker is thinking"}
+	m := waitingModel{Model: thinkingModel{during: func() { time.Sleep(3 * spinnerTick) }}, spin: s}
+	for _, err := range m.Stream(t.Context(), llm.Request{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := w.String(); !strings.Contains(got, "⠋ thinker is thinking…") || !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("drawn %q, want the thinking shown, then erased", got)
 	}
 }
