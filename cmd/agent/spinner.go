@@ -50,8 +50,8 @@ type spinner struct {
 	blocked bool // the cursor is inside a line of prose: draw nothing
 	// thinking is true once thoughts came: the wait goes on until text.
 	thinking bool
-	done    chan struct{}
-	timer   *time.Timer // plain mode
+	done     chan struct{}
+	timer    *time.Timer // plain mode
 }
 
 // newSpinner returns the wait indicator for `agent run` text output about
