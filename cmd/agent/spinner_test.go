@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"iter"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -123,5 +124,27 @@ func TestWaitingModelWaitsThroughThoughts(t *testing.T) {
 	}
 	if got := w.String(); !strings.Contains(got, "⠋ thinker is thinking…") || !strings.HasSuffix(got, "\r\x1b[K") {
 		t.Errorf("drawn %q, want the thinking shown, then erased", got)
+	}
+}
+
+func TestSpinnerIsPlainWhereItCannotBeDrawn(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	os.Unsetenv("NO_COLOR") // restored when the test ends
+	t.Setenv("TERM", "xterm-256color")
+	tty := &streams{stderrTTY: true}
+	if s := newSpinner(tty, "gemini/gemini-2.5-flash"); s.plain || s.label != "waiting for gemini-2.5-flash" {
+		t.Errorf("on a terminal: plain=%v label=%q, want a drawn spinner naming the model", s.plain, s.label)
+	}
+	if s := newSpinner(&streams{}, "gemini/m"); !s.plain {
+		t.Error("stderr not a terminal: not plain")
+	}
+	t.Setenv("TERM", "dumb")
+	if s := newSpinner(tty, "gemini/m"); !s.plain {
+		t.Error("TERM=dumb: not plain")
+	}
+	t.Setenv("TERM", "xterm-256color")
+	t.Setenv("NO_COLOR", "1")
+	if s := newSpinner(tty, "gemini/m"); !s.plain {
+		t.Error("NO_COLOR: not plain")
 	}
 }
