@@ -247,6 +247,9 @@ func (a *Agent) notifyRetries(ctx context.Context, iter int, emit func(Event)) c
 			r.Provider = n.Err.Endpoint.Provider
 			r.Message = n.Err.Error()
 			r.Reason = retryReason(n.Err.Kind)
+			if n.Err.Kind == llm.KindTimeout {
+				r.Silence = n.Err.Waited
+			}
 		}
 		emit(Event{Type: EventRetry, Iteration: iter, Retry: r})
 	})

@@ -45,18 +45,22 @@ type Retry struct {
 	Attempts int `json:"attempts,omitempty"`
 	// Wait is how long the loop waits before the next attempt.
 	Wait time.Duration `json:"-"`
+	// Silence is, for a "timeout", how long the provider sent nothing
+	// (model_timeout).
+	Silence time.Duration `json:"-"`
 	// Message is the failure in one line, as the provider layer
 	// worded it.
 	Message string `json:"message,omitempty"`
 }
 
-// MarshalJSON adds the wait in seconds.
+// MarshalJSON adds the wait (and a timeout's silence) in seconds.
 func (r Retry) MarshalJSON() ([]byte, error) {
 	type plain Retry
 	return json.Marshal(struct {
 		plain
-		WaitS float64 `json:"wait_s"`
-	}{plain(r), r.Wait.Seconds()})
+		WaitS    float64 `json:"wait_s"`
+		SilenceS float64 `json:"silence_s,omitempty"`
+	}{plain(r), r.Wait.Seconds(), r.Silence.Seconds()})
 }
 
 // Event is one thing that happened during Run. Type says which of the

@@ -332,6 +332,9 @@ func (c *Config) applyFlags(f Flags) {
 	}
 }
 
+// MinModelTimeout is the shortest model_timeout accepted.
+const MinModelTimeout = time.Second
+
 func (c *Config) validate() error {
 	bad := func(key string, v any, want string) error {
 		return fmt.Errorf("%s = %v (from %s): %s", key, v, c.Origin(key), want)
@@ -343,8 +346,10 @@ func (c *Config) validate() error {
 		return bad("max_iterations", c.MaxIterations, "use a number of 1 or more")
 	case c.ToolTimeout <= 0:
 		return bad("tool_timeout", c.ToolTimeout, "use a positive duration like 60s")
-	case c.ModelTimeout <= 0:
-		return bad("model_timeout", c.ModelTimeout, "use a positive duration like 2m")
+	case c.ModelTimeout < Duration(MinModelTimeout):
+		// Below a second no real model can answer: every call would
+		// fail as silent.
+		return bad("model_timeout", c.ModelTimeout, "use at least 1s, like 2m")
 	case c.Retry.Attempts < 1:
 		return bad("retry.attempts", c.Retry.Attempts, "use 1 (no retry) or more")
 	case c.Retry.MaxTime <= 0:

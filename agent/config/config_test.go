@@ -246,6 +246,8 @@ func TestBadSettings(t *testing.T) {
 		{file: "[tree]\nstyle = \"fancy\"\n", want: "use emoji or plain"},
 		{file: "max_iterations = 0\n", want: "use a number of 1 or more"},
 		{file: "tool_timeout = \"soon\"\n", want: "write it like 90s"},
+		{file: "model_timeout = \"1ns\"\n", want: "model_timeout = 1ns (from "},
+		{env: map[string]string{"AGENT_MODEL_TIMEOUT": "500ms"}, want: "(from env AGENT_MODEL_TIMEOUT): use at least 1s, like 2m"},
 		{file: "provider = ", want: "config file"},
 		{file: "provider = \"mistral\"\n", want: `unknown provider "mistral"`},
 		{env: map[string]string{"AGENT_MAX_ITERATIONS": "many"}, want: `AGENT_MAX_ITERATIONS="many"`},
@@ -261,6 +263,13 @@ func TestBadSettings(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("file %q env %v: err = %v, want it to contain %q", tc.file, tc.env, err, tc.want)
 		}
+	}
+}
+
+func TestShortestModelTimeout(t *testing.T) {
+	c, err := Load(Input{Files: files(t, "", "model_timeout = \"1s\"\n"), Env: map[string]string{"GEMINI_API_KEY": "k"}})
+	if err != nil || time.Duration(c.ModelTimeout) != time.Second {
+		t.Fatalf("model_timeout = 1s: %v, %v; want it accepted", c.ModelTimeout, err)
 	}
 }
 

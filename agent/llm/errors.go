@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,12 @@ type APIError struct {
 	Status     int           // HTTP status code
 	Message    string        // the server's explanation, if any
 	RetryAfter time.Duration // how long the server asked us to wait; 0 if it did not say
+	// KeyInvalid is true when the server said the key is wrong with
+	// another status than 401 (Gemini: 400 with reason API_KEY_INVALID).
+	KeyInvalid bool
+	// HTML is true when the answer was a web page, not the API's own
+	// error body; Message is then the page's title.
+	HTML bool
 }
 
 func (e *APIError) Error() string {
@@ -57,7 +64,10 @@ type Error struct {
 	Message  string        // the provider's own words, shortened to one line
 	Attempts int           // how many requests were made
 	Waited   time.Duration // for KindTimeout: how long the silence lasted
-	Err      error         // the underlying cause
+	// HTML is true when the answer was a web page (a proxy's, a login
+	// portal's) rather than the API's: Message is its title.
+	HTML bool
+	Err  error // the underlying cause
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -73,10 +83,19 @@ func (e *Error) Error() string {
 	if e.Message != "" {
 		msg = ": " + e.Message
 	}
+	if e.HTML {
+		return fmt.Sprintf("HTTP %d from %s%s%s (an HTML page, not an API answer; check %s)",
+			e.Status, name, tries, msg, ep.urlName())
+	}
 	switch e.Kind {
 	case KindAuth:
 		if e.Status == 401 {
 			return fmt.Sprintf("%s rejected the API key (401): check %s", name, ep.keyName())
+		}
+		if e.Status != 403 {
+			// A key refused with another status (Gemini's 400
+			// API_KEY_INVALID), worded like the 401.
+			return fmt.Sprintf("%s rejected the API key (%d%s): check %s", name, e.Status, msg, ep.keyName())
 		}
 		return fmt.Sprintf("%s refused access (%d%s): check %s", name, e.Status, msg, ep.keyName())
 	case KindRequest:
@@ -92,7 +111,8 @@ func (e *Error) Error() string {
 	case KindServer:
 		return fmt.Sprintf("%s server error (%d)%s%s: try again later", name, e.Status, tries, msg)
 	case KindTimeout:
-		return fmt.Sprintf("%s sent nothing for %s%s: raise model_timeout or try again", name, e.Waited, tries)
+		return fmt.Sprintf("no answer from %s for %s (model_timeout)%s; check the network and %s, or raise model_timeout",
+			name, DurationText(e.Waited), tries, ep.urlName())
 	case KindMalformed:
 		return fmt.Sprintf("%s sent a malformed stream%s%s: check %s", name, tries, causeText(e.Err), ep.urlName())
 	default:
@@ -147,9 +167,11 @@ func detail(err error) string {
 }
 
 // OneLine squeezes s onto one line of at most max bytes, so that a
-// provider's multi-line error page cannot flood the user's terminal.
+// provider's multi-line error page cannot flood the user's terminal, and
+// makes control and escape bytes visible (\x1b), so that it cannot
+// repaint the screen either.
 func OneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = visible(strings.Join(strings.Fields(s), " "))
 	if len(s) > max {
 		cut := max
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -158,4 +180,47 @@ func OneLine(s string, max int) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// visible writes control characters, invisible format characters (such
+// as bidirectional overrides) and bytes that are not UTF-8 as escapes.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r < 0x80 && !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// DurationText says a duration the way people read it: "800 ms", "30 s",
+// "2 min".
+func DurationText(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
+	}
+	return fmt.Sprintf("%.0f min", d.Minutes())
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"math/rand/v2"
 	"net"
@@ -63,7 +64,9 @@ type Policy struct {
 	MaxDelay  time.Duration // cap of the computed wait (a Retry-After may exceed it)
 	MaxTime   time.Duration // no retry starts after this much time since the first request
 	// Timeout is the longest silence allowed: from the request to the first
-	// output, and between two outputs. A silent provider ends the call.
+	// output, and between two outputs (the model_timeout setting). A
+	// provider silent before any text is asked again at once, like a
+	// broken connection; one silent after text is a *DropError.
 	Timeout time.Duration
 
 	// Sleep waits d or until ctx is done; nil means a real timer. Tests
@@ -77,8 +80,12 @@ type Policy struct {
 // came from the server as an HTTP status must be (or wrap) *APIError.
 type Attempt func(ctx context.Context) iter.Seq2[Chunk, error]
 
-// errSilence is the cause of an attempt cancelled by Policy.Timeout.
-var errSilence = errors.New("provider silent for too long")
+// silenceError is the cause of an attempt cancelled by Policy.Timeout.
+type silenceError struct{ waited time.Duration }
+
+func (e *silenceError) Error() string {
+	return fmt.Sprintf("no answer for %s (model_timeout)", DurationText(e.waited))
+}
 
 // Stream runs attempt until it succeeds, retrying as the policy allows, and
 // yields the reply of the attempt that got through. Once text has been
@@ -111,7 +118,7 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 				return
 			}
 			wait := f.after
-			if wait <= 0 {
+			if wait <= 0 && !f.now {
 				wait = p.backoff(try)
 			}
 			if time.Since(start)+wait > p.MaxTime {
@@ -120,6 +127,9 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 			}
 			if notify, ok := ctx.Value(notifyKey{}).(func(RetryNotice)); ok {
 				notify(RetryNotice{Attempt: try, Attempts: p.Attempts, Wait: wait, Err: f.err})
+			}
+			if wait <= 0 {
+				continue
 			}
 			if err := p.Sleep(ctx, wait); err != nil {
 				yield(Chunk{}, ctx.Err())
@@ -137,19 +147,20 @@ var errStop = errors.New("consumer stopped")
 func (p Policy) try(ctx context.Context, attempt Attempt, yield func(Chunk, error) bool) (int, error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	timer := time.AfterFunc(p.Timeout, func() { cancel(errSilence) })
+	silent := &silenceError{waited: p.Timeout}
+	timer := time.AfterFunc(p.Timeout, func() { cancel(silent) })
 	defer timer.Stop()
 	received := 0
 	for c, err := range attempt(actx) {
 		if err != nil {
-			if context.Cause(actx) == errSilence && ctx.Err() == nil {
-				return received, errSilence
+			if context.Cause(actx) == silent && ctx.Err() == nil {
+				return received, silent
 			}
 			return received, err
 		}
 		// The consumer's time is not the provider's silence.
 		if !timer.Stop() {
-			return received, errSilence
+			return received, silent
 		}
 		received += len(c.Text)
 		if !yield(c, nil) {
@@ -157,8 +168,8 @@ func (p Policy) try(ctx context.Context, attempt Attempt, yield func(Chunk, erro
 		}
 		timer.Reset(p.Timeout)
 	}
-	if context.Cause(actx) == errSilence {
-		return received, errSilence
+	if context.Cause(actx) == silent {
+		return received, silent
 	}
 	return received, nil
 }
@@ -168,6 +179,8 @@ type failure struct {
 	err   *Error
 	retry bool
 	after time.Duration // the server's Retry-After
+	// now retries without a backoff: the silence was the wait.
+	now bool
 }
 
 // judge decides whether err is worth another attempt and words it.
@@ -176,10 +189,10 @@ func (p Policy) judge(err error, ep Endpoint, try int) failure {
 	var api *APIError
 	switch {
 	case errors.As(err, &api):
-		e.Status = api.Status
+		e.Status, e.HTML = api.Status, api.HTML
 		e.Message = OneLine(api.Message, 160)
 		switch s := api.Status; {
-		case s == 401 || s == 403:
+		case s == 401 || s == 403 || api.KeyInvalid:
 			e.Kind = KindAuth
 		case s == 429:
 			e.Kind = KindRateLimit
@@ -191,9 +204,11 @@ func (p Policy) judge(err error, ep Endpoint, try int) failure {
 			e.Kind = KindRequest
 		}
 		return failure{err: e}
-	case errors.Is(err, errSilence):
+	case errors.As(err, new(*silenceError)):
+		// A hang before the first byte is as curable as a drop: a new
+		// request may reach a server that answers.
 		e.Kind, e.Waited = KindTimeout, p.Timeout
-		return failure{err: e}
+		return failure{err: e, retry: true, now: true}
 	case isMalformed(err):
 		e.Kind = KindMalformed
 		return failure{err: e, retry: true}

@@ -178,19 +178,62 @@ func TestPolicyBackoff(t *testing.T) {
 	}
 }
 
-func TestPolicySilenceTimesOut(t *testing.T) {
+func TestPolicySilenceIsRetriedThenNamed(t *testing.T) {
 	s := &script{outcomes: []outcome{{block: true}}}
-	p := Policy{Timeout: 20 * time.Millisecond}
-	_, err := collect(p.Stream(t.Context(), testEndpoint, s.attempt))
+	var sl sleeps
+	var notices []RetryNotice
+	ctx := WithRetryNotify(t.Context(), func(n RetryNotice) { notices = append(notices, n) })
+	p := Policy{Timeout: 20 * time.Millisecond, Sleep: sl.sleep}
+	_, err := collect(p.Stream(ctx, testEndpoint, s.attempt))
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindTimeout {
 		t.Fatalf("err = %v, want a timeout *Error", err)
 	}
-	if want := "gemini sent nothing for 20ms: raise model_timeout or try again"; err.Error() != want {
+	want := "no answer from gemini for 20 ms (model_timeout) after 3 attempts; check the network and GOOGLE_GEMINI_BASE_URL, or raise model_timeout"
+	if err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
 	}
-	if s.calls != 1 {
-		t.Errorf("a timeout was retried: %d attempts", s.calls)
+	if s.calls != 3 || len(notices) != 2 {
+		t.Errorf("%d attempts and %d notices, want 3 and 2", s.calls, len(notices))
+	}
+	if len(sl) != 0 {
+		t.Errorf("waits %v after a silence, want none", sl)
+	}
+}
+
+func TestPolicySilenceRetriesStayInsideMaxTime(t *testing.T) {
+	s := &script{outcomes: []outcome{{block: true}}}
+	p := Policy{Timeout: 30 * time.Millisecond, MaxTime: 50 * time.Millisecond, Attempts: 5}
+	_, err := collect(p.Stream(t.Context(), testEndpoint, s.attempt))
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindTimeout {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	if s.calls != 2 {
+		t.Errorf("%d attempts, want 2: the third would start after max_time", s.calls)
+	}
+}
+
+func TestPolicySilenceAfterTextNamesTheTimeout(t *testing.T) {
+	s := &script{outcomes: []outcome{{text: []string{"abc"}, block: true}}}
+	p := Policy{Timeout: 20 * time.Millisecond}
+	_, err := collect(p.Stream(t.Context(), testEndpoint, s.attempt))
+	if want := "gemini stream dropped after 3 bytes of text: no answer for 20 ms (model_timeout)"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+func TestOneLineShowsControlBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[31mred\x1b[0m": `\x1b[31mred\x1b[0m`,
+		"bell\x07 \xff end":  `bell\x07 \xff end`,
+		"rtl \u202eevil":     `rtl \u202eevil`,
+		"plain héllo":        "plain héllo",
+		"tab\tand\nnewline":  "tab and newline",
+	} {
+		if got := OneLine(in, 200); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -212,6 +212,13 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		}
 	}
 
+	if tp, ok := p.(*textPrinter); ok {
+		// Waits for the model are shown on stderr (text output only).
+		tp.spin = newSpinner(o.io, a.Model.Name())
+		a.Model = waitingModel{Model: a.Model, spin: tp.spin}
+		defer tp.spin.stop()
+	}
+
 	started = true
 	// After Ctrl+C the failure is the interruption, whatever the SDK
 	// made of the cancelled request.

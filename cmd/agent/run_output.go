@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm"
-	"github.com/agentcli/agent/agent/xmlcall"
 )
 
 // The output formats of `agent run`.
@@ -36,7 +34,7 @@ func newRunPrinter(format string, io *streams) runPrinter {
 	case formatJSON:
 		return &jsonPrinter{w: io.Out}
 	case formatStreamJSON:
-		return &streamPrinter{enc: json.NewEncoder(io.Out)}
+		return &streamPrinter{w: io.Out, enc: json.NewEncoder(io.Out)}
 	default:
 		return &textPrinter{out: io.Out, errOut: io.ErrOut, tty: io.stdoutTTY}
 	}
@@ -44,9 +42,18 @@ func newRunPrinter(format string, io *streams) runPrinter {
 
 // textPrinter streams the prose to stdout and the tool activity to
 // stderr, so that `agent run "..." > answer.md` captures the answer alone.
+//
+// A reply whose stream drops before any tool call is asked again. On a
+// terminal its prose is shown as it comes, and the restart is marked on
+// stderr; elsewhere (a file, a pipe) each reply's prose is held until the
+// reply is complete or has a call (it is then never asked again), so that
+// stdout gets the answer once, without the first half of a dropped one.
 type textPrinter struct {
 	out, errOut io.Writer
 	tty         bool
+	// spin is the wait indicator on stderr, erased before anything is
+	// printed; nil shows none.
+	spin *spinner
 	// midLine is true when the prose printed so far does not end a line.
 	midLine bool
 	// newlines counts the line breaks that end the prose printed so far
@@ -58,9 +65,49 @@ type textPrinter struct {
 	pending   string
 	iteration int
 	summary   *runSummary
+	// held is prose not yet written (not on a terminal), and before the
+	// state of the printer when holding began, to go back to if the
+	// reply is asked again.
+	held   strings.Builder
+	before textState
+}
+
+// textState is what text() tracks of the prose printed so far.
+type textState struct {
+	midLine   bool
+	newlines  int
+	printed   bool
+	iteration int
+}
+
+func (p *textPrinter) state() textState {
+	return textState{midLine: p.midLine, newlines: p.newlines, printed: p.printed, iteration: p.iteration}
+}
+
+func (p *textPrinter) setState(s textState) {
+	p.midLine, p.newlines, p.printed, p.iteration = s.midLine, s.newlines, s.printed, s.iteration
+}
+
+// flush writes the prose held back.
+func (p *textPrinter) flush() {
+	if p.held.Len() > 0 {
+		io.WriteString(p.out, p.held.String())
+		p.held.Reset()
+	}
 }
 
 func (p *textPrinter) event(ev agent.Event) {
+	if p.spin != nil && ev.Type != agent.EventThought && ev.Type != agent.EventUsage {
+		// Nothing is drawn over a line being printed.
+		p.spin.hold()
+		defer func() { p.spin.release(!(p.tty && p.midLine)) }()
+	}
+	switch ev.Type {
+	case agent.EventText, agent.EventThought, agent.EventUsage, agent.EventRetry, agent.EventCompact:
+	default:
+		// A call, a result, the end: the reply so far is final.
+		p.flush()
+	}
 	switch ev.Type {
 	case agent.EventText:
 		p.text(ev)
@@ -91,10 +138,21 @@ func (p *textPrinter) event(ev agent.Event) {
 		fmt.Fprint(p.errOut, safeText(ev.Text))
 	case agent.EventRetry:
 		p.breakLine()
-		fmt.Fprintf(p.errOut, "agent: %s\n", safeText(retryText(ev.Retry)))
-		if ev.Retry != nil && ev.Retry.Reason == "stream_dropped" {
-			// The reply starts again: set it apart like a new one.
+		dropped := ev.Retry != nil && ev.Retry.Reason == "stream_dropped"
+		switch {
+		case dropped && p.tty:
+			// What was shown stays on the screen: say it is void.
+			fmt.Fprintf(p.errOut, "agent: %s; the reply starts again below\n", safeText(retryText(ev.Retry)))
 			p.iteration = -1
+		case dropped:
+			// Nothing of it was written: forget it.
+			p.held.Reset()
+			p.setState(p.before)
+			fallthrough
+		default:
+			fmt.Fprintf(p.errOut, "agent: %s\n", safeText(retryText(ev.Retry)))
+		}
+		if dropped {
 			p.pending = ""
 		}
 	case agent.EventDone:
@@ -119,6 +177,9 @@ func (p *textPrinter) text(ev agent.Event) {
 		p.pending += ev.Text
 		return
 	}
+	if !p.tty && p.held.Len() == 0 {
+		p.before = p.state()
+	}
 	t := p.pending + ev.Text
 	p.pending = ""
 	if ev.Iteration != p.iteration {
@@ -133,7 +194,7 @@ func (p *textPrinter) text(ev agent.Event) {
 		// be able to rewrite what is on the screen.
 		fmt.Fprint(p.out, safeText(t))
 	} else {
-		fmt.Fprint(p.out, t)
+		p.held.WriteString(t)
 	}
 	p.printed = true
 	trimmed := strings.TrimRight(t, "\n")
@@ -154,6 +215,10 @@ func (p *textPrinter) breakLine() {
 func (p *textPrinter) summarize(s runSummary) { p.summary = &s }
 
 func (p *textPrinter) finish(*agent.Outcome, error) error {
+	p.flush()
+	if p.spin != nil {
+		p.spin.stop()
+	}
 	if p.summary != nil {
 		p.summary.print(p.errOut)
 	}
@@ -179,6 +244,11 @@ type runResult struct {
 	Retries int `json:"retries"`
 	// Notes are what the run said along the way (each retry, worded).
 	Notes []string `json:"notes"`
+	// AnswerAttempt says which attempt of the last model call the answer
+	// is the text of: 1, or 2 when its stream dropped and it was asked
+	// again (stream-json marks that attempt's text events "attempt": 2;
+	// the earlier text of that call is void).
+	AnswerAttempt int `json:"answer_attempt"`
 	// Summary is what the run created, changed and deleted, its change
 	// sets and how to undo them; absent when the run never started.
 	Summary *runSummary `json:"summary,omitempty"`
@@ -192,7 +262,13 @@ type runNotes struct {
 	retries int
 	notes   []string
 	summary *runSummary
+	// attempts counts the attempts of each model call (by iteration)
+	// whose stream dropped and that was asked again.
+	attempts map[int]int
 }
+
+// attempt is the attempt of model call iter being streamed (from 1).
+func (n *runNotes) attempt(iter int) int { return 1 + n.attempts[iter] }
 
 func (n *runNotes) summarize(s runSummary) { n.summary = &s }
 
@@ -200,16 +276,23 @@ func (n *runNotes) event(ev agent.Event) {
 	if ev.Type == agent.EventRetry {
 		n.retries++
 		n.notes = append(n.notes, retryText(ev.Retry))
+		if ev.Retry != nil && ev.Retry.Reason == "stream_dropped" {
+			if n.attempts == nil {
+				n.attempts = map[int]int{}
+			}
+			n.attempts[ev.Iteration]++
+		}
 	}
 }
 
 func (n *runNotes) result(out *agent.Outcome, err error) runResult {
-	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes, Summary: n.summary}
+	r := runResult{Calls: []agent.CallResult{}, Retries: n.retries, Notes: n.notes, Summary: n.summary, AnswerAttempt: 1}
 	if r.Notes == nil {
 		r.Notes = []string{}
 	}
 	if out != nil {
 		r.SessionID, r.Answer, r.Usage, r.Iterations, r.Stopped, r.Truncated = out.SessionID, out.Answer, out.Usage, out.Iterations, out.Stopped, out.Truncated
+		r.AnswerAttempt = n.attempt(out.Iterations)
 		if out.Truncated {
 			r.Notes = append(r.Notes, truncatedNote)
 		}
@@ -239,6 +322,7 @@ func (p *jsonPrinter) finish(out *agent.Outcome, err error) error {
 // done event is held until the run's end, so that it always comes last —
 // after an error event too — and carries the run's error.
 type streamPrinter struct {
+	w   io.Writer
 	enc *json.Encoder
 	runNotes
 	done *agent.Event
@@ -249,6 +333,14 @@ func (p *streamPrinter) event(ev agent.Event) {
 	if ev.Type == agent.EventDone {
 		p.done = &ev
 		return
+	}
+	if n := p.attempt(ev.Iteration); n > 1 && (ev.Type == agent.EventText || ev.Type == agent.EventThought) {
+		// The text of a model call asked again after a drop says so;
+		// the earlier attempt's text is void.
+		if b, err := json.Marshal(ev); err == nil && len(b) > 1 {
+			fmt.Fprintf(p.w, "%s,\"attempt\":%d}\n", b[:len(b)-1], n)
+			return
+		}
 	}
 	_ = p.enc.Encode(ev)
 }
@@ -267,62 +359,4 @@ func (p *streamPrinter) finish(out *agent.Outcome, err error) error {
 		done.Iteration = out.Iterations
 	}
 	return p.enc.Encode(done)
-}
-
-// callSummary is one line naming a call and its parameters: short values
-// as they are, long or multi-line ones (file content) by their size.
-func callSummary(c *xmlcall.Call) string {
-	var b strings.Builder
-	b.WriteString(c.Name)
-	for _, p := range c.Params {
-		v := strings.TrimSpace(p.Value)
-		if len(v) > 60 || strings.Contains(v, "\n") {
-			v = fmt.Sprintf("(%d bytes)", len(p.Value))
-		}
-		fmt.Fprintf(&b, " %s=%s", p.Name, v)
-	}
-	return b.String()
-}
-
-// retryText words a retry for the user: "rate limited by gemini, retrying
-// in 12 s (2/3)".
-func retryText(r *agent.Retry) string {
-	if r == nil {
-		return "retrying"
-	}
-	who := r.Provider
-	if who == "" {
-		who = "the provider"
-	}
-	var what string
-	switch r.Reason {
-	case "stream_dropped":
-		return "the reply stream from " + who + " dropped before any tool call; asking again"
-	case "rate_limited":
-		what = "rate limited by " + who
-	case "server_error":
-		what = who + " had a server error"
-	case "timeout":
-		what = who + " sent nothing for too long"
-	case "malformed":
-		what = who + " sent a malformed reply"
-	default:
-		what = "could not reach " + who
-	}
-	s := fmt.Sprintf("%s, retrying in %s", what, waitText(r.Wait))
-	if r.Attempts > 0 {
-		s += fmt.Sprintf(" (%d/%d)", r.Attempt+1, r.Attempts)
-	}
-	return s
-}
-
-// waitText says a wait the way people read it: "800 ms", "12 s", "2 min".
-func waitText(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d.Round(time.Second).Seconds()))
-	}
-	return fmt.Sprintf("%.0f min", d.Minutes())
 }

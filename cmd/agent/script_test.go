@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,7 +71,10 @@ func fakeOf(ts *testscript.TestScript) *fakeState { return ts.Value(fakeKey{}).(
 // chunks; a file may start with directive lines:
 //
 //	#! fail STATUS [HEADER VALUE]...   answer with an HTTP error
-//	#! fault reset|malformed|cut       go wrong after the text
+//	#! fault reset|malformed|cut|stall go wrong after the text (stall: send
+//	                                   nothing more, keep the connection)
+//	#! raw STATUS [CONTENT-TYPE]       answer with the rest of the file as
+//	                                   the body, verbatim
 //	#! delay DURATION                  wait before answering
 //	#! finish REASON                   end with this finish reason (length)
 func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
@@ -112,12 +116,20 @@ func parseAnswer(ts *testscript.TestScript, text string) llmtest.Answer {
 			ts.Check(err)
 			a = llmtest.Fail(status, f[2:]...)
 		case len(f) == 2 && f[0] == "fault":
-			faults := map[string]llmtest.Fault{"reset": llmtest.FaultReset, "malformed": llmtest.FaultMalformed, "cut": llmtest.FaultCut}
+			faults := map[string]llmtest.Fault{"reset": llmtest.FaultReset, "malformed": llmtest.FaultMalformed, "cut": llmtest.FaultCut, "stall": llmtest.FaultStall}
 			fault, ok := faults[f[1]]
 			if !ok {
 				ts.Fatalf("unknown fault %q", f[1])
 			}
 			a.Fault = fault
+		case (len(f) == 2 || len(f) == 3) && f[0] == "raw":
+			status, err := strconv.Atoi(f[1])
+			ts.Check(err)
+			a = llmtest.Raw(status, rest)
+			if len(f) == 3 {
+				a.Header = http.Header{"Content-Type": {f[2]}}
+			}
+			return a
 		case len(f) == 2 && f[0] == "delay":
 			d, err := time.ParseDuration(f[1])
 			ts.Check(err)

@@ -60,10 +60,9 @@ func New(o Options) (*Model, error) {
 	if o.APIKey == "" && o.AuthToken == "" {
 		return nil, fmt.Errorf("anthropic: no API key: set %s", keySetting)
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
+	// Error pages that are not the API's (a proxy's HTML) are worded
+	// by the llm package, alike for every provider.
+	hc := llm.Client(o.HTTPClient)
 	opts := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0)}
 	if o.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(o.APIKey))

@@ -84,5 +84,17 @@ func convertError(err error, tap *responseTap) error {
 		// An error event without a code: the server failed mid-stream.
 		status = http.StatusInternalServerError
 	}
-	return &llm.APIError{Status: status, Message: msg, RetryAfter: wait}
+	return &llm.APIError{Status: status, Message: msg, RetryAfter: wait, KeyInvalid: keyInvalid(ae.Details)}
+}
+
+// keyInvalid reports whether the error details say the API key is wrong:
+// Gemini answers a bad key with 400 INVALID_ARGUMENT and a
+// google.rpc.ErrorInfo detail whose reason is API_KEY_INVALID.
+func keyInvalid(details []map[string]any) bool {
+	for _, d := range details {
+		if r, _ := d["reason"].(string); r == "API_KEY_INVALID" {
+			return true
+		}
+	}
+	return false
 }

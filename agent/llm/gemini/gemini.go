@@ -58,7 +58,7 @@ func New(ctx context.Context, o Options) (*Model, error) {
 	if o.APIKey == "" {
 		return nil, fmt.Errorf("gemini: no API key: set %s", orDefault(o.KeySetting, "GEMINI_API_KEY"))
 	}
-	hc := tapClient(o.HTTPClient)
+	hc := tapClient(llm.Client(o.HTTPClient))
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:     o.APIKey,
 		Backend:    genai.BackendGeminiAPI,

@@ -105,3 +105,19 @@ func BenchmarkStream(b *testing.B) {
 		}
 	}
 }
+
+func TestKeyInvalidNamesTheKeySetting(t *testing.T) {
+	s := llmtest.NewGeminiServer(t, llmtest.GeminiKeyInvalid(), llmtest.Say("never"))
+	m, err := New(t.Context(), Options{Model: "gemini-test", APIKey: "llmtest-key", BaseURL: s.URL, KeySetting: "MY_GEMINI_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err = llmtest.Collect(m.Stream(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Text: "hi"}}}))
+	want := "gemini rejected the API key (400: API key not valid. Please pass a valid API key.): check MY_GEMINI_KEY"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1 (a wrong key is not retried)", n)
+	}
+}

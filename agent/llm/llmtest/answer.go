@@ -24,6 +24,10 @@ const (
 	// FaultErrorEvent sends the protocol's in-stream error event with the
 	// answer's Status and Message (e.g. Anthropic's overloaded_error).
 	FaultErrorEvent
+	// FaultStall sends nothing more and keeps the connection open until
+	// the client gives up: with no chunks, a server that sent its headers
+	// and hung.
+	FaultStall
 )
 
 // Answer is one scripted answer of a fake server, used for one request.
@@ -82,6 +86,15 @@ func Fail(status int, headerPairs ...string) Answer {
 // Raw is an answer whose body is sent verbatim with the given status and
 // the content type of an event stream (200) or JSON (other statuses).
 func Raw(status int, body string) Answer { return Answer{Status: status, Body: body} }
+
+// HTMLPage is an error answer that is a web page rather than the API's
+// error body, as a proxy or load balancer in front of the API sends it.
+func HTMLPage(status int, title string) Answer {
+	a := Raw(status, "<!DOCTYPE html>\n<html>\n<head><title>"+title+"</title></head>\n"+
+		"<body>\n<center><h1>"+title+"</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n")
+	a.Header = http.Header{"Content-Type": {"text/html; charset=utf-8"}}
+	return a
+}
 
 // WithFault returns a copy of a that plays f after its chunks.
 func (a Answer) WithFault(f Fault) Answer { a.Fault = f; return a }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -294,15 +295,91 @@ func RunModelTests(t *testing.T, p Provider) {
 		}
 	})
 
-	t.Run("a server slower than the time limit", func(t *testing.T) {
-		pol, _ := quick()
+	t.Run("silence before the first byte is asked again at once", func(t *testing.T) {
+		pol, sl := quick()
 		pol.Timeout = 150 * time.Millisecond
-		_, _, _, _, err := run(t, pol, Say("late").WithDelay(time.Minute))
+		// A server that sends nothing, then one that sends its headers
+		// and hangs, then one that answers.
+		s := p.NewServer(t, Say("late").WithDelay(time.Minute), Say().WithFault(FaultStall), Say("ok"))
+		var notices []llm.RetryNotice
+		ctx := llm.WithRetryNotify(t.Context(), func(n llm.RetryNotice) { notices = append(notices, n) })
+		text, _, _, err := Collect(p.NewModel(t, s, pol).Stream(ctx, req))
+		if err != nil || text != "ok" {
+			t.Fatalf("got %q, %v; want ok after two silences", text, err)
+		}
+		if n := len(s.Requests()); n != 3 {
+			t.Errorf("%d requests, want 3", n)
+		}
+		if len(notices) != 2 || notices[0].Err.Kind != llm.KindTimeout || notices[1].Err.Kind != llm.KindTimeout ||
+			notices[0].Wait != 0 || notices[0].Err.Waited != pol.Timeout {
+			t.Errorf("notices = %+v, want two timeouts of 150ms retried without a wait", notices)
+		}
+		if w := sl.Waits(); len(w) != 0 {
+			t.Errorf("waits = %v, want none: the silence was the wait", w)
+		}
+	})
+
+	t.Run("a server that never answers is given up naming model_timeout", func(t *testing.T) {
+		pol, _ := quick()
+		pol.Timeout, pol.Attempts = 150*time.Millisecond, 2
+		_, _, _, _, err := run(t, pol, Say("late").WithDelay(time.Minute), Say().WithFault(FaultStall))
 		var e *llm.Error
-		if !errors.As(err, &e) || e.Kind != llm.KindTimeout {
-			t.Fatalf("err = %v, want a timeout", err)
+		if !errors.As(err, &e) || e.Kind != llm.KindTimeout || e.Attempts != 2 {
+			t.Fatalf("err = %v, want a timeout after 2 attempts", err)
+		}
+		if !strings.Contains(err.Error(), "no answer from ") || !strings.Contains(err.Error(), "for 150 ms (model_timeout) after 2 attempts") {
+			t.Errorf("err = %q, want it to say how long and name model_timeout", err)
 		}
 		oneLine(t, err)
+	})
+
+	t.Run("an HTML error page is summarised to its status and title", func(t *testing.T) {
+		pol, _ := quick()
+		pol.Attempts = 2
+		page := HTMLPage(502, "502 Bad Gateway")
+		s, _, _, _, err := run(t, pol, page, page)
+		var e *llm.Error
+		if !errors.As(err, &e) || !e.HTML || e.Status != 502 {
+			t.Fatalf("err = %v, want an HTML 502", err)
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "HTTP 502 from ") || !strings.Contains(msg, "after 2 attempts: Bad Gateway (an HTML page, not an API answer; check ") {
+			t.Errorf("err = %q, want the status, the title and what to check", msg)
+		}
+		if strings.ContainsAny(msg, "<>") {
+			t.Errorf("the page was pasted: %q", msg)
+		}
+		if n := len(s.Requests()); n != 2 {
+			t.Errorf("%d requests, want 2 (a 502 is retried)", n)
+		}
+		oneLine(t, err)
+	})
+
+	t.Run("an HTML page with status 200 is not taken for the stream", func(t *testing.T) {
+		pol, _ := quick()
+		portal := HTMLPage(200, "Sign in to the guest Wi-Fi")
+		s, _, _, _, err := run(t, pol, portal)
+		if err == nil || !strings.Contains(err.Error(), "HTTP 200 from ") || !strings.Contains(err.Error(), ": Sign in to the guest Wi-Fi (an HTML page") {
+			t.Fatalf("err = %v, want the portal's title", err)
+		}
+		if n := len(s.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1", n)
+		}
+	})
+
+	t.Run("escape bytes in an error body are made visible", func(t *testing.T) {
+		pol, _ := quick()
+		pol.Attempts = 1
+		body := Raw(500, "\x1b[2J\x1b[31mupstream\x07 failed\x1b[0m")
+		body.Header = http.Header{"Content-Type": {"text/plain"}}
+		_, _, _, _, err := run(t, pol, body)
+		if err == nil {
+			t.Fatal("no error")
+		}
+		msg := err.Error()
+		if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `\x1b[31mupstream\x07 failed`) {
+			t.Errorf("err = %q, want the escape bytes shown as \\x1b and \\x07", msg)
+		}
 	})
 
 	t.Run("a stream that stalls after text is a drop", func(t *testing.T) {

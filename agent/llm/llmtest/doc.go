@@ -28,9 +28,11 @@
 // An Answer streams its Chunks, or fails: an HTTP error status with the
 // provider's error body and any headers (Fail), a Fault after the chunks
 // (TCP reset, malformed event, clean cut without an end, in-stream error
-// event), a Delay before answering or a ChunkDelay after each chunk (a slow
-// or stalled server), or a verbatim Body (Raw). Waits end when the client
-// goes away or the test ends, so no test hangs on them.
+// event, a stall on an open connection), a Delay before answering or a
+// ChunkDelay after each chunk (a slow or stalled server), or a verbatim Body
+// (Raw; HTMLPage is a proxy's error page, GeminiKeyInvalid Gemini's real
+// answer to a wrong key). Waits end when the client goes away or the test
+// ends, so no test hangs on them.
 //
 // Each Request is kept with its raw body and headers and with the neutral
 // fields every protocol has (Model, System, Messages, Stop, MaxTokens,

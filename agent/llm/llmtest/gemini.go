@@ -185,3 +185,32 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// GeminiKeyInvalid is Gemini's real answer to a wrong API key: HTTP 400,
+// status INVALID_ARGUMENT, and an ErrorInfo detail with the reason
+// API_KEY_INVALID (not a 401).
+func GeminiKeyInvalid() Answer {
+	return Raw(400, `{
+  "error": {
+    "code": 400,
+    "message": "API key not valid. Please pass a valid API key.",
+    "status": "INVALID_ARGUMENT",
+    "details": [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": "API_KEY_INVALID",
+        "domain": "googleapis.com",
+        "metadata": {
+          "service": "generativelanguage.googleapis.com"
+        }
+      },
+      {
+        "@type": "type.googleapis.com/google.rpc.LocalizedMessage",
+        "locale": "en-US",
+        "message": "API key not valid. Please pass a valid API key."
+      }
+    ]
+  }
+}
+`)
+}

@@ -230,7 +230,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a A
 		if status == http.StatusOK && req.Stream {
 			ct = "text/event-stream"
 		}
-		w.Header().Set("Content-Type", ct)
+		if w.Header().Get("Content-Type") == "" { // an HTML page sets its own
+			w.Header().Set("Content-Type", ct)
+		}
 		w.WriteHeader(status)
 		io.WriteString(w, a.Body)
 		return
@@ -277,6 +279,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req Request, a A
 		send(s.proto.errorEvent(a.Status, a.Message))
 	case FaultReset:
 		reset(w)
+	case FaultStall:
+		// Nothing more, on a connection kept open: a hung server.
+		s.wait(r, time.Hour)
 	}
 }
 

@@ -72,10 +72,9 @@ func New(o Options) (*Model, error) {
 	if o.Provider == "" {
 		o.Provider = "openai"
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
+	// Error pages that are not the API's (a proxy's HTML) are worded
+	// by the llm package, alike for every provider.
+	hc := llm.Client(o.HTTPClient)
 	opts := []option.RequestOption{
 		option.WithHTTPClient(hc),
 		option.WithBaseURL(o.BaseURL),

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+
+	"github.com/agentcli/agent/agent/llm"
+)
+
+// spinnerFrames are drawn in turn, one per tick.
+var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+const spinnerTick = 100 * time.Millisecond
+
+// plainAfter is how long a wait stays silent, where no spinner can be
+// drawn, before one plain line says it goes on. A variable for tests.
+var plainAfter = 5 * time.Second
+
+// spinner shows on stderr that the model is being waited on: from a
+// model call to its first output, retries and their waits included. On a
+// terminal it is one line redrawn in place ("⠋ waiting for
+// gemini-2.5-flash… 3 s") and erased before anything else is printed;
+// where it cannot be drawn (stderr is not a terminal, NO_COLOR,
+// TERM=dumb) one plain line is printed after plainAfter of silence
+// instead. It costs nothing until the first model call: no goroutine, no
+// timer.
+type spinner struct {
+	w     io.Writer
+	label string // "waiting for gemini-2.5-flash"
+	// thinkLabel replaces label once the model is thinking ("gemini-2.5-flash
+	// is thinking"): its thoughts are not shown in text output.
+	thinkLabel string
+	plain      bool
+
+	mu      sync.Mutex
+	waiting bool
+	since   time.Time
+	frame   int
+	shown   bool // a frame is on the screen
+	held    bool // the printer is writing
+	blocked bool // the cursor is inside a line of prose: draw nothing
+	// thinking is true once thoughts came: the wait goes on until text.
+	thinking bool
+	done     chan struct{}
+	timer    *time.Timer // plain mode
+}
+
+// newSpinner returns the wait indicator for `agent run` text output about
+// the model named "provider/model".
+func newSpinner(s *streams, model string) *spinner {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	plain := !s.stderrTTY || noColor || os.Getenv("TERM") == "dumb"
+	if _, m, ok := strings.Cut(model, "/"); ok {
+		model = m
+	}
+	width := 80
+	if !plain {
+		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 0 {
+			width = w
+		}
+	}
+	// The frame, the label and "… 999 s" must fit on one line, or the
+	// erase would leave the wrapped part behind.
+	fit := func(label string) string {
+		if room := max(width-16, 1); utf8.RuneCountInString(label) > room {
+			return string([]rune(label)[:room])
+		}
+		return label
+	}
+	return &spinner{w: s.ErrOut, label: fit("waiting for " + model), thinkLabel: fit(model + " is thinking"), plain: plain}
+}
+
+// start begins a wait.
+func (s *spinner) start() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiting {
+		return
+	}
+	s.waiting, s.since, s.thinking = true, time.Now(), false
+	if s.plain {
+		if s.timer == nil {
+			s.timer = time.AfterFunc(plainAfter, s.sayPlain)
+		} else {
+			s.timer.Reset(plainAfter)
+		}
+		return
+	}
+	s.done = make(chan struct{})
+	go s.spin(s.done)
+}
+
+// think says the model is thinking: the wait goes on, worded so.
+func (s *spinner) think() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.thinking = true
+}
+
+func (s *spinner) text() string {
+	if s.thinking && s.thinkLabel != "" {
+		return s.thinkLabel
+	}
+	return s.label
+}
+
+// stop ends the wait and erases the spinner.
+func (s *spinner) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.waiting {
+		return
+	}
+	s.waiting = false
+	s.erase()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	if s.done != nil {
+		close(s.done)
+		s.done = nil
+	}
+}
+
+// hold erases the spinner and keeps it off while the printer writes.
+func (s *spinner) hold() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.erase()
+	s.held = true
+}
+
+// release lets the spinner draw again; atLineStart says whether the
+// cursor is at the start of a line (prose printed up to a line break),
+// where a frame does no harm. Something was printed, so the silence a
+// plain line waits for starts again.
+func (s *spinner) release(atLineStart bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held, s.blocked = false, !atLineStart
+	if s.plain && s.waiting && s.timer != nil {
+		s.timer.Reset(plainAfter)
+	}
+}
+
+func (s *spinner) spin(done chan struct{}) {
+	t := time.NewTicker(spinnerTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		if s.waiting && !s.held && !s.blocked {
+			s.draw()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// draw redraws the line; the caller holds mu.
+func (s *spinner) draw() {
+	line := "\r\x1b[K" + spinnerFrames[s.frame%len(spinnerFrames)] + " " + s.text() + "…"
+	if d := time.Since(s.since); d >= time.Second {
+		line += fmt.Sprintf(" %d s", int(d.Seconds()))
+	}
+	s.frame++
+	io.WriteString(s.w, line)
+	s.shown = true
+}
+
+// erase clears the line the spinner is on; the caller holds mu.
+func (s *spinner) erase() {
+	if s.shown {
+		io.WriteString(s.w, "\r\x1b[K")
+		s.shown = false
+	}
+}
+
+func (s *spinner) sayPlain() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiting && !s.held && !s.blocked {
+		fmt.Fprintf(s.w, "agent: still %s (%s so far)\n", s.text(), waitText(time.Since(s.since)))
+	}
+}
+
+// waitingModel runs the spinner from each model call to its first text
+// (thoughts are not shown in text output, so they are waited through).
+type waitingModel struct {
+	llm.Model
+	spin *spinner
+}
+
+func (m waitingModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
+	return func(yield func(llm.Chunk, error) bool) {
+		m.spin.start()
+		waiting := true
+		defer func() {
+			if waiting {
+				m.spin.stop()
+			}
+		}()
+		for c, err := range m.Model.Stream(ctx, req) {
+			if waiting && c.Thought != "" && c.Text == "" && err == nil {
+				m.spin.think()
+			} else if waiting {
+				m.spin.stop()
+				waiting = false
+			}
+			if !yield(c, err) {
+				return
+			}
+		}
+	}
+}
