@@ -210,8 +210,9 @@ type restoreStep struct {
 
 // restorePlan is what reverting a change set will do.
 type restorePlan struct {
-	steps     []restoreStep
-	unchanged []string
+	steps []restoreStep
+	// unchanged are the files already as wanted, with their hash.
+	unchanged []backup.Entry
 }
 
 // plan works out how to bring every file of cs back to its state before
@@ -244,7 +245,7 @@ func (r *Root) plan(cs backup.ChangeSet, force bool, sim map[string]string) (res
 			sim[e.Path] = want
 		}
 		if cur == want {
-			p.unchanged = append(p.unchanged, e.Path)
+			p.unchanged = append(p.unchanged, backup.Entry{Path: e.Path, Existed: want != "", SHA256Before: want, SHA256After: want})
 			continue
 		}
 		if e.Existed && e.Blob == "" {
@@ -266,8 +267,19 @@ func (r *Root) plan(cs backup.ChangeSet, force bool, sim map[string]string) (res
 // that are left empty.
 func (r *Root) apply(ctx context.Context, st *backup.Store, p restorePlan, tag backup.Entry, dirs []string) (RestoreReport, error) {
 	rep := RestoreReport{Recorded: tag.ChangeSet}
-	for _, path := range p.unchanged {
-		rep.Files = append(rep.Files, RestoredFile{Path: path, Action: "unchanged"})
+	for _, u := range p.unchanged {
+		rep.Files = append(rep.Files, RestoredFile{Path: u.Path, Action: "unchanged"})
+	}
+	if len(p.steps) == 0 && (tag.UndoRun != "" || tag.RedoRun != "") {
+		// Nothing to change, but the undo (or redo) still happened: it
+		// is recorded, so the next undo goes one run further back.
+		for _, u := range p.unchanged {
+			e := tag
+			e.Path, e.Op, e.Existed, e.SHA256Before, e.SHA256After = u.Path, backup.OpUnchanged, u.Existed, u.SHA256Before, u.SHA256After
+			if err := r.record(e); err != nil {
+				return rep, err
+			}
+		}
 	}
 	for _, s := range p.steps {
 		if err := ctx.Err(); err != nil {

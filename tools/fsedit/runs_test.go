@@ -251,3 +251,31 @@ func TestPruneKeepsTheLastRun(t *testing.T) {
 		t.Errorf("undo of the kept run: a=%q", got)
 	}
 }
+
+// An undo that finds the files already reverted (by hand) is recorded all
+// the same: the next undo goes one run further back, and redo works.
+func TestUndoOfRevertedRunStillWalksBack(t *testing.T) {
+	p := newProject(t, map[string]string{"a.md": "a0\n"})
+	wantOK(t, p.read("a.md"))
+	p.turn("run1", "s1.1", func() { wantOK(t, p.write("rewrite", "a.md", "a1\n")) })
+	p.turn("run2", "s1.2", func() { wantOK(t, p.write("rewrite", "a.md", "a2\n")) })
+	writeFile(t, filepath.Join(p.dir, "a.md"), "a1\n") // the user reverted run2 by hand
+	rep, err := p.root.Undo(t.Context(), false)
+	if err != nil || rep.Run != "run2" || len(rep.Changed()) != 0 {
+		t.Fatalf("undo = %+v, %v", rep, err)
+	}
+	if rep, err = p.root.Undo(t.Context(), false); err != nil || rep.Run != "run1" {
+		t.Fatalf("second undo = %+v, %v; want run1", rep, err)
+	}
+	if p.content("a.md") != "a0\n" {
+		t.Errorf("a = %q", p.content("a.md"))
+	}
+	for _, want := range []string{"a1\n", "a1\n"} { // run1 redone; run2's redo finds a1, as its undo did
+		if _, err := p.root.Redo(t.Context(), false); err != nil {
+			t.Fatal(err)
+		}
+		if p.content("a.md") != want {
+			t.Errorf("after redo: a = %q, want %q", p.content("a.md"), want)
+		}
+	}
+}

@@ -42,6 +42,9 @@ const (
 	OpPut     = "put"     // a write of any bytes by another tool (fsedit.Root.Put)
 	OpRestore = "restore" // content put back by undo or restore
 	OpDelete  = "delete"  // a file removed by undo (it did not exist before)
+	// OpUnchanged records an undo or redo that found a file already as
+	// it wanted it (nothing written, nothing backed up).
+	OpUnchanged = "unchanged"
 )
 
 // Entry records one write of one file: the state before it (Existed, Blob,
