@@ -96,6 +96,7 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 	p = p.withDefaults()
 	return func(yield func(Chunk, error) bool) {
 		start := time.Now()
+		silenceRetried := false
 		for try := 1; ; try++ {
 			received, err := p.try(ctx, attempt, yield)
 			if err == nil {
@@ -121,10 +122,14 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 			if wait <= 0 && !f.now {
 				wait = p.backoff(try)
 			}
-			if time.Since(start)+wait > p.MaxTime {
+			// A silence is asked again once even past MaxTime, as a stream
+			// dropped after its first byte is: with the default
+			// model_timeout equal to max_time it would never be retried.
+			if time.Since(start)+wait > p.MaxTime && (!f.now || silenceRetried) {
 				yield(Chunk{}, f.err)
 				return
 			}
+			silenceRetried = silenceRetried || f.now
 			if notify, ok := ctx.Value(notifyKey{}).(func(RetryNotice)); ok {
 				notify(RetryNotice{Attempt: try, Attempts: p.Attempts, Wait: wait, Err: f.err})
 			}

@@ -214,6 +214,21 @@ func TestPolicySilenceRetriesStayInsideMaxTime(t *testing.T) {
 	}
 }
 
+// With model_timeout equal to max_time (the defaults) a silent server
+// is still asked once more.
+func TestPolicySilenceAskedAgainOnceAtMaxTime(t *testing.T) {
+	s := &script{outcomes: []outcome{{block: true}}}
+	p := Policy{Timeout: 30 * time.Millisecond, MaxTime: 30 * time.Millisecond, Attempts: 5}
+	_, err := collect(p.Stream(t.Context(), testEndpoint, s.attempt))
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindTimeout {
+		t.Fatalf("err = %v, want a timeout", err)
+	}
+	if s.calls != 2 {
+		t.Errorf("%d attempts, want 2: one more after the silence, then max_time", s.calls)
+	}
+}
+
 func TestPolicySilenceAfterTextNamesTheTimeout(t *testing.T) {
 	s := &script{outcomes: []outcome{{text: []string{"abc"}, block: true}}}
 	p := Policy{Timeout: 20 * time.Millisecond}
