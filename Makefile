@@ -11,11 +11,14 @@ FUZZTIME ?= 5m
 
 .PHONY: build install test unit race corpus bench bench-process fuzz lint clean
 
+# The binary is static (CGO_ENABLED=0): nothing in it needs cgo, and a
+# dynamically linked one maps the C library and the dynamic loader into
+# every run, about 1.5 MB more resident memory for `agent run`.
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent
 
 install:
-	$(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/agent
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/agent
 	@bin="$$($(GO) env GOBIN)"; [ -n "$$bin" ] || bin="$$($(GO) env GOPATH)/bin"; \
 	echo "installed $$bin/agent"; \
 	case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on your PATH; add it, or run $$bin/agent";; esac
