@@ -48,11 +48,13 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # bench-process compares whole processes with their yardsticks: a partial
-# write of a 200 MB file against cp, and `agent prompt` against find on a
-# 40,000-file tree made with npm install.
+# write of a 200 MB file against cp, `agent prompt` against find on a
+# 40,000-file tree made with npm install, and the memory and time of
+# `agent run` and `agent version` (BASE=commit compares with that commit).
 bench-process: build
 	tools/fsedit/bench/bench.sh 200
 	prompt/bench/bench-prompt.sh
+	cmd/agent/bench/bench-run.sh
 
 fuzz:
 	$(GO) test ./agent/xmlcall -run '^$$' -fuzz FuzzScanner -fuzztime $(FUZZTIME)

@@ -33,7 +33,8 @@ import (
 //	go test ./cmd/agent -run '^$' -bench RunProcess -benchtime 20x
 func BenchmarkRunProcess(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "agent")
-	build := exec.Command("go", "build", "-ldflags", "-s -w", "-o", bin, ".")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}

@@ -130,32 +130,41 @@ func run(runs int, args []string) error {
 		}
 	}
 	fmt.Printf("%d runs each, page cache %q; medians (MB = 2^20 bytes)\n", runs, cacheMode)
-	fmt.Printf("%-10s %-8s %9s %9s %9s %9s %9s\n", "binary", "command", "maxRSS", "anon", "file", "wall-ms", "cpu-ms")
+	fmt.Printf("%-10s %-8s %9s %7s %9s %9s %9s %9s\n", "binary", "command", "maxRSS", "vs[0]", "anon", "file", "wall-ms", "cpu-ms")
 	for _, b := range bins {
-		report(b.label, "run", b.run)
-		report(b.label, "version", b.ver)
+		report(b.label, "run", b.run, bins[0].run)
+		report(b.label, "version", b.ver, bins[0].ver)
 	}
+	fmt.Println("maxRSS: peak resident set (getrusage, as /usr/bin/time -f %M); anon and file:")
+	fmt.Println("anonymous and file-backed resident memory from smaps_rollup just before the answer.")
 	return nil
 }
 
-func report(label, cmd string, ss []sample) {
-	pick := func(f func(sample) float64) float64 {
-		var xs []float64
-		for _, s := range ss {
-			xs = append(xs, f(s))
-		}
-		slices.Sort(xs)
-		return xs[len(xs)/2]
+// median returns the median of f over ss.
+func median(ss []sample, f func(sample) float64) float64 {
+	var xs []float64
+	for _, s := range ss {
+		xs = append(xs, f(s))
 	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+func maxRSS(s sample) float64 { return float64(s.maxRSS) / 1024 }
+
+// report prints one line of medians, the peak RSS also relative to the
+// first binary's (ref).
+func report(label, cmd string, ss, ref []sample) {
 	anon, file := "-", "-"
 	if ss[0].haveRollup {
-		anon = fmt.Sprintf("%.1f", pick(func(s sample) float64 { return float64(s.anon) / 1024 }))
-		file = fmt.Sprintf("%.1f", pick(func(s sample) float64 { return float64(s.file) / 1024 }))
+		anon = fmt.Sprintf("%.1f", median(ss, func(s sample) float64 { return float64(s.anon) / 1024 }))
+		file = fmt.Sprintf("%.1f", median(ss, func(s sample) float64 { return float64(s.file) / 1024 }))
 	}
-	fmt.Printf("%-10s %-8s %9.1f %9s %9s %9.1f %9.1f\n", label, cmd,
-		pick(func(s sample) float64 { return float64(s.maxRSS) / 1024 }), anon, file,
-		pick(func(s sample) float64 { return float64(s.wall.Microseconds()) / 1000 }),
-		pick(func(s sample) float64 { return float64(s.cpu.Microseconds()) / 1000 }))
+	rss := median(ss, maxRSS)
+	fmt.Printf("%-10s %-8s %9.1f %+6.1f%% %9s %9s %9.1f %9.1f\n", label, cmd,
+		rss, 100*(rss/median(ref, maxRSS)-1), anon, file,
+		median(ss, func(s sample) float64 { return float64(s.wall.Microseconds()) / 1000 }),
+		median(ss, func(s sample) float64 { return float64(s.cpu.Microseconds()) / 1000 }))
 }
 
 // server is a fake Gemini streaming endpoint. A request whose body does not
