@@ -17,6 +17,7 @@ import (
 const exitGrace = 10 * time.Second
 
 func main() {
+	delayFirstGC()
 	// The genai SDK writes stream errors to the standard logger as well as
 	// returning them; the agent reports each failure once, in its own words.
 	log.SetOutput(io.Discard)

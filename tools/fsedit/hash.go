@@ -34,6 +34,7 @@ type checkpoint struct {
 // and the hashing goroutine.
 type asyncHash struct {
 	free   chan []byte
+	made   int // buffers made so far, at most asyncBufs
 	work   chan []byte
 	done   chan [sha256.Size]byte
 	closed bool
@@ -55,9 +56,6 @@ func resumeAsyncHash(cp checkpoint) *asyncHash {
 		free: make(chan []byte, asyncBufs),
 		work: make(chan []byte, asyncBufs),
 		done: make(chan [sha256.Size]byte, 1),
-	}
-	for range asyncBufs {
-		a.free <- make([]byte, 0, asyncBufSize)
 	}
 	h := sha256.New()
 	if cp.state != nil {
@@ -91,13 +89,36 @@ func resumeAsyncHash(cp checkpoint) *asyncHash {
 func (a *asyncHash) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
-		b := <-a.free
+		b := a.buffer(len(p))
 		k := min(len(p), cap(b))
 		b = append(b, p[:k]...)
 		a.work <- b
 		p = p[k:]
 	}
 	return n, nil
+}
+
+// buffer returns an empty buffer for the next n bytes: a free one, or a
+// new one while fewer than asyncBufs exist. Buffers are made on demand and
+// no larger than the writes need, so reading a small file costs one small
+// buffer instead of asyncBufs large ones; a buffer too small for a larger
+// write is replaced by a larger one.
+func (a *asyncHash) buffer(n int) []byte {
+	want := min(max(n, 4<<10), asyncBufSize)
+	var b []byte
+	select {
+	case b = <-a.free:
+	default:
+		if a.made < asyncBufs {
+			a.made++
+			return make([]byte, 0, want)
+		}
+		b = <-a.free
+	}
+	if cap(b) < want {
+		b = make([]byte, 0, want)
+	}
+	return b
 }
 
 // Sum waits for the hash of everything written. Later calls return the
