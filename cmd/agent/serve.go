@@ -82,7 +82,7 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	}
 	defer closeServer()
 	if o.stdio {
-		return mcptool.ServeStdio(ctx, srv)
+		return srv.Run(ctx, serve.StdioTransport(d.io.In, d.io.Out))
 	}
 	token := os.Getenv("AGENT_SERVE_TOKEN")
 	if token == "" {
