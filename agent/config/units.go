@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -66,11 +67,18 @@ var sizeUnits = []struct {
 	suffix string
 	n      int64
 }{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
-	{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000},
-	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30},
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"TB", 1000 * 1000 * 1000 * 1000},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40},
 	{"B", 1},
 }
+
+// The range of files.read_limit: below it no real file is read whole;
+// above it one read would fill the model's context many times over.
+const (
+	minReadLimit Size = 1 << 10
+	maxReadLimit Size = 64 << 20
+)
 
 // UnmarshalText reads "1048576", "1MiB", "500KB", ...
 func (z *Size) UnmarshalText(b []byte) error {
@@ -83,8 +91,11 @@ func (z *Size) UnmarshalText(b []byte) error {
 		}
 	}
 	n, err := strconv.ParseFloat(s, 64)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || math.IsNaN(n) {
 		return fmt.Errorf("size %q: write it like 1048576, 512KB or 1MiB", string(b))
+	}
+	if n*float64(mult) >= math.MaxInt64 {
+		return fmt.Errorf("size %q is far too large: write it like 1048576, 512KB or 1MiB", string(b))
 	}
 	*z = Size(n * float64(mult))
 	return nil
@@ -98,7 +109,7 @@ func (z Size) String() string {
 	for _, u := range []struct {
 		suffix string
 		n      int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
 		if z > 0 && int64(z)%u.n == 0 {
 			return fmt.Sprintf("%d%s", int64(z)/u.n, u.suffix)
 		}
