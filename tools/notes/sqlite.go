@@ -46,11 +46,15 @@ const DefaultPath = ".agent/notes.db"
 // Open opens (creating it if missing) the notes database at path and
 // applies the schema migrations it lacks. A file that is not a notes
 // database is refused with an error naming it (wrapping ErrForeign), and
-// left exactly as it was.
+// left exactly as it was; so is a database in a .agent folder reached
+// through a symlink (wrapping ErrLinked).
 func Open(ctx context.Context, path string) (*SQLite, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("notes database %s: %w", path, err)
+	}
+	if err := checkLinks(abs); err != nil {
+		return nil, err
 	}
 	fresh, err := checkHeader(abs)
 	if err != nil {
