@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,9 +31,9 @@ func StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 }
 
 func stdioTransport(in io.Reader, out io.Writer, maxLine int) mcp.Transport {
-	w := &lineWriter{w: out}
+	w := &lineWriter{w: out, answered: make(chan struct{}, 1)}
 	return &mcp.IOTransport{
-		Reader:        &lineGuard{in: in, r: bufio.NewReaderSize(in, 64<<10), out: w, max: maxLine},
+		Reader:        &lineGuard{in: in, r: bufio.NewReaderSize(in, 64<<10), out: w, max: maxLine, closed: make(chan struct{})},
 		Writer:        w,
 		MaxLineLength: -1, // the guard bounds lines, and answers instead of failing
 	}
@@ -40,17 +41,87 @@ func stdioTransport(in io.Reader, out io.Writer, maxLine int) mcp.Transport {
 
 // lineWriter writes whole lines under a lock, so that the guard's error
 // answers never land inside one of the server's messages (the SDK writes
-// each message with one Write).
+// each message with one Write). It counts the requests passed to the
+// server and the responses it wrote, so that the end of the input can
+// wait for the answers still owed.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	asked    int           // requests (with an id) passed to the server
+	answered chan struct{} // signalled after each response
+	answers  int
 }
 
+// Write writes a message of the server.
 func (w *lineWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.w.Write(p)
+	n, err := w.w.Write(p)
+	if isResponse(p) {
+		w.answers++
+		select {
+		case w.answered <- struct{}{}:
+		default:
+		}
+	}
+	return n, err
 }
+
+// writeOwn writes one of the guard's own answers: not one the server
+// owed, so not counted.
+func (w *lineWriter) writeOwn(p []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err := w.w.Write(p)
+	return err
+}
+
+// owed is the number of requests not answered yet.
+func (w *lineWriter) owed() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.asked - w.answers
+}
+
+func (w *lineWriter) ask() {
+	w.mu.Lock()
+	w.asked++
+	w.mu.Unlock()
+}
+
+// isResponse reports whether a message the server writes is a response,
+// reading only its first keys: a response has an id and then a result
+// or an error; a request or notification has a method.
+func isResponse(msg []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	hasID := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch t {
+		case "result", "error":
+			return hasID
+		case "method":
+			return false
+		case "id":
+			hasID = true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// drainLimit bounds how long the end of the input waits for the answers
+// still owed: as long as the slowest tool may run (audio_generation).
+const drainLimit = 10 * time.Minute
 
 // Close leaves the writer open: it is standard output, which the process
 // may still write its last words on.
@@ -61,9 +132,11 @@ func (w *lineWriter) Close() error { return nil }
 type lineGuard struct {
 	in      io.Reader
 	r       *bufio.Reader
-	out     io.Writer
+	out     *lineWriter
 	max     int
 	pending []byte // the rest of a good line not yet read
+	closed  chan struct{}
+	once    sync.Once
 }
 
 func (g *lineGuard) Read(p []byte) (int, error) {
@@ -72,6 +145,12 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 		if len(line) > 0 {
 			g.pending = line
 			break
+		}
+		if errors.Is(err, io.EOF) {
+			// A client that writes its requests and closes its end
+			// (echo ... | agent serve --stdio) still gets every answer:
+			// the SDK ends the session at EOF, dropping calls in flight.
+			g.drain()
 		}
 		if err != nil {
 			return 0, err
@@ -85,10 +164,27 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 // Close closes in when it can be closed, as the SDK's stdio transport
 // closes standard input.
 func (g *lineGuard) Close() error {
+	g.once.Do(func() { close(g.closed) })
 	if c, ok := g.in.(io.Closer); ok {
 		return c.Close()
 	}
 	return nil
+}
+
+// drain waits until every request passed on is answered, the transport
+// is closed, or drainLimit has passed.
+func (g *lineGuard) drain() {
+	timeout := time.NewTimer(drainLimit)
+	defer timeout.Stop()
+	for g.out.owed() > 0 {
+		select {
+		case <-g.out.answered:
+		case <-g.closed:
+			return
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 // nextLine reads one line and returns it, with its newline, when it is a
@@ -118,11 +214,15 @@ func (g *lineGuard) nextLine() ([]byte, error) {
 			return nil, err
 		}
 		if msg := bytes.TrimSpace(line); len(msg) > 0 {
-			if id, code, why := check(msg); code != 0 {
+			decoded, id, code, why := check(msg)
+			if code != 0 {
 				if werr := g.answer(id, code, why); werr != nil {
 					return nil, werr
 				}
 				return nil, err
+			}
+			if req, ok := decoded.(*jsonrpc.Request); ok && req.ID.IsValid() {
+				g.out.ask()
 			}
 			// A last line without its newline is still a message.
 			return append(msg, '\n'), nil
@@ -134,16 +234,17 @@ func (g *lineGuard) nextLine() ([]byte, error) {
 	}
 }
 
-// check reports why msg is not one JSON-RPC message, with the id to
-// answer to when it has one; code 0 means it is one.
-func check(msg []byte) (id any, code int, why string) {
+// check decodes msg, or reports why it is not one JSON-RPC message, with
+// the id to answer to when it has one; code 0 means it is one.
+func check(msg []byte) (decoded jsonrpc.Message, id any, code int, why string) {
 	if !json.Valid(msg) {
-		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON; send one JSON-RPC message a line"
+		return nil, nil, jsonrpc.CodeParseError, "parse error: the line is not JSON; send one JSON-RPC message a line"
 	}
 	if msg[0] == '[' {
-		return nil, jsonrpc.CodeInvalidRequest, "batches are not supported; send one JSON-RPC message a line"
+		return nil, nil, jsonrpc.CodeInvalidRequest, "batches are not supported; send one JSON-RPC message a line"
 	}
-	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+	decoded, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
 		var head struct {
 			ID any `json:"id"`
 		}
@@ -153,9 +254,9 @@ func check(msg []byte) (id any, code int, why string) {
 				id = head.ID
 			}
 		}
-		return id, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message (" + err.Error() + ")"
+		return nil, id, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message (" + err.Error() + ")"
 	}
-	return nil, 0, ""
+	return decoded, nil, 0, ""
 }
 
 // answer writes a JSON-RPC error response; id nil is JSON null, as the
@@ -173,8 +274,7 @@ func (g *lineGuard) answer(id any, code int, message string) error {
 	if err != nil {
 		return err
 	}
-	_, err = g.out.Write(append(b, '\n'))
-	return err
+	return g.out.writeOwn(append(b, '\n'))
 }
 
 // sizeText is n bytes in MiB when it is a whole number of them.

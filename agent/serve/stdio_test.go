@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,4 +125,45 @@ func TestStdioLongLine(t *testing.T) {
 	if m := next(); m["id"] != float64(2) || m["error"] != nil {
 		t.Fatalf("ping after a long line = %v, want a result", m)
 	}
+}
+
+// TestStdioAnswersBeforeEOF: a client that writes its requests and closes
+// its end gets every answer, slow calls included, before the server ends.
+func TestStdioAnswersBeforeEOF(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow", Description: "answers late"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		time.Sleep(200 * time.Millisecond)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "late"}}}, nil, nil
+	})
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}
+not JSON: answered by the transport, not owed by the server
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{}}}
+`)
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(t.Context(), StdioTransport(in, &syncWriter{w: &out})) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not end after its input did")
+	}
+	for _, id := range []string{`"id":2,"result"`, `"id":3,"result"`} {
+		if !strings.Contains(out.String(), id) || strings.Count(out.String(), "late") != 2 {
+			t.Errorf("output %s\nwant the answer %s", out.String(), id)
+		}
+	}
+}
+
+// syncWriter lets the test read what the server wrote from its goroutine.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -119,6 +119,10 @@ func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config,
 	}
 	reg := set.reg
 	audit := agent.NewAudit(root)
+	if err := audit.Check(); err != nil {
+		set.Close()
+		return nil, nil, nil, err
+	}
 	srv := mcptool.NewServer(reg, mcptool.ServeOptions{
 		AllowWrites: allowWrites,
 		Version:     version,
