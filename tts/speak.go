@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -129,7 +130,7 @@ func (s *Speaker) Speak(ctx context.Context, text, voice string) (*Speech, error
 	if err != nil {
 		return nil, err
 	}
-	pieces := Split(text, e.MaxInput())
+	pieces := Split(speakable(text), e.MaxInput())
 	if len(pieces) == 0 {
 		return nil, ErrEmptyText
 	}
@@ -171,6 +172,22 @@ func (s *Speaker) maxSize() int64 {
 		return DefaultMaxSize
 	}
 	return s.MaxSize
+}
+
+// speakable is text with its control characters (but line breaks and
+// tabs) turned into spaces. They are never words, and a NUL ends
+// espeak-ng's input there: "\x00hello" came back as an empty file.
+func speakable(text string) string {
+	clean := func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 }
+	if !strings.ContainsFunc(text, clean) {
+		return text
+	}
+	return strings.Map(func(r rune) rune {
+		if clean(r) {
+			return ' '
+		}
+		return r
+	}, text)
 }
 
 func (s *Speech) add(b []byte) {
