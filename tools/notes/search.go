@@ -67,7 +67,7 @@ func (s *SQLite) Search(ctx context.Context, o SearchOptions) (SearchResult, err
 		return SearchResult{}, s.wrap(err)
 	}
 	res.Hits = hits
-	res.Fallback = fmt.Sprintf("%s; searched instead as plain words: %s", reason, strings.Join(words, ", "))
+	res.Fallback = fmt.Sprintf("%s; searched instead as plain words: %s", reason, clipRunes(strings.Join(words, ", "), 120))
 	if len(words) > 1 {
 		res.Fallback += " (" + which + ")"
 	}

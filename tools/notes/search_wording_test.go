@@ -2,6 +2,7 @@ package notes_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/agentcli/agent/tools/notes"
@@ -29,5 +30,13 @@ func TestFallbackWording(t *testing.T) {
 		if r.Fallback != c.want || len(r.Hits) != 1 {
 			t.Errorf("Search(%q): %d hits, fallback\n%s\nwant 1 hit and\n%s", c.q, len(r.Hits), r.Fallback, c.want)
 		}
+	}
+	// A long query is not repeated whole: the message stays one short line.
+	r, err := s.Search(ctx, notes.SearchOptions{Query: strings.Repeat("a", 20_000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Fallback) > 300 || !strings.Contains(r.Fallback, "longer than") {
+		t.Errorf("fallback of %d bytes: %.200s", len(r.Fallback), r.Fallback)
 	}
 }
