@@ -13,6 +13,7 @@ import (
 // Defaults of a Speaker's zero fields.
 const (
 	DefaultConcurrency    = 3
+	MaxConcurrency        = 16 // more is taken as this
 	DefaultParagraphPause = 500 * time.Millisecond
 	DefaultPiecePause     = 120 * time.Millisecond
 	DefaultFade           = 8 * time.Millisecond
@@ -206,6 +207,9 @@ func (s *Speaker) synthesize(ctx context.Context, pieces []Piece, voice string) 
 	if n <= 0 {
 		n = DefaultConcurrency
 	}
+	// A project's config may say anything: a thousand engine processes
+	// or requests at once is never faster, only a flood.
+	n = min(n, MaxConcurrency)
 	out := make([]Audio, len(pieces))
 	var (
 		mu       sync.Mutex
