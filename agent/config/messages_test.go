@@ -1,6 +1,8 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,19 @@ func TestSettingMessages(t *testing.T) {
 				t.Errorf("err = %v\nwant %s", err, want)
 			}
 		})
+	}
+}
+
+// TestStateFolderIsAFile: a project whose .agent is a file gets one line
+// saying so, not the system's "not a directory" about config.toml.
+func TestStateFolderIsAFile(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".agent"), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(Input{Files: []string{ProjectFile(root)}, Project: ProjectFile(root), Env: map[string]string{"GEMINI_API_KEY": "k"}})
+	want := filepath.Join(root, ".agent") + " is not a folder; the agent keeps its state there: move it away"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
 	}
 }

@@ -1,10 +1,12 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,6 +127,11 @@ const maxConfigFile = 1 << 20
 // looks before it opens, so a FIFO is refused instead of waited on.
 func readConfigFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
+	if errors.Is(err, syscall.ENOTDIR) {
+		// .agent is a file (a cloned repository's): say so, not "stat
+		// .agent/config.toml: not a directory".
+		return nil, fmt.Errorf("%s is not a folder; the agent keeps its state there: move it away", filepath.Dir(path))
+	}
 	if err != nil {
 		return nil, err
 	}
