@@ -23,6 +23,14 @@ import (
 // left out and why.
 func mcpSpecs(cfg config.Config, root string, trusted bool) (specs []mcptool.Spec, notes []string, err error) {
 	servers, skipped, err := cfg.MCPServers(root, trusted)
+	if err != nil && !trusted {
+		// The error is the project's .mcp.json, which an untrusted
+		// project never has used: a broken one (a cloned repository's)
+		// must not stop every command. The user's own servers still run.
+		servers, skipped = ownServers(cfg), nil
+		notes = append(notes, safeText(err.Error())+"; ignored, since the project is not trusted")
+		err = nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -46,6 +54,18 @@ func mcpSpecs(cfg config.Config, root string, trusted bool) (specs []mcptool.Spe
 		})
 	}
 	return specs, notes, nil
+}
+
+// ownServers are the enabled servers of the user's own config, by name.
+func ownServers(cfg config.Config) []config.NamedMCPServer {
+	var out []config.NamedMCPServer
+	for name, s := range cfg.MCP.Servers {
+		if s.IsEnabled() && !s.FromProject {
+			out = append(out, config.NamedMCPServer{Name: name, MCPServer: s})
+		}
+	}
+	slices.SortFunc(out, func(a, b config.NamedMCPServer) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // untrustedNote is the warning for a project's server left out because
@@ -242,7 +262,7 @@ func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, pe
 		if p.URL != "" {
 			kind, where = "http", p.URL
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(p.Name), kind, safeText(tools.RunePrefix(where, 60)), notStarted)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(tools.RunePrefix(p.Name, 40)), kind, safeText(tools.RunePrefix(where, 60)), notStarted)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
