@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestOpenRefusesLinkedState: in a project's .agent folder, a notes.db
@@ -55,4 +56,34 @@ func TestOpenRefusesLinkedState(t *testing.T) {
 		t.Fatalf("Open(a link outside .agent) = %v", err)
 	}
 	s.Close()
+}
+
+// TestOpenRefusesSpecialFiles: a database path that is a folder or a
+// named pipe is refused at once, never opened (a pipe would wait forever).
+func TestOpenRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	folder := filepath.Join(dir, "folder.db")
+	os.Mkdir(folder, 0o755)
+	pipe := filepath.Join(dir, "pipe.db")
+	if err := mkfifo(pipe); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	for path, want := range map[string]string{folder: "it is a folder", pipe: "it is not a regular file"} {
+		done := make(chan error, 1)
+		go func() {
+			s, err := Open(context.Background(), path)
+			if err == nil {
+				s.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), want) {
+				t.Errorf("Open(%s) = %v, want %q", filepath.Base(path), err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Open(%s) hangs", filepath.Base(path))
+		}
+	}
 }

@@ -91,6 +91,14 @@ func (s *SQLite) Close() error { return s.db.Close() }
 // one with no application id yet, which init checks for tables). It
 // reports whether the file is missing or empty.
 func checkHeader(path string) (fresh bool, err error) {
+	// Look before opening: opening a FIFO waits for a writer forever.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		what := "not a regular file"
+		if fi.IsDir() {
+			what = "a folder"
+		}
+		return false, fmt.Errorf("notes database %s: %w: it is %s; move it away, or set notes.path to another file", path, ErrForeign, what)
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return true, nil
