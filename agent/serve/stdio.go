@@ -31,7 +31,7 @@ func StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 }
 
 func stdioTransport(in io.Reader, out io.Writer, maxLine int) mcp.Transport {
-	w := &lineWriter{w: out, answered: make(chan struct{}, 1)}
+	w := &lineWriter{w: out, pending: map[string]bool{}, answered: make(chan struct{}, 1)}
 	return &mcp.IOTransport{
 		Reader:        &lineGuard{in: in, r: bufio.NewReaderSize(in, 64<<10), out: w, max: maxLine, closed: make(chan struct{})},
 		Writer:        w,
@@ -41,15 +41,15 @@ func stdioTransport(in io.Reader, out io.Writer, maxLine int) mcp.Transport {
 
 // lineWriter writes whole lines under a lock, so that the guard's error
 // answers never land inside one of the server's messages (the SDK writes
-// each message with one Write). It counts the requests passed to the
-// server and the responses it wrote, so that the end of the input can
-// wait for the answers still owed.
+// each message with one Write). It keeps the ids of the requests passed
+// to the server that are not answered yet, so that the end of the input
+// can wait for those answers. A set, not a count: a client that sends an
+// id twice gets one answer, and must not keep the server waiting.
 type lineWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
-	asked    int           // requests (with an id) passed to the server
+	pending  map[string]bool
 	answered chan struct{} // signalled after each response
-	answers  int
 }
 
 // Write writes a message of the server.
@@ -57,8 +57,8 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n, err := w.w.Write(p)
-	if isResponse(p) {
-		w.answers++
+	if id, ok := responseID(p); ok && w.pending[id] {
+		delete(w.pending, id)
 		select {
 		case w.answered <- struct{}{}:
 		default:
@@ -68,7 +68,7 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 }
 
 // writeOwn writes one of the guard's own answers: not one the server
-// owed, so not counted.
+// owed.
 func (w *lineWriter) writeOwn(p []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -80,43 +80,55 @@ func (w *lineWriter) writeOwn(p []byte) error {
 func (w *lineWriter) owed() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.asked - w.answers
+	return len(w.pending)
 }
 
-func (w *lineWriter) ask() {
+func (w *lineWriter) ask(id jsonrpc.ID) {
 	w.mu.Lock()
-	w.asked++
+	w.pending[idKey(id)] = true
 	w.mu.Unlock()
 }
 
-// isResponse reports whether a message the server writes is a response,
-// reading only its first keys: a response has an id and then a result
-// or an error; a request or notification has a method.
-func isResponse(msg []byte) bool {
+// idKey is an id as the SDK compares them (5 and 5.0 are one id).
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
+
+// responseID is the id of a message the server writes when it is a
+// response, reading only its first keys: a response has an id and then a
+// result or an error; a request or notification has a method.
+func responseID(msg []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(msg))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false
+		return "", false
 	}
+	var id any
 	hasID := false
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return false
+			return "", false
 		}
 		switch t {
 		case "result", "error":
-			return hasID
+			if !hasID {
+				return "", false
+			}
+			jid, err := jsonrpc.MakeID(id)
+			return idKey(jid), err == nil
 		case "method":
-			return false
+			return "", false
 		case "id":
 			hasID = true
+			if dec.Decode(&id) != nil {
+				return "", false
+			}
+			continue
 		}
 		var skip json.RawMessage
 		if dec.Decode(&skip) != nil {
-			return false
+			return "", false
 		}
 	}
-	return false
+	return "", false
 }
 
 // drainLimit bounds how long the end of the input waits for the answers
@@ -222,7 +234,7 @@ func (g *lineGuard) nextLine() ([]byte, error) {
 				return nil, err
 			}
 			if req, ok := decoded.(*jsonrpc.Request); ok && req.ID.IsValid() {
-				g.out.ask()
+				g.out.ask(req.ID)
 			}
 			// A last line without its newline is still a message.
 			return append(msg, '\n'), nil

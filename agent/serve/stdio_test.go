@@ -167,3 +167,26 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+// TestStdioDuplicateIDs: a client that sends one id twice and closes its
+// end is answered and the server ends, not waiting for a second answer
+// the SDK never gives.
+func TestStdioDuplicateIDs(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":5,"method":"ping"}
+{"jsonrpc":"2.0","id":5.0,"method":"ping"}
+`)
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(t.Context(), StdioTransport(in, &syncWriter{w: &out})) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server waits for an answer it will never give")
+	}
+	if !strings.Contains(out.String(), `"id":5,"result"`) {
+		t.Errorf("output %s, want the ping answered", out.String())
+	}
+}
