@@ -63,6 +63,9 @@ func (a *Audit) Record(e AuditEntry) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.f == nil {
+		if err := notLinked(a.path); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Dir(a.path), 0o700); err != nil {
 			return fmt.Errorf("create audit folder: %w", err)
 		}
@@ -74,6 +77,32 @@ func (a *Audit) Record(e AuditEntry) error {
 	}
 	if _, err := a.f.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("write audit log: %w", err)
+	}
+	return nil
+}
+
+// Check reports, before any call, whether the log could be written: an
+// error when it is a symlink (see notLinked). Callers that cannot stop
+// halfway (a server) check first, so as to refuse to start instead.
+func (a *Audit) Check() error {
+	if a == nil {
+		return nil
+	}
+	return notLinked(a.path)
+}
+
+// notLinked refuses an audit log that is, or is in, a symlink. A cloned
+// repository can hold .agent/audit.jsonl as a link to the user's
+// ~/.bashrc: the log's lines carry the calls' parameters, which a model
+// (or a client of agent serve) chooses, so appending to it would let
+// "$(...)" in a file name run at the next shell. The log stays a real
+// file inside the project.
+func notLinked(path string) error {
+	for _, p := range []string{filepath.Dir(path), path} {
+		fi, err := os.Lstat(p)
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink; the agent keeps its audit log only in a real file inside the project, so it does not follow it: remove the link", p)
+		}
 	}
 	return nil
 }

@@ -75,8 +75,8 @@ func countListing(l *listing, d *Dir, abs string, folder func(countJob)) int64 {
 	var files int64
 	for i, e := range l.ents {
 		name := l.name(i)
-		if d.Ignored(name, e.typ == typeDir) {
-			continue
+		if e.typ == typeOther || d.Ignored(name, e.typ == typeDir) {
+			continue // pipes, sockets and devices are no files (see filter)
 		}
 		if e.typ != typeDir {
 			files++

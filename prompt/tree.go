@@ -245,7 +245,7 @@ type walker struct {
 func (w *walker) visible(l *listing, d *Dir) int {
 	n := 0
 	for i, e := range l.ents {
-		if !d.Ignored(l.name(i), e.typ == typeDir) {
+		if e.typ != typeOther && !d.Ignored(l.name(i), e.typ == typeDir) {
 			n++
 		}
 	}
@@ -253,11 +253,14 @@ func (w *walker) visible(l *listing, d *Dir) int {
 }
 
 // filter returns the entries of a listing that are not ignored, as nodes.
+// Pipes, sockets and devices are left out, as ignored entries are: they
+// are no files the model can read or edit, and showing one as a file
+// (📝) would only invite a read that the file tools refuse.
 func (w *walker) filter(l *listing, d *Dir) []*node {
 	var nodes []*node
 	for i, e := range l.ents {
 		name := l.name(i)
-		if d.Ignored(name, e.typ == typeDir) {
+		if e.typ == typeOther || d.Ignored(name, e.typ == typeDir) {
 			continue
 		}
 		n := &node{name: strings.Clone(name), isDir: e.typ == typeDir}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -68,13 +69,16 @@ func (w *walker) render(b *strings.Builder, n *node, depth int, t *Tree) {
 }
 
 // displayName quotes names that would break the one-entry-per-line
-// layout (control characters, line separators) or are not valid UTF-8.
+// layout (control characters, line separators), that hide what they are
+// (format characters: a right-to-left override makes "rtl\u202etxt.exe"
+// read as an .exe reversed, a zero-width space makes two names look
+// alike) or are not valid UTF-8.
 func displayName(s string) string {
 	if !utf8.ValidString(s) {
 		return strconv.Quote(s)
 	}
 	for _, r := range s {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
 			return strconv.Quote(s)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Engine synthesises speech.
@@ -55,8 +56,21 @@ func (e *VoiceError) Error() string {
 	if reason == "" {
 		reason = "unknown voice"
 	}
-	return fmt.Sprintf("%s: %s %q; voices: %s", e.Engine, reason, e.Voice, strings.Join(e.Known, ", "))
+	voice := e.Voice
+	if len(voice) > maxVoiceShown {
+		// A voice string can be anything a caller sent: a megabyte of it
+		// must not come back in a one-line message.
+		voice = voice[:maxVoiceShown]
+		for len(voice) > 0 && !utf8.ValidString(voice) {
+			voice = voice[:len(voice)-1]
+		}
+		return fmt.Sprintf("%s: %s %q… (%d bytes); voices: %s", e.Engine, reason, voice, len(e.Voice), strings.Join(e.Known, ", "))
+	}
+	return fmt.Sprintf("%s: %s %q; voices: %s", e.Engine, reason, voice, strings.Join(e.Known, ", "))
 }
+
+// maxVoiceShown is how much of an unknown voice a message repeats.
+const maxVoiceShown = 60
 
 // Unwrap makes errors.Is(err, ErrUnknownVoice) true.
 func (e *VoiceError) Unwrap() error { return ErrUnknownVoice }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -12,10 +13,35 @@ import (
 // Defaults of a Speaker's zero fields.
 const (
 	DefaultConcurrency    = 3
+	MaxConcurrency        = 16 // more is taken as this
 	DefaultParagraphPause = 500 * time.Millisecond
 	DefaultPiecePause     = 120 * time.Millisecond
 	DefaultFade           = 8 * time.Millisecond
+	// DefaultMaxSize bounds the samples of one Speech: about 46 minutes
+	// at 24 kHz (Gemini), 50 at 22 kHz (espeak-ng), all held in memory.
+	// A text that expands when spoken (long numbers read out word by
+	// word) must not fill the disk and the memory with one file.
+	DefaultMaxSize = 128 << 20
 )
+
+// SizeError is a speech longer than its Speaker's MaxSize: nothing of it
+// is returned.
+type SizeError struct {
+	Limit  int64  // bytes of samples
+	Format Format // the audio's shape, to say how long that lasts
+}
+
+func (e *SizeError) Error() string {
+	long := fmt.Sprintf("%d seconds", int(e.Format.Duration(e.Limit).Seconds()))
+	if d := e.Format.Duration(e.Limit); d >= 2*time.Minute {
+		long = fmt.Sprintf("%d minutes", int(d.Minutes()))
+	}
+	size := fmt.Sprintf("%d KB", e.Limit/1000)
+	if e.Limit >= 1<<20 {
+		size = fmt.Sprintf("%d MiB", e.Limit>>20)
+	}
+	return fmt.Sprintf("the speech would last over %s (%s of WAV), the most one file holds: split the text into several files", long, size)
+}
 
 // Speaker speaks texts of any length with one engine.
 type Speaker struct {
@@ -28,6 +54,11 @@ type Speaker struct {
 	ParagraphPause, PiecePause time.Duration
 	// Fade is the length of the ramp at each side of a join.
 	Fade time.Duration
+	// MaxSize bounds the bytes of samples of one Speech (a *SizeError
+	// past it, found as soon as the pieces spoken add up to more, so
+	// the rest is not spoken); DefaultMaxSize when zero, none when
+	// negative.
+	MaxSize int64
 	// Progress, when set, is told each time a piece is done. Calls are
 	// serialised.
 	Progress func(done, total int)
@@ -100,7 +131,7 @@ func (s *Speaker) Speak(ctx context.Context, text, voice string) (*Speech, error
 	if err != nil {
 		return nil, err
 	}
-	pieces := Split(text, e.MaxInput())
+	pieces := Split(speakable(text), e.MaxInput())
 	if len(pieces) == 0 {
 		return nil, ErrEmptyText
 	}
@@ -131,7 +162,33 @@ func (s *Speaker) Speak(ctx context.Context, text, voice string) (*Speech, error
 		}
 		sp.add(a.PCM)
 	}
+	if limit := s.maxSize(); limit > 0 && sp.size > limit {
+		return nil, &SizeError{Limit: limit, Format: sp.Format}
+	}
 	return sp, nil
+}
+
+func (s *Speaker) maxSize() int64 {
+	if s.MaxSize == 0 {
+		return DefaultMaxSize
+	}
+	return s.MaxSize
+}
+
+// speakable is text with its control characters (but line breaks and
+// tabs) turned into spaces. They are never words, and a NUL ends
+// espeak-ng's input there: "\x00hello" came back as an empty file.
+func speakable(text string) string {
+	clean := func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 }
+	if !strings.ContainsFunc(text, clean) {
+		return text
+	}
+	return strings.Map(func(r rune) rune {
+		if clean(r) {
+			return ' '
+		}
+		return r
+	}, text)
 }
 
 func (s *Speech) add(b []byte) {
@@ -150,13 +207,18 @@ func (s *Speaker) synthesize(ctx context.Context, pieces []Piece, voice string) 
 	if n <= 0 {
 		n = DefaultConcurrency
 	}
+	// A project's config may say anything: a thousand engine processes
+	// or requests at once is never faster, only a flood.
+	n = min(n, MaxConcurrency)
 	out := make([]Audio, len(pieces))
 	var (
 		mu       sync.Mutex
 		firstErr error
 		done     int
+		size     int64
 		wg       sync.WaitGroup
 	)
+	limit := s.maxSize()
 	next := make(chan int)
 	for range min(n, len(pieces)) {
 		wg.Go(func() {
@@ -168,6 +230,9 @@ func (s *Speaker) synthesize(ctx context.Context, pieces []Piece, voice string) 
 						firstErr = s.wrap(ctx, err, i, len(pieces))
 						cancel()
 					}
+				} else if size += int64(len(a.PCM)); limit > 0 && size > limit && firstErr == nil {
+					firstErr = &SizeError{Limit: limit, Format: a.Format}
+					cancel()
 				} else if firstErr == nil {
 					out[i] = a
 					done++

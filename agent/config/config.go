@@ -233,10 +233,10 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	projectShell := c.keepUserShell(path, md, shell)
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()
-		if strings.Contains(strings.ToLower(k), "key") && !strings.HasSuffix(k, "api_key_env") {
-			return false, fmt.Errorf("config file %s: %q is not a setting: keys are never stored in config files; set the provider's variable (like GEMINI_API_KEY), or name another one with api_key_env", path, k)
+		if looksLikeSecret(k) {
+			return false, fmt.Errorf("config file %s: %s is not a setting: keys are never stored in config files; set the provider's variable (like GEMINI_API_KEY), or name another one with api_key_env", path, quoteKey(k))
 		}
-		return false, fmt.Errorf("config file %s: unknown setting %q (agent config shows them all)", path, k)
+		return false, errors.New(unknownKeyError(path, k))
 	}
 	c.MCP.claim(path)
 	for _, k := range md.Keys() {
@@ -283,20 +283,41 @@ func (c *Config) applyEnv(env map[string]string) error {
 		case "approval":
 			c.Approval = v
 		case "max_iterations":
-			c.MaxIterations, err = strconv.Atoi(v)
+			c.MaxIterations, err = envInt(v, "20")
 		case "tool_timeout":
-			err = c.ToolTimeout.UnmarshalText([]byte(v))
+			err = envDuration(&c.ToolTimeout, v)
 		case "model_timeout":
-			err = c.ModelTimeout.UnmarshalText([]byte(v))
+			err = envDuration(&c.ModelTimeout, v)
 		case "context_window":
-			c.ContextWindow, err = strconv.Atoi(v)
+			c.ContextWindow, err = envInt(v, "32768")
 		case "reasoning":
 			c.Reasoning = v
 		}
 		if err != nil {
-			return fmt.Errorf("%s=%q: %w", e.name, v, err)
+			return fmt.Errorf("%s=%s: %w", e.name, quoteKey(v), err)
 		}
 		c.set(e.key, "env "+e.name)
+	}
+	return nil
+}
+
+// envInt reads a whole number from a variable; the error says what was
+// wrong in words, with an example, not as strconv does.
+func envInt(v, example string) (int, error) {
+	n, err := strconv.Atoi(v)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("too large (e.g. %s)", example)
+	case err != nil:
+		return 0, fmt.Errorf("not a whole number (e.g. %s)", example)
+	}
+	return n, nil
+}
+
+// envDuration reads a duration from a variable.
+func envDuration(d *Duration, v string) error {
+	if d.UnmarshalText([]byte(v)) != nil {
+		return errors.New("not a duration (e.g. 90s, 2m or 1h30m)")
 	}
 	return nil
 }
@@ -358,8 +379,8 @@ func (c *Config) validate() error {
 		return bad("tree.budget", c.Tree.Budget, "use a number of entries of 1 or more")
 	case c.Tree.Style != "emoji" && c.Tree.Style != "plain":
 		return bad("tree.style", strconv.Quote(c.Tree.Style), "use emoji or plain")
-	case c.Files.ReadLimit <= 0:
-		return bad("files.read_limit", c.Files.ReadLimit, "use a positive size like 1MiB")
+	case c.Files.ReadLimit < minReadLimit || c.Files.ReadLimit > maxReadLimit:
+		return bad("files.read_limit", strconv.Quote(c.Files.ReadLimit.String()), "out of range; use a size from "+minReadLimit.String()+" to "+maxReadLimit.String()+", like 1MiB")
 	case c.Backups.MaxAge <= 0:
 		return bad("backups.max_age", c.Backups.MaxAge, "use a positive duration like 14d")
 	case c.Backups.MaxSize <= 0:

@@ -240,7 +240,7 @@ func TestBadSettings(t *testing.T) {
 		env        map[string]string
 		flags      Flags
 	}{
-		{file: "modle = \"x\"\n", want: `unknown setting "modle"`},
+		{file: "modle = \"x\"\n", want: `unknown setting modle in `},
 		{file: "api_key = \"sk-123\"\n", want: "keys are never stored in config files"},
 		{file: "approval = \"sometimes\"\n", want: `approval = "sometimes" (from `},
 		{file: "[tree]\nstyle = \"fancy\"\n", want: "use emoji or plain"},
@@ -250,7 +250,7 @@ func TestBadSettings(t *testing.T) {
 		{env: map[string]string{"AGENT_MODEL_TIMEOUT": "500ms"}, want: "(from env AGENT_MODEL_TIMEOUT): use at least 1s, like 2m"},
 		{file: "provider = ", want: "config file"},
 		{file: "provider = \"mistral\"\n", want: `unknown provider "mistral"`},
-		{env: map[string]string{"AGENT_MAX_ITERATIONS": "many"}, want: `AGENT_MAX_ITERATIONS="many"`},
+		{env: map[string]string{"AGENT_MAX_ITERATIONS": "many"}, want: `AGENT_MAX_ITERATIONS=many: not a whole number (e.g. 20)`},
 		{flags: Flags{Approval: "maybe"}, want: "(from flag --approval): use ask, auto or never"},
 		{flags: Flags{BaseURL: "localhost:11434"}, want: `base URL "localhost:11434" (from flag --base-url): use an http://`},
 		{file: "base_url = \"ftp://x\"\n", want: "use an http:// or https:// address"},

@@ -41,7 +41,7 @@ func TestNotesSettings(t *testing.T) {
 	if c, _ := load("[notes]\npath = \"db/n.db\"\n"); c.NotesPath("/p", "") != "/p/db/n.db" {
 		t.Errorf("relative path = %s", c.NotesPath("/p", ""))
 	}
-	if _, err := load("[notes]\npaht = \"x\"\n"); err == nil || !strings.Contains(err.Error(), `unknown setting "notes.paht"`) {
+	if _, err := load("[notes]\npaht = \"x\"\n"); err == nil || !strings.Contains(err.Error(), `unknown setting notes.paht in `) {
 		t.Errorf("misspelt notes key: %v", err)
 	}
 	if _, err := load("[tools]\nnotse = true\n"); err == nil || !strings.Contains(err.Error(), "unknown setting") {

@@ -53,7 +53,7 @@ func TestShellBadSettings(t *testing.T) {
 	for _, tc := range []struct{ user, want string }{
 		{"[shell]\nsandbox = \"maybe\"\n", "use on or off"},
 		{"[shell]\ntimeout = \"0s\"\n", "positive duration"},
-		{"[shell]\nalow = [\"go test\"]\n", `unknown setting "shell.alow"`},
+		{"[shell]\nalow = [\"go test\"]\n", `unknown setting shell.alow in `},
 	} {
 		_, err := Load(Input{Files: files(t, tc.user, ""), Env: map[string]string{"GEMINI_API_KEY": "AIzaSyExampleExample1234"}, Probe: noProbe})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

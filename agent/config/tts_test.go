@@ -30,7 +30,7 @@ func TestTTSSection(t *testing.T) {
 
 func TestTTSBadSettings(t *testing.T) {
 	for file, want := range map[string]string{
-		"[tts]\nvoise = \"Kore\"\n":     `unknown setting "tts.voise"`,
+		"[tts]\nvoise = \"Kore\"\n":     `unknown setting tts.voise in `,
 		"[tts]\napi_key = \"secret\"\n": "keys are never stored in config files",
 	} {
 		_, err := Load(Input{Files: files(t, "", file), Env: map[string]string{"GEMINI_API_KEY": "k"}})

@@ -1,9 +1,12 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -66,11 +69,18 @@ var sizeUnits = []struct {
 	suffix string
 	n      int64
 }{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
-	{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000},
-	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30},
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"TB", 1000 * 1000 * 1000 * 1000},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40},
 	{"B", 1},
 }
+
+// The range of files.read_limit: below it no real file is read whole;
+// above it one read would fill the model's context many times over.
+const (
+	minReadLimit Size = 1 << 10
+	maxReadLimit Size = 64 << 20
+)
 
 // UnmarshalText reads "1048576", "1MiB", "500KB", ...
 func (z *Size) UnmarshalText(b []byte) error {
@@ -83,8 +93,11 @@ func (z *Size) UnmarshalText(b []byte) error {
 		}
 	}
 	n, err := strconv.ParseFloat(s, 64)
-	if err != nil || n < 0 {
+	if err != nil || n < 0 || math.IsNaN(n) {
 		return fmt.Errorf("size %q: write it like 1048576, 512KB or 1MiB", string(b))
+	}
+	if n*float64(mult) >= math.MaxInt64 {
+		return fmt.Errorf("size %q is far too large: write it like 1048576, 512KB or 1MiB", string(b))
 	}
 	*z = Size(n * float64(mult))
 	return nil
@@ -98,7 +111,7 @@ func (z Size) String() string {
 	for _, u := range []struct {
 		suffix string
 		n      int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
 		if z > 0 && int64(z)%u.n == 0 {
 			return fmt.Sprintf("%d%s", int64(z)/u.n, u.suffix)
 		}
@@ -114,6 +127,11 @@ const maxConfigFile = 1 << 20
 // looks before it opens, so a FIFO is refused instead of waited on.
 func readConfigFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
+	if errors.Is(err, syscall.ENOTDIR) {
+		// .agent is a file (a cloned repository's): say so, not "stat
+		// .agent/config.toml: not a directory".
+		return nil, fmt.Errorf("%s is not a folder; the agent keeps its state there: move it away", filepath.Dir(path))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -20,11 +23,19 @@ import (
 // left out and why.
 func mcpSpecs(cfg config.Config, root string, trusted bool) (specs []mcptool.Spec, notes []string, err error) {
 	servers, skipped, err := cfg.MCPServers(root, trusted)
+	if err != nil && !trusted {
+		// The error is the project's .mcp.json, which an untrusted
+		// project never has used: a broken one (a cloned repository's)
+		// must not stop every command. The user's own servers still run.
+		servers, skipped = ownServers(cfg), nil
+		notes = append(notes, safeText(err.Error())+"; ignored, since the project is not trusted")
+		err = nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, name := range skipped {
-		notes = append(notes, fmt.Sprintf("mcp server %s skipped: it is the project's, and the project is not trusted", name))
+		notes = append(notes, untrustedNote(name))
 	}
 	for _, s := range servers {
 		if err := config.CheckMCPServer(s.Name, s.MCPServer); err != nil {
@@ -43,6 +54,65 @@ func mcpSpecs(cfg config.Config, root string, trusted bool) (specs []mcptool.Spe
 		})
 	}
 	return specs, notes, nil
+}
+
+// ownServers are the enabled servers of the user's own config, by name.
+func ownServers(cfg config.Config) []config.NamedMCPServer {
+	var out []config.NamedMCPServer
+	for name, s := range cfg.MCP.Servers {
+		if s.IsEnabled() && !s.FromProject {
+			out = append(out, config.NamedMCPServer{Name: name, MCPServer: s})
+		}
+	}
+	slices.SortFunc(out, func(a, b config.NamedMCPServer) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// untrustedNote is the warning for a project's server left out because
+// the project is not trusted.
+func untrustedNote(name string) string {
+	return fmt.Sprintf("mcp server %s skipped: it is the project's, and the project is not trusted", name)
+}
+
+// notStarted marks, in agent mcp list, a project's server that is left
+// out until the project is trusted.
+const notStarted = "(not started: project not trusted; run with --trust or answer the question)"
+
+// untrustedServers are the project's MCP servers (its .agent/config.toml
+// and .mcp.json) that an untrusted project does not start, read as a
+// trusted project's config would be, only to be listed: nothing of them
+// runs. Nil when the project's config cannot be read that way (the
+// untrusted load already said what it could).
+func (d *factory) untrustedServers(root string) []config.NamedMCPServer {
+	env := d.environ()
+	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Project: config.ProjectFile(root), Trusted: true, Env: env})
+	if err != nil && !errors.Is(err, config.ErrNoProvider) {
+		return nil
+	}
+	servers, _, err := cfg.MCPServers(root, true)
+	if err != nil {
+		return nil
+	}
+	var out []config.NamedMCPServer
+	for _, s := range servers {
+		if s.FromProject {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// commandLine shows a command and its arguments on one line, quoting the
+// arguments that would not read as one word.
+func commandLine(cmd string, args []string) string {
+	parts := []string{cmd}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = strconv.Quote(a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
 }
 
 // expandEnv replaces ${VAR} and $VAR with the environment's values, as
@@ -136,22 +206,30 @@ approval; "auto" one your own config lists as read_only.`,
 			if err != nil {
 				return err
 			}
+			var pending []config.NamedMCPServer
+			if !cfg.ProjectTrusted {
+				pending = d.untrustedServers(root)
+				// Listed as rows of their own: no note for them too.
+				for _, p := range pending {
+					notes = slices.DeleteFunc(notes, func(n string) bool { return n == untrustedNote(p.Name) })
+				}
+			}
 			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg))
 			defer c.Close()
-			return printMCPList(d, specs, servers, notes)
+			return printMCPList(d, specs, servers, pending, notes)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")
 	return cmd
 }
 
-func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, notes []string) error {
+func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, pending []config.NamedMCPServer, notes []string) error {
 	byName := map[string]mcptool.Server{}
 	for _, s := range servers {
 		byName[s.Name] = s
 	}
 	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-	if len(specs) == 0 && len(notes) == 0 {
+	if len(specs) == 0 && len(pending) == 0 && len(notes) == 0 {
 		fmt.Fprintln(d.io.Out, "No MCP servers configured: add [mcp.servers.NAME] to config.toml, or an .mcp.json to the project.")
 	}
 	for _, sp := range specs {
@@ -164,7 +242,7 @@ func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, no
 		if s.Err != nil {
 			status = "failed: " + s.Err.Error()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sp.Name, kind, safeText(where), safeText(status))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(sp.Name), kind, safeText(where), safeText(status))
 		for _, t := range s.Tools {
 			def := t.Definition()
 			approval := "ask"
@@ -177,6 +255,14 @@ func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, no
 		for _, sk := range s.Skipped {
 			fmt.Fprintf(tw, "  skipped\t\t\t%s\n", safeText(sk))
 		}
+	}
+	for _, p := range pending {
+		// As written: an untrusted project's ${VAR} is not expanded.
+		kind, where := "stdio", commandLine(p.Command, p.Args)
+		if p.URL != "" {
+			kind, where = "http", p.URL
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(tools.RunePrefix(p.Name, 40)), kind, safeText(tools.RunePrefix(where, 60)), notStarted)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

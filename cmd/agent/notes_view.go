@@ -166,12 +166,13 @@ func newNotesCountsCmd(d *factory, o *notesOptions, what string) *cobra.Command 
 	}
 }
 
-// show makes note text safe for a terminal; piped output stays as it is.
+// show makes note text safe for a terminal (controls shown escaped), and
+// plain text for a pipe or a file (controls removed).
 func (d *factory) show(s string) string {
 	if d.io.stdoutTTY {
 		return safeText(s)
 	}
-	return s
+	return plainText(s)
 }
 
 func (d *factory) bold(s string) string {

@@ -82,7 +82,7 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	}
 	defer closeServer()
 	if o.stdio {
-		return mcptool.ServeStdio(ctx, srv)
+		return srv.Run(ctx, serve.StdioTransport(d.io.In, d.io.Out))
 	}
 	token := os.Getenv("AGENT_SERVE_TOKEN")
 	if token == "" {
@@ -119,6 +119,10 @@ func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config,
 	}
 	reg := set.reg
 	audit := agent.NewAudit(root)
+	if err := audit.Check(); err != nil {
+		set.Close()
+		return nil, nil, nil, err
+	}
 	srv := mcptool.NewServer(reg, mcptool.ServeOptions{
 		AllowWrites: allowWrites,
 		Version:     version,

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tts"
@@ -20,9 +21,15 @@ var description string
 // Name is the tool's name.
 const Name = "audio_generation"
 
-// MaxText is the most text one call speaks: about half an hour of speech,
-// some 80 MB of WAV. A longer text belongs in several files.
-const MaxText = 32 << 10
+// MaxText is the most text one call speaks, in characters: about half an
+// hour of prose, some 80 MB of WAV. A longer text belongs in several
+// files. Characters, not bytes, because that is what the model can count.
+const MaxText = 32_000
+
+// MaxSize bounds the WAV one call writes. Text can say far more than its
+// length suggests ("9999999999999" is a dozen words), so the speech is
+// bounded too: tts.DefaultMaxSize, about 46 minutes.
+const MaxSize = tts.DefaultMaxSize
 
 // Timeout is the tool's time limit: a long text takes minutes.
 const Timeout = 10 * time.Minute
@@ -127,8 +134,8 @@ func (t *Tool) check(ctx context.Context, a Args) (plan, *tools.Result, error) {
 	if strings.TrimSpace(a.Text) == "" {
 		return fail(tools.CodeSchemaInvalid, "text is empty: give the words to speak")
 	}
-	if len(a.Text) > MaxText {
-		return fail(tools.CodeSchemaInvalid, "text is %d bytes, more than the %d one call speaks: split it into several files", len(a.Text), MaxText)
+	if n := utf8.RuneCountInString(a.Text); n > MaxText {
+		return fail(tools.CodeSchemaInvalid, "text is %d characters, more than the %d one call speaks: split it into several files", n, MaxText)
 	}
 	if !strings.EqualFold(path.Ext(a.OutputPath), ".wav") {
 		return fail(tools.CodeUnsupportedType, "audio_generation writes .wav files, not %q: use an output_path like audio/speech.wav", a.OutputPath)
@@ -187,10 +194,17 @@ func (t *Tool) run(ctx context.Context, a Args) (tools.Result, error) {
 		return deref(res), err
 	}
 	speech, err := p.speaker.Speak(ctx, p.text, p.voice)
+	var se *tts.SizeError
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return tools.Result{}, ctx.Err()
+	case errors.As(err, &se):
+		return tools.Errorf(tools.CodeFileTooLarge, "%v; no file was written", err), nil
+	case err == nil && speech.Size() > MaxSize:
+		// A speaker with a higher bound of its own.
+		return tools.Errorf(tools.CodeFileTooLarge, "%v; no file was written", &tts.SizeError{Limit: MaxSize, Format: speech.Format}), nil
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return tools.Result{}, ctx.Err()
-		}
 		return tools.Errorf(tools.CodeProviderError, "%v; no file was written", err), nil
 	}
 	data, err := speech.WAV()

@@ -1,14 +1,17 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -66,7 +69,7 @@ func NewServer(reg *tools.Registry, opts ServeOptions) *mcp.Server {
 			// No change set: the file tools give each call its own, so undo
 			// restores one call at a time.
 			info := tools.CallInfo{SessionID: opts.Session, CallID: "mcp-" + strconv.FormatInt(calls.Add(1), 10)}
-			return serveCall(tools.WithInfo(ctx, info), reg, def.Name, req.Params.Arguments, opts, info), nil
+			return serveCall(tools.WithInfo(ctx, info), reg, def, req.Params.Arguments, opts, info), nil
 		})
 	}
 	return srv
@@ -74,9 +77,10 @@ func NewServer(reg *tools.Registry, opts ServeOptions) *mcp.Server {
 
 // serveCall runs one tools/call. Every failure the caller can fix is a
 // tool error (isError), as the agent's model would see it.
-func serveCall(ctx context.Context, reg *tools.Registry, name string, rawArgs json.RawMessage, opts ServeOptions, info tools.CallInfo) *mcp.CallToolResult {
+func serveCall(ctx context.Context, reg *tools.Registry, def tools.Definition, rawArgs json.RawMessage, opts ServeOptions, info tools.CallInfo) *mcp.CallToolResult {
 	start := time.Now()
-	raw, res := stringArgs(name, rawArgs)
+	name := def.Name
+	raw, res := stringArgs(def, rawArgs)
 	if res == nil {
 		r, err := reg.Call(ctx, name, raw)
 		if err != nil {
@@ -90,27 +94,99 @@ func serveCall(ctx context.Context, reg *tools.Registry, name string, rawArgs js
 	return resultOf(*res)
 }
 
-// stringArgs turns JSON arguments into the protocol's strings: a string
-// as it is, anything else as its JSON text, which is what Validate
-// converts from.
-func stringArgs(name string, data json.RawMessage) (map[string]string, *tools.Result) {
+// stringArgs turns JSON arguments into the protocol's strings, after
+// checking each against its parameter's JSON type: a client sees the
+// schema of toolOf, so {"file_path":123} is a mistake to name, never a
+// path "123". A string stays as it is, a number or boolean becomes its
+// JSON text (which Validate converts from), null is a parameter not
+// given, and a JSON parameter keeps its JSON text. Parameters the tool
+// does not define pass on, for Validate to refuse.
+func stringArgs(def tools.Definition, data json.RawMessage) (map[string]string, *tools.Result) {
 	var args map[string]json.RawMessage
 	if len(data) > 0 && string(data) != "null" {
 		if err := json.Unmarshal(data, &args); err != nil {
-			res := tools.Errorf(tools.CodeSchemaInvalid, "%s: the arguments must be a JSON object", name)
+			res := tools.Errorf(tools.CodeSchemaInvalid, "%s: the arguments must be a JSON object", def.Name)
 			return nil, &res
 		}
 	}
+	kinds := make(map[string]tools.Kind, len(def.Params))
+	for _, p := range def.Params {
+		kinds[p.Name] = p.Kind
+	}
 	raw := make(map[string]string, len(args))
-	for k, v := range args {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		v := bytes.TrimSpace(args[k])
+		if string(v) == "null" {
+			continue
+		}
+		kind, known := kinds[k]
+		got := jsonType(v)
+		if known && !typeFits(kind, got) {
+			res := tools.Errorf(tools.CodeSchemaInvalid, "%s: invalid params: %s must be %s, not %s (%s)",
+				def.Name, k, kindText(kind), got, clip(string(v), 40))
+			return nil, &res
+		}
 		var s string
-		if json.Unmarshal(v, &s) == nil {
+		if got == "a string" && json.Unmarshal(v, &s) == nil {
 			raw[k] = s
 		} else {
 			raw[k] = string(v)
 		}
 	}
 	return raw, nil
+}
+
+// jsonType names the JSON type of v as a message says it.
+func jsonType(v []byte) string {
+	if len(v) == 0 {
+		return "empty"
+	}
+	switch v[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// typeFits reports whether a JSON value of type got may stand for a
+// parameter of kind k.
+func typeFits(k tools.Kind, got string) bool {
+	switch k {
+	case tools.String, tools.Enum:
+		return got == "a string"
+	case tools.Integer:
+		return got == "a number"
+	case tools.Boolean:
+		return got == "a boolean"
+	}
+	return true // tools.JSON: any value
+}
+
+func kindText(k tools.Kind) string {
+	switch k {
+	case tools.Integer:
+		return "an integer"
+	case tools.Boolean:
+		return "a boolean (true or false)"
+	}
+	return "a string"
+}
+
+// clip shortens s to about n bytes for a message, at a character's start.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func resultOf(r tools.Result) *mcp.CallToolResult {

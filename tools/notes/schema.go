@@ -63,4 +63,48 @@ CREATE TRIGGER notes_au_tags AFTER UPDATE OF tags ON notes BEGIN
 	DELETE FROM note_tags WHERE note_id = old.id;
 	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
 END;`,
+	// 2: a deleted note's id never comes back. A plain INTEGER PRIMARY
+	// KEY reuses the highest id once that note is deleted, so "note 7"
+	// in a session log, an undo entry or the history would name another
+	// note. AUTOINCREMENT needs the table rebuilt: copy it with its ids,
+	// drop the old one (its indexes and triggers go with it; the index
+	// table is addressed by name and rowid, both kept) and recreate them.
+	// The sequence starts above every id ever used, the deleted ones the
+	// history remembers included.
+	`CREATE TABLE notes_v2 (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	title      TEXT NOT NULL,
+	content    TEXT NOT NULL,
+	folder     TEXT NOT NULL DEFAULT '/',
+	tags       TEXT NOT NULL DEFAULT '[]',
+	session    TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+INSERT INTO notes_v2 (id, title, content, folder, tags, session, created_at, updated_at)
+	SELECT id, title, content, folder, tags, session, created_at, updated_at FROM notes;
+DROP TABLE notes;
+ALTER TABLE notes_v2 RENAME TO notes;
+CREATE INDEX notes_folder ON notes(folder);
+CREATE INDEX notes_updated ON notes(updated_at);
+DELETE FROM sqlite_sequence WHERE name = 'notes';
+INSERT INTO sqlite_sequence (name, seq) VALUES ('notes', max(
+	coalesce((SELECT max(id) FROM notes), 0),
+	coalesce((SELECT max(note_id) FROM note_history), 0)));
+CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;
+CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
+	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+	DELETE FROM note_tags WHERE note_id = old.id;
+END;
+CREATE TRIGGER notes_au_text AFTER UPDATE OF title, content ON notes BEGIN
+	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+END;
+CREATE TRIGGER notes_au_tags AFTER UPDATE OF tags ON notes BEGIN
+	DELETE FROM note_tags WHERE note_id = old.id;
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;`,
 }

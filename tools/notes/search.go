@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"modernc.org/sqlite"
 )
@@ -47,7 +48,7 @@ func (s *SQLite) Search(ctx context.Context, o SearchOptions) (SearchResult, err
 		if !isSyntaxError(err) {
 			return SearchResult{}, s.wrap(err)
 		}
-		reason = "the query is not valid search syntax (" + Syntax + ")"
+		reason = fmt.Sprintf("%q is not valid search syntax (%s)", clipRunes(q, 60), Syntax)
 	}
 	words := PlainWords(q, maxWords)
 	if len(words) == 0 {
@@ -55,17 +56,30 @@ func (s *SQLite) Search(ctx context.Context, o SearchOptions) (SearchResult, err
 		return res, nil
 	}
 	res.Query = quoteWords(words, " ")
+	which := "all of them"
 	hits, err := s.match(ctx, res.Query, where, args, limit)
 	if err == nil && len(hits) == 0 && len(words) > 1 {
 		res.Query = quoteWords(words, " OR ")
+		which = "any of them, since no note has all"
 		hits, err = s.match(ctx, res.Query, where, args, limit)
 	}
 	if err != nil {
 		return SearchResult{}, s.wrap(err)
 	}
 	res.Hits = hits
-	res.Fallback = reason + "; searched for the plain words " + res.Query + " instead"
+	res.Fallback = fmt.Sprintf("%s; searched instead as plain words: %s", reason, clipRunes(strings.Join(words, ", "), 120))
+	if len(words) > 1 {
+		res.Fallback += " (" + which + ")"
+	}
 	return res, nil
+}
+
+// clipRunes is s cut to at most n characters, with "…" when cut.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // match runs one FTS5 query. The full-text match drives it: FTS5 ranks

@@ -46,11 +46,15 @@ const DefaultPath = ".agent/notes.db"
 // Open opens (creating it if missing) the notes database at path and
 // applies the schema migrations it lacks. A file that is not a notes
 // database is refused with an error naming it (wrapping ErrForeign), and
-// left exactly as it was.
+// left exactly as it was; so is a database in a .agent folder reached
+// through a symlink (wrapping ErrLinked).
 func Open(ctx context.Context, path string) (*SQLite, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("notes database %s: %w", path, err)
+	}
+	if err := checkLinks(abs); err != nil {
+		return nil, err
 	}
 	fresh, err := checkHeader(abs)
 	if err != nil {
@@ -87,6 +91,14 @@ func (s *SQLite) Close() error { return s.db.Close() }
 // one with no application id yet, which init checks for tables). It
 // reports whether the file is missing or empty.
 func checkHeader(path string) (fresh bool, err error) {
+	// Look before opening: opening a FIFO waits for a writer forever.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		what := "not a regular file"
+		if fi.IsDir() {
+			what = "a folder"
+		}
+		return false, fmt.Errorf("notes database %s: %w: it is %s; move it away, or set notes.path to another file", path, ErrForeign, what)
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return true, nil

@@ -75,3 +75,23 @@ func TestEntriesSkipTornLine(t *testing.T) {
 		t.Fatalf("after a torn line: %+v, want the next entry kept", es)
 	}
 }
+
+// TestEntriesLinkedDir: a backup folder that is a symlink out of the
+// project (a cloned repository's) is reported as a *LinkedError, whose
+// message says what to do, not as the os.Root error of opening through it.
+func TestEntriesLinkedDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/.agent", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(t.TempDir(), dir+"/.agent/backups"); err != nil {
+		t.Fatal(err)
+	}
+	root, _ := os.OpenRoot(dir)
+	defer root.Close()
+	_, err := New(root, Retention{}, nil).Entries()
+	var le *LinkedError
+	if !errors.As(err, &le) || le.Path != Dir || !le.Link {
+		t.Fatalf("Entries = %v, want a *LinkedError for %s", err, Dir)
+	}
+}

@@ -181,6 +181,14 @@ func (s *Store) Append(e Entry) error {
 // cannot be decoded (a torn write after a crash) is skipped.
 func (s *Store) Entries() ([]Entry, error) {
 	f, err := s.root.Open(path.Join(Dir, manifestName))
+	if err != nil {
+		// A backup folder linked elsewhere (a cloned repository can hold
+		// such a link) is named as such, not as the os.Root error it
+		// causes or as an empty history.
+		if lerr := CheckReal(s.root, Dir); lerr != nil {
+			return nil, lerr
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
