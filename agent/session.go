@@ -120,6 +120,9 @@ func OpenSession(root, id string) (*Session, error) {
 		return nil, fmt.Errorf("%w: %q is not a session id", ErrNoSession, id)
 	}
 	s := &Session{ID: id, path: filepath.Join(root, SessionDir), now: time.Now, torn: -1}
+	if err := s.notLinked(); err != nil {
+		return nil, err
+	}
 	data, err := os.ReadFile(s.file())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNoSession, id)
@@ -253,6 +256,9 @@ func (s *Session) open() error {
 	if s.f != nil {
 		return nil
 	}
+	if err := s.notLinked(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(s.path, 0o700); err != nil {
 		return fmt.Errorf("create session folder: %w", err)
 	}
@@ -274,6 +280,19 @@ func (s *Session) open() error {
 	}
 	if info.Size() == 0 {
 		return s.write(record{Type: "session", Time: s.now().UTC(), ID: s.ID, Version: sessionVersion})
+	}
+	return nil
+}
+
+// notLinked refuses a session log that is, or is in, a symlink: a cloned
+// repository could link .agent/sessions/<id>.jsonl to another file, which
+// --continue would then feed to the model as the conversation and every
+// turn would append to.
+func (s *Session) notLinked() error {
+	for _, p := range []string{filepath.Dir(s.path), s.path, s.file()} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink; the agent keeps its sessions only in real files inside the project, so it does not follow it: remove the link", p)
+		}
 	}
 	return nil
 }

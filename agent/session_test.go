@@ -219,3 +219,32 @@ func TestSessionKeepsItsSystemPrompt(t *testing.T) {
 		t.Errorf("resumed System() = %q, %q", p, k)
 	}
 }
+
+// A cloned repository's session log linked elsewhere is neither read by
+// --continue nor appended to.
+func TestSessionRefusesALinkedLog(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(outside, []byte("export PS1=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, SessionDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	id := newSessionID(time.Now())
+	if err := os.Symlink(outside, filepath.Join(dir, id+".jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenSession(root, id); err == nil || !strings.Contains(err.Error(), "is a symlink") {
+		t.Errorf("OpenSession err = %v, want a symlink refusal", err)
+	}
+	s := NewSession(root)
+	s.ID = id
+	if err := s.Append(llm.Message{Role: llm.User, Text: "$(touch pwned)"}); err == nil || !strings.Contains(err.Error(), "is a symlink") {
+		t.Errorf("Append err = %v, want a symlink refusal", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "export PS1=x\n" {
+		t.Errorf("the linked file became %q", b)
+	}
+}

@@ -130,6 +130,9 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	}
 	audit := agent.NewAudit(o.dir)
 	c.closers = append(c.closers, audit.Close)
+	if err := audit.Check(); err != nil { // before the model is asked, not mid-turn
+		return c, err
+	}
 
 	approval := o.approval
 	if approval.Policy == "" {
