@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 // PolicyPlan is the read-only mode of Shift+Tab: every write refused and
 // the model told to plan.
 const PolicyPlan = agent.PolicyPlan
+
+// textareaPkg is the editor's package, whose messages go to the editor.
+const textareaPkg = "charm.land/bubbles/v2/textarea"
 
 // Options configure the chat.
 type Options struct {
@@ -82,6 +86,8 @@ type Model struct {
 	printed  []string // the last things printed, for tests
 
 	quitArmed int
+	// tmuxCheck: ask tmux about true colour after the first frame.
+	tmuxCheck bool
 	hint      string
 
 	// The editor's and status line's last renders: while a reply streams
@@ -133,6 +139,9 @@ func (m *Model) Asker() Asker { return Asker{inbox: m.inbox, quit: m.quit} }
 // Init starts listening to the loop and sends the initial prompt.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.listen(), m.input.Focus(), tea.RequestBackgroundColor}
+	if m.tmuxCheck {
+		cmds = append(cmds, tea.Tick(tmuxCheckDelay, func(time.Time) tea.Msg { return tmuxCheckMsg{} }))
+	}
 	m.println(m.st.dim.Render(m.banner()))
 	if p := strings.TrimSpace(m.opts.Prompt); p != "" {
 		cmds = append(cmds, m.send(p))
@@ -214,9 +223,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
-		m.dark = msg.IsDark()
-		m.st = newStyles(m.dark)
-		m.input.SetStyles(editorStyles(m.dark))
+		m.setDark(msg.IsDark())
+	case tmuxCheckMsg:
+		return tmuxTrueColor(m.ctx)
 	case printedMsg:
 		m.printing = false
 	case tea.KeyPressMsg:
@@ -272,11 +281,24 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.hint = ""
 		}
 	default:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+		// Only the editor's own messages (a paste its key binding read
+		// from the clipboard) go to it: its Update redraws it whatever
+		// the message, and Bubble Tea's own, like each printed line, pass
+		// through here too.
+		if t := reflect.TypeOf(msg); t != nil && t.PkgPath() == textareaPkg {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return cmd
+		}
 	}
 	return nil
+}
+
+// setDark styles the chat for a dark or a light background.
+func (m *Model) setDark(dark bool) {
+	m.dark = dark
+	m.st = newStyles(dark)
+	m.input.SetStyles(editorStyles(dark))
 }
 
 func (m *Model) resize(w, h int) {
