@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentcli/agent/agent"
 )
@@ -88,12 +89,17 @@ type Model struct {
 	quitArmed int
 	// tmuxCheck: ask tmux about true colour after the first frame.
 	tmuxCheck bool
-	hint      string
+	// profile is the terminal's colours, for what is printed; Unknown
+	// (tests) prints styles as they are.
+	profile colorprofile.Profile
+	hint    string
 
 	// The editor's and status line's last renders: while a reply streams
 	// neither changes, and drawing the editor costs more than the reply.
 	inputKey, inputView   string
+	inputCursor           *tea.Cursor
 	statusKey, statusView string
+	workKey, workView     string
 }
 
 // item is one entry of the live area: a rendered block of prose or a card.
@@ -195,7 +201,7 @@ func (m *Model) flushPrints() tea.Cmd {
 	if m.printing || len(m.pending) == 0 {
 		return nil
 	}
-	s := strings.Join(m.pending, "\n")
+	s := m.downsample(strings.Join(m.pending, "\n"))
 	m.pending = m.pending[:0]
 	m.printing = true
 	m.printed = append(m.printed, s)
@@ -203,6 +209,19 @@ func (m *Model) flushPrints() tea.Cmd {
 		m.printed = append(m.printed[:0], m.printed[len(m.printed)-100:]...)
 	}
 	return tea.Sequence(tea.Println(s), func() tea.Msg { return printedMsg{} })
+}
+
+// downsample fits printed text to the terminal's colours: Bubble Tea does
+// that for the frame it draws but prints lines into the scrollback as they
+// are, so NO_COLOR and 256-colour terminals would get true colour there.
+func (m *Model) downsample(s string) string {
+	if m.profile == colorprofile.Unknown || m.profile == colorprofile.TrueColor {
+		return s
+	}
+	var sb strings.Builder
+	w := colorprofile.Writer{Forward: &sb, Profile: m.profile}
+	w.WriteString(s)
+	return sb.String()
 }
 
 // Printed returns what the chat printed into the scrollback (the last
@@ -224,6 +243,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
 		m.setDark(msg.IsDark())
+	case tea.ColorProfileMsg:
+		m.profile = msg.Profile
 	case tmuxCheckMsg:
 		return tmuxTrueColor(m.ctx)
 	case printedMsg:
@@ -299,6 +320,9 @@ func (m *Model) setDark(dark bool) {
 	m.dark = dark
 	m.st = newStyles(dark)
 	m.input.SetStyles(editorStyles(dark))
+	if m.md != nil {
+		m.md.restyle()
+	}
 }
 
 func (m *Model) resize(w, h int) {
@@ -344,7 +368,7 @@ func (m *Model) View() tea.View {
 		}
 	}
 	if m.running && m.ask == nil && len(m.live) == 0 {
-		top.WriteString(m.st.warn.Render(frame) + m.st.dim.Render(" working… esc to stop") + "\n")
+		top.WriteString(m.working(frame))
 	}
 	if m.ask != nil {
 		top.WriteString(m.ask.view(&m.st, m.width, m.height))
@@ -368,9 +392,10 @@ func (m *Model) View() tea.View {
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
 	if m.ask == nil && m.picker == nil {
-		if c := m.input.Cursor(); c != nil {
+		if m.inputCursor != nil {
+			c := *m.inputCursor
 			c.Y += strings.Count(above, "\n")
-			v.Cursor = c
+			v.Cursor = &c
 		}
 	}
 	return v
@@ -381,9 +406,19 @@ func (m *Model) View() tea.View {
 func (m *Model) editorView() string {
 	key := fmt.Sprintf("%d %d %d %d %t %t\x00%s", m.input.Width(), m.input.Height(), m.input.Line(), m.input.Column(), m.input.Focused(), m.dark, m.input.Value())
 	if key != m.inputKey {
-		m.inputKey, m.inputView = key, m.input.View()
+		m.inputKey, m.inputView, m.inputCursor = key, m.input.View(), m.input.Cursor()
 	}
 	return m.inputView
+}
+
+// working is the line shown while the model is thinking, one per frame
+// of the spinner.
+func (m *Model) working(frame string) string {
+	key := frame + fmt.Sprint(m.dark)
+	if key != m.workKey {
+		m.workKey, m.workView = key, m.st.warn.Render(frame)+m.st.dim.Render(" working… esc to stop")+"\n"
+	}
+	return m.workView
 }
 
 // cachedStatus is the status line, redrawn when what it shows changes.

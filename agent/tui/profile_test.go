@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/textarea"
@@ -64,7 +65,7 @@ func TestTerminalProfile(t *testing.T) {
 	}{
 		{"tmux", tty, colorprofile.ANSI256, true},
 		{"tmux, xterm", append(tty, "TERM=xterm"), colorprofile.ANSI256, true},
-		{"tmux, NO_COLOR", append(tty, "NO_COLOR=1"), colorprofile.Ascii, false},
+		{"tmux, NO_COLOR", append(tty, "NO_COLOR=1"), colorprofile.ASCII, false},
 		{"tmux, COLORTERM", append(tty, "COLORTERM=truecolor"), colorprofile.TrueColor, false},
 		{"tmux, dumb", append(tty, "TERM=dumb"), colorprofile.NoTTY, false},
 		{"tmux, no terminal", []string{"TERM=xterm-256color", "TMUX=x"}, colorprofile.NoTTY, false},
@@ -124,5 +125,31 @@ func TestInitRunsNoTmux(t *testing.T) {
 	}
 	if b, err := os.ReadFile(runs); err == nil {
 		t.Fatalf("tmux ran during init: %q", b)
+	}
+}
+
+// TestPrintedFollowsProfile: what goes into the scrollback has the
+// terminal's colours (none with NO_COLOR), as the frame has.
+func TestPrintedFollowsProfile(t *testing.T) {
+	for _, c := range []struct {
+		profile colorprofile.Profile
+		sgr     string // a colour sequence that must be there
+		not     string // and one that must not
+	}{
+		{colorprofile.TrueColor, "38;2;", "38;5;"},
+		{colorprofile.ANSI256, "38;5;", "38;2;"},
+		{colorprofile.ASCII, "\x1b[1m", "38;"},
+	} {
+		b := newTestBackend(t, reply("Here is **bold** and `code`.\n"))
+		h := newHarness(t, b, Options{})
+		h.feed(tea.ColorProfileMsg{Profile: c.profile})
+		h.say("colours?")
+		h.until("the answer", func() bool { return h.idle() && strings.Contains(h.printed(), "code") })
+		// The banner was printed before the profile came.
+		out := h.m.Printed()
+		out = out[strings.Index(out, "colours?"):]
+		if !strings.Contains(out, c.sgr) || strings.Contains(out, c.not) {
+			t.Errorf("profile %v: printed %q; want %q and no %q", c.profile, out, c.sgr, c.not)
+		}
 	}
 }

@@ -26,7 +26,7 @@ func Run(ctx context.Context, m *Model, in io.Reader, out io.Writer) error {
 	defer m.Close()
 	env := os.Environ()
 	profile, check := terminalProfile(out, env)
-	m.tmuxCheck = check
+	m.tmuxCheck, m.profile = check, profile
 	if dark, ok := darkFromEnv(os.Getenv("COLORFGBG")); ok {
 		m.setDark(dark)
 	}
