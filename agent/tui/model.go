@@ -87,6 +87,8 @@ type Model struct {
 	printed  []string // the last things printed, for tests
 
 	quitArmed int
+	// bannerShown: prepaint drew the banner.
+	bannerShown bool
 	// tmuxCheck: ask tmux about true colour after the first frame.
 	tmuxCheck bool
 	// profile is the terminal's colours, for what is printed; Unknown
@@ -145,10 +147,10 @@ func (m *Model) Asker() Asker { return Asker{inbox: m.inbox, quit: m.quit} }
 // Init starts listening to the loop and sends the initial prompt.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.listen(), m.input.Focus(), tea.RequestBackgroundColor}
-	if m.tmuxCheck {
-		cmds = append(cmds, tea.Tick(tmuxCheckDelay, func(time.Time) tea.Msg { return tmuxCheckMsg{} }))
+	cmds = append(cmds, settleTick())
+	if !m.bannerShown {
+		m.println(m.st.dim.Render(m.banner()))
 	}
-	m.println(m.st.dim.Render(m.banner()))
 	if p := strings.TrimSpace(m.opts.Prompt); p != "" {
 		cmds = append(cmds, m.send(p))
 	}
@@ -245,8 +247,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.setDark(msg.IsDark())
 	case tea.ColorProfileMsg:
 		m.profile = msg.Profile
-	case tmuxCheckMsg:
-		return tmuxTrueColor(m.ctx)
+	case settledMsg:
+		restoreGC()
+		if m.tmuxCheck {
+			return tmuxTrueColor(m.ctx)
+		}
 	case printedMsg:
 		m.printing = false
 	case tea.KeyPressMsg:

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -20,14 +19,10 @@ import (
 // back into the environment. See package quietinit.
 func init() { quietinit.Restore() }
 
-// tmuxCheckDelay is how long after start the chat asks tmux whether it
-// passes true colour: well after the first frame, which it must not slow.
-const tmuxCheckDelay = 150 * time.Millisecond
-
 // terminalProfile is the colour profile Bubble Tea would detect for out,
 // without the `tmux info` it would run first: inside tmux the answer is
 // at least 256 colours, and check says whether tmux may pass true colour,
-// which tmuxTrueColor learns after the first frame.
+// which tmuxTrueColor learns after the first frame (settledMsg).
 func terminalProfile(out io.Writer, env []string) (p colorprofile.Profile, check bool) {
 	var noTmux []string
 	inTmux := false
@@ -62,9 +57,6 @@ func terminalProfile(out io.Writer, env []string) (p colorprofile.Profile, check
 	}
 	return max(p, colorprofile.ANSI256), true
 }
-
-// tmuxCheckMsg starts the true-colour question to tmux.
-type tmuxCheckMsg struct{}
 
 // tmuxTrueColor asks tmux, as colorprofile does, whether it passes true
 // colour; if so the program's profile is raised (Bubble Tea does that on

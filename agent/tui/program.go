@@ -24,12 +24,14 @@ const frameRate = 120
 // terminal answers its query.
 func Run(ctx context.Context, m *Model, in io.Reader, out io.Writer) error {
 	defer m.Close()
+	defer restoreGC()
 	env := os.Environ()
 	profile, check := terminalProfile(out, env)
 	m.tmuxCheck, m.profile = check, profile
 	if dark, ok := darkFromEnv(os.Getenv("COLORFGBG")); ok {
 		m.setDark(dark)
 	}
+	m.prepaint(out)
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out),
 		tea.WithEnvironment(env), tea.WithColorProfile(profile), tea.WithFPS(frameRate))
 	_, err := p.Run()
