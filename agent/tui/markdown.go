@@ -22,7 +22,17 @@ type markdown struct {
 	comment bool     // the highlighter is inside a block comment
 	started bool     // a block was printed: the next one is set apart
 	cont    bool     // the open block continues a paragraph cut at maxBlockLines
+
+	// gen counts the changes to what live draws; the view is drawn after
+	// every message, and the open block is redrawn only when it changed.
+	gen            int
+	liveGen, liveW int
+	liveText       string
+	liveOK         bool
 }
+
+// restyle redraws the open block with new styles.
+func (m *markdown) restyle() { m.gen++ }
 
 // block sets a new block apart from the one before by a blank line.
 func (m *markdown) block1(s string) string {
@@ -44,6 +54,7 @@ func newMarkdown(st *styles, width int) *markdown {
 // feed adds streamed text and returns the blocks it finished, rendered.
 func (m *markdown) feed(s string) []string {
 	var out []string
+	m.gen++
 	s = m.partial + s
 	for {
 		nl := strings.IndexByte(s, '\n')
@@ -60,6 +71,7 @@ func (m *markdown) feed(s string) []string {
 // flush ends the reply and returns what was still open, rendered.
 func (m *markdown) flush() []string {
 	var out []string
+	m.gen++
 	if m.partial != "" {
 		out = append(out, m.line(m.partial)...)
 		m.partial = ""
@@ -76,6 +88,13 @@ func (m *markdown) flush() []string {
 
 // live renders the open block and the partial line.
 func (m *markdown) live() string {
+	if !m.liveOK || m.liveGen != m.gen || m.liveW != m.width {
+		m.liveText, m.liveGen, m.liveW, m.liveOK = m.drawLive(), m.gen, m.width, true
+	}
+	return m.liveText
+}
+
+func (m *markdown) drawLive() string {
 	if m.fence != "" {
 		if m.partial == "" {
 			return ""

@@ -3,11 +3,13 @@ package tui
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentcli/agent/agent"
 )
@@ -15,6 +17,9 @@ import (
 // PolicyPlan is the read-only mode of Shift+Tab: every write refused and
 // the model told to plan.
 const PolicyPlan = agent.PolicyPlan
+
+// textareaPkg is the editor's package, whose messages go to the editor.
+const textareaPkg = "charm.land/bubbles/v2/textarea"
 
 // Options configure the chat.
 type Options struct {
@@ -82,12 +87,21 @@ type Model struct {
 	printed  []string // the last things printed, for tests
 
 	quitArmed int
-	hint      string
+	// bannerShown: prepaint drew the banner.
+	bannerShown bool
+	// tmuxCheck: ask tmux about true colour after the first frame.
+	tmuxCheck bool
+	// profile is the terminal's colours, for what is printed; Unknown
+	// (tests) prints styles as they are.
+	profile colorprofile.Profile
+	hint    string
 
 	// The editor's and status line's last renders: while a reply streams
 	// neither changes, and drawing the editor costs more than the reply.
 	inputKey, inputView   string
+	inputCursor           *tea.Cursor
 	statusKey, statusView string
+	workKey, workView     string
 }
 
 // item is one entry of the live area: a rendered block of prose or a card.
@@ -133,7 +147,10 @@ func (m *Model) Asker() Asker { return Asker{inbox: m.inbox, quit: m.quit} }
 // Init starts listening to the loop and sends the initial prompt.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.listen(), m.input.Focus(), tea.RequestBackgroundColor}
-	m.println(m.st.dim.Render(m.banner()))
+	cmds = append(cmds, settleTick())
+	if !m.bannerShown {
+		m.println(m.st.dim.Render(m.banner()))
+	}
 	if p := strings.TrimSpace(m.opts.Prompt); p != "" {
 		cmds = append(cmds, m.send(p))
 	}
@@ -186,7 +203,7 @@ func (m *Model) flushPrints() tea.Cmd {
 	if m.printing || len(m.pending) == 0 {
 		return nil
 	}
-	s := strings.Join(m.pending, "\n")
+	s := m.downsample(strings.Join(m.pending, "\n"))
 	m.pending = m.pending[:0]
 	m.printing = true
 	m.printed = append(m.printed, s)
@@ -194,6 +211,19 @@ func (m *Model) flushPrints() tea.Cmd {
 		m.printed = append(m.printed[:0], m.printed[len(m.printed)-100:]...)
 	}
 	return tea.Sequence(tea.Println(s), func() tea.Msg { return printedMsg{} })
+}
+
+// downsample fits printed text to the terminal's colours: Bubble Tea does
+// that for the frame it draws but prints lines into the scrollback as they
+// are, so NO_COLOR and 256-colour terminals would get true colour there.
+func (m *Model) downsample(s string) string {
+	if m.profile == colorprofile.Unknown || m.profile == colorprofile.TrueColor {
+		return s
+	}
+	var sb strings.Builder
+	w := colorprofile.Writer{Forward: &sb, Profile: m.profile}
+	w.WriteString(s)
+	return sb.String()
 }
 
 // Printed returns what the chat printed into the scrollback (the last
@@ -214,9 +244,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
-		m.dark = msg.IsDark()
-		m.st = newStyles(m.dark)
-		m.input.SetStyles(editorStyles(m.dark))
+		m.setDark(msg.IsDark())
+	case tea.ColorProfileMsg:
+		m.profile = msg.Profile
+	case settledMsg:
+		restoreGC()
+		if m.tmuxCheck {
+			return tmuxTrueColor(m.ctx)
+		}
 	case printedMsg:
 		m.printing = false
 	case tea.KeyPressMsg:
@@ -272,11 +307,27 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.hint = ""
 		}
 	default:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+		// Only the editor's own messages (a paste its key binding read
+		// from the clipboard) go to it: its Update redraws it whatever
+		// the message, and Bubble Tea's own, like each printed line, pass
+		// through here too.
+		if t := reflect.TypeOf(msg); t != nil && t.PkgPath() == textareaPkg {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return cmd
+		}
 	}
 	return nil
+}
+
+// setDark styles the chat for a dark or a light background.
+func (m *Model) setDark(dark bool) {
+	m.dark = dark
+	m.st = newStyles(dark)
+	m.input.SetStyles(editorStyles(dark))
+	if m.md != nil {
+		m.md.restyle()
+	}
 }
 
 func (m *Model) resize(w, h int) {
@@ -322,7 +373,7 @@ func (m *Model) View() tea.View {
 		}
 	}
 	if m.running && m.ask == nil && len(m.live) == 0 {
-		top.WriteString(m.st.warn.Render(frame) + m.st.dim.Render(" working… esc to stop") + "\n")
+		top.WriteString(m.working(frame))
 	}
 	if m.ask != nil {
 		top.WriteString(m.ask.view(&m.st, m.width, m.height))
@@ -346,9 +397,10 @@ func (m *Model) View() tea.View {
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
 	if m.ask == nil && m.picker == nil {
-		if c := m.input.Cursor(); c != nil {
+		if m.inputCursor != nil {
+			c := *m.inputCursor
 			c.Y += strings.Count(above, "\n")
-			v.Cursor = c
+			v.Cursor = &c
 		}
 	}
 	return v
@@ -359,9 +411,19 @@ func (m *Model) View() tea.View {
 func (m *Model) editorView() string {
 	key := fmt.Sprintf("%d %d %d %d %t %t\x00%s", m.input.Width(), m.input.Height(), m.input.Line(), m.input.Column(), m.input.Focused(), m.dark, m.input.Value())
 	if key != m.inputKey {
-		m.inputKey, m.inputView = key, m.input.View()
+		m.inputKey, m.inputView, m.inputCursor = key, m.input.View(), m.input.Cursor()
 	}
 	return m.inputView
+}
+
+// working is the line shown while the model is thinking, one per frame
+// of the spinner.
+func (m *Model) working(frame string) string {
+	key := frame + fmt.Sprint(m.dark)
+	if key != m.workKey {
+		m.workKey, m.workView = key, m.st.warn.Render(frame)+m.st.dim.Render(" working… esc to stop")+"\n"
+	}
+	return m.workView
 }
 
 // cachedStatus is the status line, redrawn when what it shows changes.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -254,7 +255,18 @@ func TestNarrowTerminalAndHistory(t *testing.T) {
 	if got := h.m.input.Value(); got != "first message" {
 		t.Errorf("history up = %q", got)
 	}
-	// A new chat in the same project has the history too.
+	// A new chat in the same project has the history too, once the first
+	// has written it (in a command of its own).
+	for i := 0; ; i++ {
+		data, _ := os.ReadFile(filepath.Join(b.root, ".agent", "history"))
+		if strings.Contains(string(data), "first message") {
+			break
+		}
+		if i == 500 {
+			t.Fatal("the history was not written")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	h2 := newHarness(t, b, Options{})
 	h2.settle()
 	h2.press(tea.KeyUp)

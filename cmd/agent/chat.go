@@ -72,6 +72,7 @@ func setRootChat(root *cobra.Command, d *factory) {
 }
 
 func runChat(ctx context.Context, d *factory, o *runOptions, first string) error {
+	tui.Prepare() // before the conversation is built: see its comment
 	if o.continueLast && o.sessionID != "" {
 		return usageErrorf("use --continue or --session, not both")
 	}

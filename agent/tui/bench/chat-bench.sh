@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # chat-bench.sh measures the chat in a real terminal (tmux): launch to a
-# ready prompt (median of 10), a typed key to the screen (median of 20),
-# and the idle resident memory. Usage: chat-bench.sh [path/to/agent]
+# ready prompt (median of 10, beside the same wait for a shell that only
+# echoes the prompt), the idle resident memory and a typed key to the
+# screen (median of 20). Usage: chat-bench.sh [path/to/agent]
 # No request reaches a model: the chat only starts and takes keys.
+# Run from the source tree with BENCH_GO=1, it then runs the Go
+# benchmarks of the rest: a keystroke's Update+View in-process with 10
+# and 2,000 earlier messages, and a 100 KB reply streamed through tmux
+# from a fake provider on 127.0.0.1 (CPU share of one core).
 set -euo pipefail
 bin=$(realpath "${1:-bin/agent}")
 sock="agent-bench-$$"
@@ -24,7 +29,12 @@ for i in $(seq 10); do
 	tmux -L "$sock" new-session -d -s "l$i" -x 100 -y 30 -c "$work/proj" "${envs[@]}" "$bin"
 	until screen "l$i" | grep -q 'Ask, or /help'; do :; done
 	launch+=($(( $(now) - t0 )))
-	[ "$i" -lt 10 ] && tmux -L "$sock" kill-session -t "l$i"
+	if [ "$i" -lt 10 ]; then
+		tmux -L "$sock" kill-session -t "l$i"
+		# Let the chat that was closed exit before the next one starts:
+		# on a small machine its exit would be measured too.
+		sleep 0.3
+	fi
 done
 # The same wait for a program that prints the prompt at once: what tmux
 # and the polling cost by themselves.
@@ -35,6 +45,7 @@ for i in $(seq 10); do
 	until screen "b$i" | grep -q 'Ask, or /help'; do :; done
 	base+=($(( $(now) - t0 )))
 	tmux -L "$sock" kill-session -t "b$i"
+	sleep 0.3
 done
 echo "baseline (echo in tmux): median $(printf '%s\n' "${base[@]}" | median) ms"
 echo "launch to ready prompt: median $(printf '%s\n' "${launch[@]}" | median) ms (10 runs)"
@@ -52,3 +63,8 @@ for i in $(seq 20); do
 	keys+=($(( $(now) - t0 )))
 done
 echo "key to screen: median $(printf '%s\n' "${keys[@]}" | median) ms (20 keys, including tmux's capture)"
+
+if [ -n "${BENCH_GO:-}" ]; then
+	go test ./agent/tui -run '^$' -bench Keystroke -benchtime 20000x | grep Benchmark
+	go test ./cmd/agent -run '^$' -bench 'ChatTmux/stream' -benchtime 3x | grep Benchmark
+fi
