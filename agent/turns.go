@@ -175,7 +175,7 @@ func (s *Session) replayTurn(r record) {
 func (s *Session) undoNote(kind, run string, files []string) string {
 	what := "run " + run
 	if t, ok := s.Turn(run); ok {
-		what = fmt.Sprintf("turn %d (%q)", t.N, quoteStart(t.Text, 40))
+		what = fmt.Sprintf("turn %d (%q)", t.N, FirstLine(t.Text, 40))
 	}
 	list := strings.Join(files, ", ")
 	if len(files) > 5 {
@@ -191,8 +191,9 @@ func (s *Session) undoNote(kind, run string, files []string) string {
 	return fmt.Sprintf("[The user undid your edits of %s: %s %s back as before that turn. Read a file again before relying on what you saw of it.]", what, list, are)
 }
 
-// quoteStart is the first line of s, cut to n runes.
-func quoteStart(s string, n int) string {
+// FirstLine is the first line of s, cut to n runes, with … when
+// something was left out: how a turn is named to the model and the user.
+func FirstLine(s string, n int) string {
 	s, _, cut := strings.Cut(strings.TrimSpace(s), "\n")
 	if r := []rune(s); len(r) > n {
 		s, cut = string(r[:n]), true

@@ -23,6 +23,12 @@ const pageLimit = 32 << 10
 // Every provider package builds its SDK client on it, so that the three
 // wires word these failures alike.
 func Client(c *http.Client) *http.Client {
+	return WrapTransport(c, func(base http.RoundTripper) http.RoundTripper { return pageTransport{base: base} })
+}
+
+// WrapTransport returns a copy of c (or of a default client) whose
+// transport is wrap(c's transport, or a clone of the default one).
+func WrapTransport(c *http.Client, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
 	var out http.Client
 	if c != nil {
 		out = *c
@@ -31,7 +37,7 @@ func Client(c *http.Client) *http.Client {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	out.Transport = pageTransport{base: base}
+	out.Transport = wrap(base)
 	return &out
 }
 

@@ -85,7 +85,7 @@ func (b *chatBackend) rewind(ctx context.Context, run string) (tui.Reply, error)
 		}
 		var choices []tui.Choice
 		for _, t := range slices.Backward(turns) {
-			choices = append(choices, tui.Choice{Label: fmt.Sprintf("turn %d  %s", t.N, firstTextLine(typedText(t.Text), 60)), Value: t.Run})
+			choices = append(choices, tui.Choice{Label: fmt.Sprintf("turn %d  %s", t.N, agent.FirstLine(typedText(t.Text), 60)), Value: t.Run})
 		}
 		return tui.Reply{Choices: choices}, nil
 	}
@@ -137,18 +137,6 @@ func (b *chatBackend) rewind(ctx context.Context, run string) (tui.Reply, error)
 func typedText(s string) string {
 	if i := strings.Index(s, "\n\n<file path=\""); i >= 0 {
 		s = s[:i]
-	}
-	return s
-}
-
-// firstTextLine is the first line of s, cut to n runes.
-func firstTextLine(s string, n int) string {
-	s, _, cut := strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(s); len(r) > n {
-		s, cut = string(r[:n]), true
-	}
-	if cut {
-		s += "…"
 	}
 	return s
 }

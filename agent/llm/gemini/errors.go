@@ -40,16 +40,7 @@ func (t tapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // tapClient returns a client like c (or a default one) whose transport
 // taps error responses.
 func tapClient(c *http.Client) *http.Client {
-	var out http.Client
-	if c != nil {
-		out = *c
-	}
-	base := out.Transport
-	if base == nil {
-		base = http.DefaultTransport.(*http.Transport).Clone()
-	}
-	out.Transport = tapTransport{base: base}
-	return &out
+	return llm.WrapTransport(c, func(base http.RoundTripper) http.RoundTripper { return tapTransport{base: base} })
 }
 
 // convertError turns the SDK's errors into what llm.Policy judges: an
