@@ -351,6 +351,14 @@ var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦",
 // View draws the live part: the open reply, running cards, a pending
 // question or picker, the editor, completions and the status line.
 func (m *Model) View() tea.View {
+	select {
+	case <-m.quit:
+		// Quitting: the last frame stays on the terminal, and the
+		// conversation is already printed above it; an empty input box
+		// and status line left in the scrollback are noise.
+		return tea.NewView("")
+	default:
+	}
 	var top strings.Builder
 	for _, s := range m.pending {
 		top.WriteString(s)

@@ -134,6 +134,11 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 	}
 	h.press('c', tea.ModCtrl)
 	h.until("quit", func() bool { return h.quit })
+	// The last frame stays on the terminal: it must not leave an empty
+	// input box and a status line in the scrollback.
+	if v := strings.TrimSpace(h.view()); v != "" {
+		t.Errorf("the live area is still drawn after quitting:\n%s", v)
+	}
 }
 
 func TestAtPathCompletion(t *testing.T) {

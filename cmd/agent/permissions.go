@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentcli/agent/agent"
@@ -59,6 +61,9 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (age
 	if pr.Tool != "" && pathParam(pr.Tool) == "" {
 		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, or a glob alone for every file write", pr.Tool, audio.Name, commandTool)
 	}
+	if err := projectRelative(pr.Pattern); err != nil {
+		return agent.Rule{}, err
+	}
 	g, err := fsedit.ParseGlob(pr.Pattern)
 	if err != nil {
 		return agent.Rule{}, fmt.Errorf("%v: write a glob like \"docs/**\" or \"*.md\"", err)
@@ -74,6 +79,19 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (age
 	}}, nil
 }
 
+// projectRelative refuses a path rule that could never match the
+// project-relative path of a write (an absolute path, "..", a folder
+// written "dir/"), so that no rule silently protects nothing.
+func projectRelative(pattern string) error {
+	if strings.HasPrefix(pattern, "/") || slices.Contains(strings.Split(pattern, "/"), "..") {
+		return fmt.Errorf(`a rule is a glob relative to the project, like "migrations/**"; absolute paths and ".." never match`)
+	}
+	if dir, ok := strings.CutSuffix(pattern, "/"); ok {
+		return fmt.Errorf("for everything under a folder write %q", dir+"/**")
+	}
+	return nil
+}
+
 // shellMeta are the characters that join or wrap commands in one line
 // (as in tools/shell): an allow rule never covers a line holding one,
 // while a deny rule covers the line when any of its pieces starts with
@@ -84,12 +102,59 @@ func commandMatches(cmd string, words []string, deny bool) bool {
 	if !deny {
 		return !strings.ContainsAny(cmd, shellMeta) && startsWith(strings.Fields(cmd), words)
 	}
-	for _, piece := range strings.FieldsFunc(cmd, func(r rune) bool { return strings.ContainsRune(shellMeta, r) }) {
-		if startsWith(strings.Fields(piece), words) {
+	// A deny rule also looks inside quotes (sh -c 'git push') and through
+	// quotes around words ('git' push).
+	split := func(s, seps string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) })
+	}
+	pieces := split(cmd, shellMeta+`'"`)
+	pieces = append(pieces, split(strings.NewReplacer(`'`, "", `"`, "").Replace(cmd), shellMeta)...)
+	for _, piece := range pieces {
+		if f := strings.Fields(piece); startsWith(f, words) || startsWith(commandWords(f), words) {
 			return true
 		}
 	}
 	return false
+}
+
+// commandWords are a command's words from the program on, for a deny
+// rule: without leading variable assignments (FOO=1 git push), wrappers
+// that run the rest (env, command, nohup...) and the program's folder
+// (/usr/bin/git push), which change how a command starts, not what it
+// does.
+func commandWords(w []string) []string {
+	for len(w) > 0 {
+		switch {
+		case isAssignment(w[0]):
+			w = w[1:]
+		case slices.Contains(commandWrappers, w[0]):
+			w = w[1:]
+			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+				w = w[1:]
+			}
+		case strings.Contains(w[0], "/") && path.Base(w[0]) != w[0]:
+			w = append([]string{path.Base(w[0])}, w[1:]...)
+		default:
+			return w
+		}
+	}
+	return w
+}
+
+// commandWrappers run the command that follows them.
+var commandWrappers = []string{"env", "command", "exec", "nohup", "time", "nice", "sudo", "builtin"}
+
+func isAssignment(word string) bool {
+	name, _, ok := strings.Cut(word, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func startsWith(have, prefix []string) bool {

@@ -22,8 +22,22 @@ func TestCommandRules(t *testing.T) {
 		{"git status && git push", false, true}, // a deny covers every piece
 		{"echo $(git push)", false, true},
 		{"git push; rm -rf x", false, true}, // an allow never covers a joined line
+		// A deny looks through what only changes how the command starts:
+		// variable assignments, a path to the program, quotes, wrappers.
+		{"FOO=1 git push", false, true},
+		{"/usr/bin/git push", false, true},
+		{"'git' push", false, true},
+		{"sh -c 'git push'", false, true},
+		{"env GIT_TRACE=1 git push", false, true},
+		{"command git push", false, true},
+		{"nohup git push", false, true},
+		{"FOO=1 git status", false, false},
+		{"/usr/bin/git pushy", false, false},
 	} {
 		words := strings.Fields("git push")
+		if tc.cmd == "/usr/bin/git push" && !commandMatches(tc.cmd, strings.Fields("/usr/bin/git push"), true) {
+			t.Error("a deny rule written with the program's path no longer covers it")
+		}
 		if got := commandMatches(tc.cmd, words, false); got != tc.allow {
 			t.Errorf("allow rule on %q = %v, want %v", tc.cmd, got, tc.allow)
 		}
@@ -75,6 +89,13 @@ func TestBadPermissionRules(t *testing.T) {
 	for rule, want := range map[string]string{
 		"note_delete:*": "note_delete is not a tool rules apply to",
 		"docs/[":        `bad glob "docs/["`,
+		// Rules that could never match a project-relative path are
+		// refused rather than silently protecting nothing.
+		"/srv/app/migrations/**": "relative to the project",
+		"../**":                  "relative to the project",
+		"docs/../x/**":           "relative to the project",
+		"migrations/":            `"migrations/**"`,
+		"write_file:migrations/": `"migrations/**"`,
 	} {
 		_, err := permissions(config.Config{Permissions: config.Permissions{Deny: []string{rule}}}, root)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "permissions.deny rule") {

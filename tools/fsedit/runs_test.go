@@ -279,3 +279,33 @@ func TestUndoOfRevertedRunStillWalksBack(t *testing.T) {
 		}
 	}
 }
+
+// A folder made by someone else between an undo and the redo (so the
+// redo did not make it) was there before the redo: the next undo keeps
+// it, as it keeps any folder that was there before.
+func TestUndoAfterRedoKeepsAFolderTheRedoDidNotMake(t *testing.T) {
+	p := newProject(t, nil)
+	p.turn("run1", "s1.1", func() {
+		wantOK(t, p.write("create", "new/deep/x.md", "x\n"))
+	})
+	if _, err := p.root.Undo(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(p.dir, "new"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := p.root.Redo(t.Context(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.FoldersMade) != 1 || rep.FoldersMade[0] != "new/deep" {
+		t.Errorf("made folders = %v, want [new/deep]", rep.FoldersMade)
+	}
+	rep, err = p.root.Undo(t.Context(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !exists(t, filepath.Join(p.dir, "new")) || exists(t, filepath.Join(p.dir, "new/deep")) {
+		t.Errorf("undo after redo: new/ (made by someone else) should stay, new/deep go; removed %v", rep.FoldersRemoved)
+	}
+}

@@ -1,6 +1,9 @@
 package backup
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Run is everything the agent wrote for one user message: the change
 // sets of all the model replies of that turn, oldest first.
@@ -60,7 +63,7 @@ func Replay(sets []ChangeSet) History {
 				h.Done = append(h.Done[:i], h.Done[i+1:]...)
 			}
 		case c.RedoRun != "":
-			h.redone(c.RedoRun)
+			h.redone(c.RedoRun, &c)
 		case c.Undoes != "":
 			if i := h.done(c.Undoes); i >= 0 && h.Done[i].ID == h.Done[i].Sets[0].ID {
 				h.Undone = append(h.Undone, Undone{Run: h.Done[i], Undo: c})
@@ -69,7 +72,7 @@ func Replay(sets []ChangeSet) History {
 			}
 			for _, u := range h.Undone {
 				if u.Undo.ID == c.Undoes {
-					h.redone(u.Run.ID)
+					h.redone(u.Run.ID, &c)
 					break
 				}
 			}
@@ -99,15 +102,38 @@ func (h *History) done(id string) int {
 	return -1
 }
 
-// redone moves run id from Undone back to the end of Done.
-func (h *History) redone(id string) {
+// redone moves run id from Undone back to the end of Done. The folders
+// an undo of it removes are from then on those the redo made: one made
+// by someone else in between was there before the redo, and stays.
+func (h *History) redone(id string, redo *ChangeSet) {
 	for i := len(h.Undone) - 1; i >= 0; i-- {
 		if h.Undone[i].Run.ID == id {
-			h.Done = append(h.Done, h.Undone[i].Run)
+			h.Done = append(h.Done, h.Undone[i].Run.withDirs(redo))
 			h.Undone = append(h.Undone[:i], h.Undone[i+1:]...)
 			return
 		}
 	}
+}
+
+// withDirs returns a copy of the run whose entries name as made only the
+// folders redo made, each on the first entry of its file.
+func (r Run) withDirs(redo *ChangeSet) Run {
+	made := map[string][]string{}
+	for _, e := range redo.Entries {
+		made[e.Path] = append(made[e.Path], e.Dirs...)
+	}
+	sets := make([]ChangeSet, len(r.Sets))
+	for i, c := range r.Sets {
+		c.Entries = slices.Clone(c.Entries)
+		for j := range c.Entries {
+			e := &c.Entries[j]
+			e.Dirs = made[e.Path]
+			delete(made, e.Path)
+		}
+		sets[i] = c
+	}
+	r.Sets = sets
+	return r
 }
 
 // History replays the manifest.
