@@ -69,6 +69,9 @@ type Session struct {
 	// turnCount numbers them (never reused, so run ids stay unique).
 	turns     []Turn
 	turnCount int
+	// rewoundAt is the time of the last rewind: what was undone before
+	// it can no longer be redone (see RewoundSince).
+	rewoundAt time.Time
 	// pending are the undos and redos to tell the model at its next turn.
 	pending []pendingNote
 }

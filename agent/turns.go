@@ -85,9 +85,11 @@ func (s *Session) Rewind(run string, files []string) (Turn, error) {
 	if err := s.open(); err != nil {
 		return Turn{}, err
 	}
-	if err := s.write(record{Type: "rewind", Time: s.now().UTC(), Run: run, Files: files}); err != nil {
+	now := s.now().UTC()
+	if err := s.write(record{Type: "rewind", Time: now, Run: run, Files: files}); err != nil {
 		return Turn{}, err
 	}
+	s.rewoundAt = now
 	t := s.turns[i]
 	s.rewind(i)
 	s.pending = append(s.pending, pendingNote{run: run, files: files})
@@ -156,6 +158,14 @@ func (s *Session) TakeNotes() (note string, files []string) {
 	return strings.Join(lines, "\n"), files
 }
 
+// RewoundSince reports whether the conversation was rewound after t. A
+// rewind is like a new write: what was undone before it (the rewound
+// turns' runs among them) can no longer be redone, for the conversation
+// no longer has those turns.
+func (s *Session) RewoundSince(t time.Time) bool {
+	return !s.rewoundAt.IsZero() && !s.rewoundAt.Before(t)
+}
+
 // replayTurn applies a "turn", "rewind", "undo" or "redo" line of the log.
 func (s *Session) replayTurn(r record) {
 	switch r.Type {
@@ -163,6 +173,7 @@ func (s *Session) replayTurn(r record) {
 		s.turns = append(s.turns, s.newTurn(r.Run, r.Text, r.Time))
 		s.turnCount++
 	case "rewind":
+		s.rewoundAt = r.Time
 		if i := slices.IndexFunc(s.turns, func(t Turn) bool { return t.Run == r.Run }); i >= 0 {
 			s.rewind(i)
 		}

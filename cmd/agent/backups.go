@@ -148,6 +148,12 @@ the current content is backed up first either way.`,
 			if err != nil {
 				return err
 			}
+			if rewound, err := redoRewound(root.Dir(), root, nil); err != nil {
+				return err
+			} else if rewound {
+				fmt.Fprintln(d.io.Out, "nothing to redo: what was undone was rewound away in the chat")
+				return nil
+			}
 			rep, err := root.Redo(cmd.Context(), force)
 			if errors.Is(err, fsedit.ErrNothingToRedo) {
 				fmt.Fprintln(d.io.Out, "nothing to redo: no undo to take back (a new write by the agent clears them)")
@@ -203,6 +209,31 @@ func printFiles(d *factory, rep fsedit.RestoreReport) {
 // of, so the model hears of it when the conversation goes on. The log's
 // time is kept: an undo does not make an older session the one
 // --continue picks.
+// redoRewound reports whether what a redo would put back was undone
+// before its conversation was rewound (current, when given, is the open
+// conversation's session, which may not be on disk yet): a rewind clears
+// what could be redone, as a new write does, for the conversation no
+// longer has those turns.
+func redoRewound(dir string, root *fsedit.Root, current *agent.Session) (bool, error) {
+	_, session, undoneAt, err := root.NextRedo()
+	if errors.Is(err, fsedit.ErrNothingToRedo) || err == nil && session == "" {
+		return false, nil // Redo says so itself
+	}
+	if err != nil {
+		return false, err
+	}
+	s := current
+	if s == nil || s.ID != session {
+		if s, err = agent.OpenSession(dir, session); errors.Is(err, agent.ErrNoSession) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+		defer s.Close()
+	}
+	return s.RewoundSince(undoneAt), nil
+}
+
 func noteInSession(dir, kind string, rep fsedit.RestoreReport) (told bool, err error) {
 	if rep.Session == "" || len(rep.Changed()) == 0 {
 		return false, nil

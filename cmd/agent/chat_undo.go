@@ -25,6 +25,11 @@ func (b *chatBackend) undo(ctx context.Context, kind string) (tui.Reply, error) 
 	if kind == "undo" {
 		rep, err = root.Undo(ctx, false)
 	} else {
+		if rewound, err := redoRewound(b.root, root, b.a.Session); err != nil {
+			return tui.Reply{}, err
+		} else if rewound {
+			return tui.Reply{Text: "Nothing to redo: what was undone went with the turns you rewound."}, nil
+		}
 		rep, err = root.Redo(ctx, false)
 	}
 	var ce *fsedit.ConflictError

@@ -104,6 +104,23 @@ func TestChatRewind(t *testing.T) {
 		}
 	}
 
+	// A rewind clears what could be redone, in the chat and for
+	// `agent redo` (which reads the session from disk).
+	if r := b.command(t, tui.CmdRedo, ""); !strings.Contains(r.Text, "Nothing to redo") {
+		t.Errorf("/redo after the rewind = %q, want nothing to redo", r.Text)
+	}
+	if fileOf(dir, "a.txt") != "one\n" {
+		t.Errorf("a.txt after /redo = %q, want the rewound state", fileOf(dir, "a.txt"))
+	}
+	root, err := b.d.configuredFileRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rewound, err := redoRewound(dir, root, nil); err != nil || !rewound {
+		t.Errorf("redoRewound from disk = %v, %v; want true", rewound, err)
+	}
+	root.Close()
+
 	// The next message goes on from the rewound state, with no note of
 	// the rewound files as changed by someone else.
 	b.say(t, "second, better")

@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
@@ -106,6 +107,20 @@ func (r *Root) Redo(ctx context.Context, force bool) (RestoreReport, error) {
 	rep, err := r.apply(ctx, st, p, tag, nil)
 	rep.Run, rep.Session = u.Run.ID, u.Run.Session
 	return rep, err
+}
+
+// NextRedo names what Redo would put back: the run, its session and
+// when it was undone. ErrNothingToRedo when there is none.
+func (r *Root) NextRedo() (run, session string, undoneAt time.Time, err error) {
+	_, h, err := r.history()
+	if err != nil {
+		return "", "", time.Time{}, err
+	}
+	if len(h.Undone) == 0 {
+		return "", "", time.Time{}, ErrNothingToRedo
+	}
+	u := h.Undone[len(h.Undone)-1]
+	return u.Run.ID, u.Run.Session, u.Undo.Time, nil
 }
 
 // UndoRuns reverts those of the runs ids that are still in effect,
