@@ -69,7 +69,12 @@ func keyParams(ps []xmlcall.Param) string {
 		parts = append(parts, "("+op+")")
 	}
 	if c := get("content"); c != "" {
-		parts = append(parts, fmt.Sprintf("%d lines", strings.Count(c, "\n")+1))
+		// The newlines that open and close a value are layout, not lines.
+		if n := strings.Count(strings.Trim(c, "\n"), "\n") + 1; n == 1 {
+			parts = append(parts, "1 line")
+		} else {
+			parts = append(parts, fmt.Sprintf("%d lines", n))
+		}
 	}
 	if len(parts) == 0 {
 		for _, p := range ps {

@@ -264,7 +264,8 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 	}
 	if n, ruled := refusedWrites(out); n > 0 {
 		if n > ruled {
-			fmt.Fprintf(errOut, "agent: %s refused: nobody could approve them; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"))
+			them := map[bool]string{true: "it", false: "them"}[n-ruled == 1]
+			fmt.Fprintf(errOut, "agent: %s refused: nobody could approve %s; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"), them)
 		}
 		if ruled > 0 {
 			fmt.Fprintf(errOut, "agent: %s refused by your permissions.deny rules (agent config shows them)\n", plural(ruled, "write was", "writes were"))
