@@ -25,7 +25,12 @@ const maxStdin = 16 << 20
 type runOptions struct {
 	io *streams
 
-	prompt        string
+	prompt string
+	// piped is text piped beside a prompt argument, pipedCut how many
+	// bytes of it were left out; it joins the prompt once the context
+	// budget is known (withPiped).
+	piped         string
+	pipedCut      int64
 	outputFormat  string
 	provider      string
 	model         string
@@ -124,14 +129,10 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 			// Piped text goes with the prompt (`git diff | agent run
 			// "review this"`); a pipe that stays silent is not waited
 			// on, since in CI it may never close.
-			piped, cut, err := readPiped(o.io.In, pipeWait, pipedLimit)
-			if err != nil {
+			var err error
+			if o.piped, o.pipedCut, err = readPiped(o.io.In, pipeWait, pipedLimit); err != nil {
 				return err
 			}
-			if cut > 0 {
-				fmt.Fprintf(o.io.ErrOut, "agent: %s\n", cutNote(len(piped), cut))
-			}
-			o.prompt = withPiped(o.prompt, piped, cut)
 		}
 	} else {
 		if o.io.stdinTTY {
@@ -198,6 +199,13 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	}
 	defer conv.Close()
 	a := conv.agent
+	if o.piped != "" || o.pipedCut > 0 {
+		piped, cut := fitPiped(o.piped, o.pipedCut, a.Budget.ReadBudget()-len(o.prompt))
+		if cut > 0 {
+			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", cutNote(len(piped), cut))
+		}
+		o.prompt = withPiped(o.prompt, piped, cut)
+	}
 	if o.maxIterations > 0 {
 		a.MaxIterations = o.maxIterations
 	}

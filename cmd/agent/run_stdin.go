@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // pipedLimit caps the piped text sent with a prompt.
@@ -80,6 +81,24 @@ func withPiped(prompt, piped string, cut int64) string {
 		fmt.Fprintf(&b, "\n%s\n", cutNote(len(piped), cut))
 	}
 	return b.String()
+}
+
+// fitPiped cuts piped text to room bytes (room <= 0: the window is not
+// known, keep it all) at a line end where one is near, so that it leaves
+// the model's context window room for the work. cut counts what was left
+// out, including what readPiped already left.
+func fitPiped(piped string, cut int64, room int) (string, int64) {
+	if room <= 0 || len(piped) <= room {
+		return piped, cut
+	}
+	keep := room
+	for keep > 0 && !utf8.RuneStart(piped[keep]) {
+		keep--
+	}
+	if nl := strings.LastIndexByte(piped[:keep], '\n'); nl >= keep*3/4 {
+		keep = nl + 1
+	}
+	return piped[:keep], cut + int64(len(piped)-keep)
 }
 
 // cutNote says how much of the piped text was dropped.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +51,35 @@ func TestReadPipedGivesUpOnASilentPipe(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("waited %s on a silent pipe", d)
+	}
+}
+
+// Piped text beyond what the model's context window leaves room for is
+// cut there, at a line end, with the note.
+func TestRunCutsPipedTextToTheContextBudget(t *testing.T) {
+	h := newRunHarness(t, "ok")
+	if err := os.MkdirAll(filepath.Join(h.dir, ".agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.write(".agent/config.toml", "context_window = 8192\n")
+	h.stdin = strings.Repeat("a line of the log\n", 4000) // 72,000 bytes
+	_, errOut, code := h.run("summarise")
+	if code != 0 || !strings.Contains(errOut, "the piped input was cut") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	got := h.model.Requests()[0].Messages[0].Text
+	kept := strings.Count(got, "a line of the log\n")
+	if kept == 0 || kept*18 > 8192*4 {
+		t.Errorf("kept %d lines of the log (%d bytes) for an 8,192-token window", kept, kept*18)
+	}
+	if !strings.Contains(got, "a line of the log\n```") {
+		t.Errorf("the cut is not at a line end: %q", got[len(got)-200:])
+	}
+}
+
+func TestFitPipedKeepsRunes(t *testing.T) {
+	got, cut := fitPiped("ééééé", 0, 3) // 10 bytes, room for 3
+	if got != "é" || cut != 8 {
+		t.Errorf("fitPiped = %q, %d; want one whole rune and 8 bytes cut", got, cut)
 	}
 }
