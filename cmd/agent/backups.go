@@ -263,7 +263,7 @@ func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
 	switch {
 	case errors.As(err, &ce):
 		return fmt.Errorf("%s changed after change set %s wrote it; nothing was restored (use --force to restore anyway: the current content is backed up first)", strings.Join(ce.Paths, ", "), ce.ChangeSet)
-	case errors.Is(err, backup.ErrNotFound):
+	case errors.Is(err, backup.ErrNotFound), errors.Is(err, backup.ErrAmbiguous):
 		return usageErrorf("%v; 'agent backups' lists the change sets", err)
 	case err != nil:
 		return err

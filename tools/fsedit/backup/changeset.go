@@ -13,6 +13,10 @@ import (
 // ErrNotFound is returned for a change set id that matches none.
 var ErrNotFound = errors.New("no such change set")
 
+// ErrAmbiguous is returned for a change set id prefix that matches more
+// than one.
+var ErrAmbiguous = errors.New("ambiguous change set prefix")
+
 // ChangeSet is everything one model reply wrote (or one undo restored).
 type ChangeSet struct {
 	ID      string
@@ -133,7 +137,7 @@ func (s *Store) Find(id string) (ChangeSet, error) {
 	case 0:
 		return ChangeSet{}, fmt.Errorf("%w: %s", ErrNotFound, id)
 	default:
-		return ChangeSet{}, fmt.Errorf("change set prefix %s is ambiguous (%d match)", id, len(found))
+		return ChangeSet{}, fmt.Errorf("%w: %s matches %d change sets; give more of the id", ErrAmbiguous, id, len(found))
 	}
 }
 

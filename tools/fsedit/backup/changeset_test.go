@@ -47,8 +47,8 @@ func TestGroupAndFind(t *testing.T) {
 	if c, err := s.Find("20260101-a"); err != nil || c.ID != "20260101-a" {
 		t.Errorf("Find exact = %v, %v", c.ID, err)
 	}
-	if c, err := s.Find("20260101-"); err == nil {
-		t.Errorf("Find of an ambiguous prefix = %s, want an error", c.ID)
+	if c, err := s.Find("20260101-"); !errors.Is(err, ErrAmbiguous) {
+		t.Errorf("Find of an ambiguous prefix = %s, %v; want ErrAmbiguous", c.ID, err)
 	}
 	if _, err := s.Find("nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Find unknown = %v, want ErrNotFound", err)
