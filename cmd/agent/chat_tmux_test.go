@@ -26,14 +26,24 @@ type tmuxChat struct {
 	srv    *llmtest.Server
 }
 
-// startTmuxChat starts `agent` (no arguments: the chat) in a new tmux
-// server with a pane of width×height. Under CI a missing tmux fails the
-// test; elsewhere it skips.
-func startTmuxChat(t *testing.T, width, height int, answers ...llmtest.Answer) *tmuxChat {
+// tmuxOptions is what a real-terminal test starts: the command (given
+// the agent binary's path) in a tmux pane of width×height of its own tmux
+// server, in a fresh project folder, with the binary's folder on PATH and
+// a fake Gemini server on 127.0.0.1 answering answers.
+type tmuxOptions struct {
+	width, height int
+	answers       []llmtest.Answer
+	env           []string // beside HOME, XDG_CONFIG_HOME, TERM, PATH and the server's; NO_COLOR is unset unless given
+	command       func(bin string) []string
+}
+
+// startTmux starts o's command. Under CI a missing tmux fails the test;
+// elsewhere it skips.
+func startTmux(t *testing.T, o tmuxOptions) *tmuxChat {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is needed for the real-terminal chat tests (apt-get install tmux)")
+			t.Fatal("tmux is needed for the real-terminal tests (apt-get install tmux)")
 		}
 		t.Skip("tmux not installed")
 	}
@@ -46,16 +56,27 @@ func startTmuxChat(t *testing.T, width, height int, answers ...llmtest.Answer) *
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.NewGeminiServer(t, answers...)
+	srv := llmtest.NewGeminiServer(t, o.answers...)
 	c := &tmuxChat{t: t, socket: fmt.Sprintf("agent-test-%d-%d", os.Getpid(), time.Now().UnixNano()), proj: proj, srv: srv}
-	env := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "TERM=xterm-256color", "NO_COLOR=1", "EDITOR=true"}, srv.Env()...)
-	args := []string{"-L", c.socket, "-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", proj, "env"}
-	args = append(args, env...)
-	args = append(args, bin)
+	env := []string{"-u", "NO_COLOR", "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "TERM=xterm-256color",
+		"PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}
+	env = append(append(env, o.env...), srv.Env()...)
+	args := []string{"-L", c.socket, "-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(o.width), "-y", fmt.Sprint(o.height), "-c", proj, "env"}
+	args = append(append(args, env...), o.command(bin)...)
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-L", c.socket, "kill-server").Run() })
+	return c
+}
+
+// startTmuxChat starts `agent` (no arguments: the chat) and waits for its
+// prompt.
+func startTmuxChat(t *testing.T, width, height int, answers ...llmtest.Answer) *tmuxChat {
+	t.Helper()
+	c := startTmux(t, tmuxOptions{width: width, height: height, answers: answers,
+		env:     []string{"NO_COLOR=1", "EDITOR=true"},
+		command: func(bin string) []string { return []string{bin} }})
 	c.waitFor("the prompt", "Ask, or /help")
 	return c
 }

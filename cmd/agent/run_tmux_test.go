@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,34 +17,10 @@ import (
 // ends, showing "[exit N]". Under CI a missing tmux fails the test.
 func startTmuxRun(t *testing.T, width, height int, line string, answers ...llmtest.Answer) *tmuxChat {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is needed for the real-terminal tests (apt-get install tmux)")
-		}
-		t.Skip("tmux not installed")
-	}
-	bin, err := exec.LookPath("agent") // the test binary, as set up by TestMain
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	proj := filepath.Join(home, "proj")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewGeminiServer(t, answers...)
-	c := &tmuxChat{t: t, socket: fmt.Sprintf("agent-run-test-%d-%d", os.Getpid(), time.Now().UnixNano()), proj: proj, srv: srv}
-	env := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "TERM=xterm-256color", "NO_COLOR=1",
-		"PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}, srv.Env()...)
 	script := line + "; echo \"[exit $?]\"; sleep 600"
-	args := []string{"-L", c.socket, "-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", proj, "env"}
-	args = append(args, env...)
-	args = append(args, "sh", "-c", script)
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v\n%s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", c.socket, "kill-server").Run() })
-	return c
+	return startTmux(t, tmuxOptions{width: width, height: height, answers: answers,
+		env:     []string{"NO_COLOR=1"},
+		command: func(string) []string { return []string{"sh", "-c", script} }})
 }
 
 func tmuxWriteOf(name, content string) llmtest.Answer {
