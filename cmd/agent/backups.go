@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,6 +115,7 @@ told which of its edits were reverted.`,
 			if err != nil {
 				return err
 			}
+			defer root.Close()
 			rep, err := root.Undo(cmd.Context(), force)
 			if errors.Is(err, fsedit.ErrNothingToUndo) {
 				fmt.Fprintln(d.io.Out, "nothing to undo: the agent has not written anything in this project yet, or it is all undone")
@@ -148,14 +150,13 @@ the current content is backed up first either way.`,
 			if err != nil {
 				return err
 			}
-			if rewound, err := redoRewound(root.Dir(), root, nil); err != nil {
-				return err
-			} else if rewound {
-				fmt.Fprintln(d.io.Out, "nothing to redo: what was undone was rewound away in the chat")
+			defer root.Close()
+			rep, err := redo(cmd.Context(), root, nil, force)
+			switch {
+			case errors.Is(err, errRedoRewound):
+				fmt.Fprintf(d.io.Out, "nothing to redo: %v\n", err)
 				return nil
-			}
-			rep, err := root.Redo(cmd.Context(), force)
-			if errors.Is(err, fsedit.ErrNothingToRedo) {
+			case errors.Is(err, fsedit.ErrNothingToRedo):
 				fmt.Fprintln(d.io.Out, "nothing to redo: no undo to take back (a new write by the agent clears them)")
 				return nil
 			}
@@ -209,11 +210,25 @@ func printFiles(d *factory, rep fsedit.RestoreReport) {
 // of, so the model hears of it when the conversation goes on. The log's
 // time is kept: an undo does not make an older session the one
 // --continue picks.
+// errRedoRewound is redo's answer when what was undone went with turns a
+// rewind dropped: a rewind clears what could be redone, as a new write
+// does, for the conversation no longer has those turns.
+var errRedoRewound = errors.New("what was undone went with the turns rewound in the chat")
+
+// redo re-applies the run undone last, unless a rewind of its
+// conversation came after the undo. current, when given, is the open
+// conversation's session (it may not be on disk yet).
+func redo(ctx context.Context, root *fsedit.Root, current *agent.Session, force bool) (fsedit.RestoreReport, error) {
+	if rewound, err := redoRewound(root.Dir(), root, current); err != nil {
+		return fsedit.RestoreReport{}, err
+	} else if rewound {
+		return fsedit.RestoreReport{}, errRedoRewound
+	}
+	return root.Redo(ctx, force)
+}
+
 // redoRewound reports whether what a redo would put back was undone
-// before its conversation was rewound (current, when given, is the open
-// conversation's session, which may not be on disk yet): a rewind clears
-// what could be redone, as a new write does, for the conversation no
-// longer has those turns.
+// before its conversation was rewound.
 func redoRewound(dir string, root *fsedit.Root, current *agent.Session) (bool, error) {
 	_, session, undoneAt, err := root.NextRedo()
 	if errors.Is(err, fsedit.ErrNothingToRedo) || err == nil && session == "" {

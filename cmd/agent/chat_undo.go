@@ -25,17 +25,14 @@ func (b *chatBackend) undo(ctx context.Context, kind string) (tui.Reply, error) 
 	if kind == "undo" {
 		rep, err = root.Undo(ctx, false)
 	} else {
-		if rewound, err := redoRewound(b.root, root, b.a.Session); err != nil {
-			return tui.Reply{}, err
-		} else if rewound {
-			return tui.Reply{Text: "Nothing to redo: what was undone went with the turns you rewound."}, nil
-		}
-		rep, err = root.Redo(ctx, false)
+		rep, err = redo(ctx, root, b.a.Session, false)
 	}
 	var ce *fsedit.ConflictError
 	switch {
 	case errors.Is(err, fsedit.ErrNothingToUndo):
 		return tui.Reply{Text: "Nothing to undo: the agent has not written anything in this project yet, or it is all undone."}, nil
+	case errors.Is(err, errRedoRewound):
+		return tui.Reply{Text: "Nothing to redo: what was undone went with the turns you rewound."}, nil
 	case errors.Is(err, fsedit.ErrNothingToRedo):
 		return tui.Reply{Text: "Nothing to redo (a new write by the agent clears what was undone)."}, nil
 	case errors.As(err, &ce):
