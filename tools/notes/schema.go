@@ -3,6 +3,25 @@ package notes
 // migrations are the schema changes, in order; migrations[i] takes the
 // database from user_version i to i+1. Never edit one that has shipped:
 // add the next.
+// notesTriggers keep the search index and the tag table in step with
+// the notes table; migration 2 recreates them on the rebuilt table.
+const notesTriggers = `CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;
+CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
+	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+	DELETE FROM note_tags WHERE note_id = old.id;
+END;
+CREATE TRIGGER notes_au_text AFTER UPDATE OF title, content ON notes BEGIN
+	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
+	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
+END;
+CREATE TRIGGER notes_au_tags AFTER UPDATE OF tags ON notes BEGIN
+	DELETE FROM note_tags WHERE note_id = old.id;
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;`
+
 var migrations = []string{
 	// 1: notes, their tags, the history of replaced versions, and the
 	// full-text index. The index is an external-content FTS5 table (the
@@ -47,22 +66,7 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 	tokenize='unicode61 remove_diacritics 2'
 );
 INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(5.0, 1.0)');
-CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
-	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
-	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
-END;
-CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
-	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
-	DELETE FROM note_tags WHERE note_id = old.id;
-END;
-CREATE TRIGGER notes_au_text AFTER UPDATE OF title, content ON notes BEGIN
-	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
-	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
-END;
-CREATE TRIGGER notes_au_tags AFTER UPDATE OF tags ON notes BEGIN
-	DELETE FROM note_tags WHERE note_id = old.id;
-	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
-END;`,
+` + notesTriggers,
 	// 2: a deleted note's id never comes back. A plain INTEGER PRIMARY
 	// KEY reuses the highest id once that note is deleted, so "note 7"
 	// in a session log, an undo entry or the history would name another
@@ -91,20 +95,5 @@ DELETE FROM sqlite_sequence WHERE name = 'notes';
 INSERT INTO sqlite_sequence (name, seq) VALUES ('notes', max(
 	coalesce((SELECT max(id) FROM notes), 0),
 	coalesce((SELECT max(note_id) FROM note_history), 0)));
-CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
-	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
-	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
-END;
-CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
-	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
-	DELETE FROM note_tags WHERE note_id = old.id;
-END;
-CREATE TRIGGER notes_au_text AFTER UPDATE OF title, content ON notes BEGIN
-	INSERT INTO notes_fts(notes_fts, rowid, title, content) VALUES ('delete', old.id, old.title, old.content);
-	INSERT INTO notes_fts(rowid, title, content) VALUES (new.id, new.title, new.content);
-END;
-CREATE TRIGGER notes_au_tags AFTER UPDATE OF tags ON notes BEGIN
-	DELETE FROM note_tags WHERE note_id = old.id;
-	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
-END;`,
+` + notesTriggers,
 }
