@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,7 +101,12 @@ func projectFolder(dir string) (string, error) {
 		return "", fmt.Errorf("project folder: %w", err)
 	}
 	info, err := os.Stat(abs)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", usageErrorf("--dir %s: no such folder", dir)
+	case errors.Is(err, fs.ErrPermission):
+		return "", usageErrorf("--dir %s: permission denied", dir)
+	case err != nil:
 		return "", usageErrorf("--dir: %v", err)
 	}
 	if !info.IsDir() {

@@ -120,6 +120,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"continue without sessions", []string{"--continue", "hi"}, false, "no sessions"},
 		{"negative limit", []string{"--max-iterations", "-1", "hi"}, false, "1 or more"},
 		{"zero limit", []string{"--max-iterations", "0", "hi"}, false, "--max-iterations must be 1 or more, not 0"},
+		{"missing folder", []string{"--dir", "/no/such/folder", "hi"}, false, "--dir /no/such/folder: no such folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newRunHarness(t, "never asked")
