@@ -249,9 +249,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.profile = msg.Profile
 	case settledMsg:
 		restoreGC()
+		// Bubble Tea subscribes to SIGWINCH in a goroutine of its own, so
+		// a resize in the first moments can be missed: ask for the size
+		// once more.
 		if m.tmuxCheck {
-			return tmuxTrueColor(m.ctx)
+			return tea.Batch(tmuxTrueColor(m.ctx), tea.RequestWindowSize)
 		}
+		return tea.RequestWindowSize
 	case printedMsg:
 		m.printing = false
 	case tea.KeyPressMsg:
