@@ -69,29 +69,40 @@ func (t *Tool) fetch(parent context.Context, a Args) (tools.Result, error) {
 	}
 	text := decode(body, charset)
 	meta := []tools.Attr{{Name: "url", Value: final.String()}, {Name: "content_type", Value: media}}
+	var notes []string
 	if kind == "html" {
-		doc, _ := html.Parse(strings.NewReader(text)) // a strings.Reader never fails
-		var title string
-		text, title = toMarkdown(doc, final)
-		if title != "" {
-			meta = append(meta, tools.Attr{Name: "title", Value: tools.RunePrefix(title, 200)})
+		doc, err := html.Parse(strings.NewReader(text))
+		if err != nil {
+			// Nested beyond the parser's limit: a broken or hostile
+			// page, whose words are still worth reading.
+			text = plainText(text)
+			notes = append(notes, "the page's elements are nested too deeply to read it as HTML; its text is shown without formatting")
+		} else {
+			var title string
+			text, title = toMarkdown(doc, final)
+			if title != "" {
+				meta = append(meta, tools.Attr{Name: "title", Value: tools.RunePrefix(title, 200)})
+			}
 		}
 	}
-	var notes []string
 	switch {
 	case cut:
 		notes = append(notes, fmt.Sprintf("the page is larger than %s; only its first %s were read", size(t.opts.MaxBytes), size(t.opts.MaxBytes)))
 	case readErr != nil:
+		cut = true
 		notes = append(notes, fmt.Sprintf("the page stopped arriving after %s (%s); what came is shown", size(int64(len(body))), reason(readErr, t.opts.Timeout)))
 	}
 	if len(text) > t.opts.MaxText {
+		cut = true
 		notes = append(notes, fmt.Sprintf("the text is %s; its first %s are shown", size(int64(len(text))), size(int64(t.opts.MaxText))))
 		text = cutAtLine(text, t.opts.MaxText)
 	}
 	meta = append(meta, tools.Attr{Name: "bytes", Value: strconv.Itoa(len(body))})
-	if len(notes) > 0 {
+	if cut {
 		meta = append(meta, tools.Attr{Name: "truncated", Value: "true"})
-		text = strings.TrimRight(text, "\n") + "\n\n[cut: " + strings.Join(notes, "; ") + "]\n"
+	}
+	if len(notes) > 0 {
+		text = strings.TrimRight(text, "\n") + "\n\n[note: " + strings.Join(notes, "; ") + "]\n"
 	}
 	as := "as it is"
 	if kind == "html" {

@@ -74,7 +74,7 @@ func TestFetchCutsALargePage(t *testing.T) {
 	if meta(res, "truncated") != "true" || meta(res, "bytes") != fmt.Sprint(DefaultMaxBytes) {
 		t.Errorf("metadata = %+v, want truncated after %d bytes", res.Metadata, DefaultMaxBytes)
 	}
-	note := "\n\n[cut: the page is larger than 5 MiB; only its first 5 MiB were read; the text is "
+	note := "\n\n[note: the page is larger than 5 MiB; only its first 5 MiB were read; the text is "
 	if i := strings.LastIndex(res.Content, note); i < 0 || !strings.HasSuffix(res.Content, "; its first 100 KB are shown]\n") {
 		t.Errorf("content ends %q, want a note of the cut", res.Content[max(0, len(res.Content)-300):])
 	}
@@ -259,6 +259,8 @@ func TestFetchTypes(t *testing.T) {
 		case "/binary":
 			w.Header().Set("Content-Type", "text/plain")
 			w.Write([]byte("ab\x00\x01cd"))
+		case "/deep":
+			fmt.Fprint(w, "<!doctype html>"+strings.Repeat("<div>", 1000)+"deep")
 		case "/latin1":
 			w.Header().Set("Content-Type", "text/plain; charset=ISO-8859-1")
 			w.Write([]byte("caf\xe9 \x93quoted\x94"))
@@ -278,6 +280,7 @@ func TestFetchTypes(t *testing.T) {
 		{"/sniffed", "", "sniffed *html*", "as markdown"},
 		{"/binary", tools.CodeUnsupportedType, "", "text/plain"},
 		{"/latin1", "", "café “quoted”", "text/plain"},
+		{"/deep", "", "deep\n\n[note: the page's elements are nested too deeply to read it as HTML; its text is shown without formatting]\n", "text/html"},
 		{"/missing", tools.CodeProviderError, "", "404 Not Found"},
 	} {
 		res := fetchURL(t, tool, base+tc.path)
@@ -341,7 +344,7 @@ func TestFetchSlowBodyIsCutAtTheTimeLimit(t *testing.T) {
 	})
 	n := newTestNet(t, map[string]string{"drip.test": "127.0.0.1"})
 	res := fetchURL(t, n.tool(Options{Timeout: 300 * time.Millisecond}, "drip.test"), "http://drip.test:"+port+"/")
-	if res.IsError() || !strings.HasPrefix(res.Content, "first part\n") || !strings.Contains(res.Content, "[cut: the page stopped arriving after 11 bytes (time limit 300ms)") {
+	if res.IsError() || !strings.HasPrefix(res.Content, "first part\n") || !strings.Contains(res.Content, "[note: the page stopped arriving after 11 bytes (time limit 300ms)") {
 		t.Errorf("fetch = %+v, want the first part with a note", res)
 	}
 }

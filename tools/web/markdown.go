@@ -408,9 +408,10 @@ var blockAtoms = map[atom.Atom]bool{
 	atom.Header: true, atom.Footer: true, atom.Figure: true, atom.Figcaption: true, atom.Hr: true,
 }
 
-// link is [text](absolute URL); only the text for a link that is not
-// http(s) or mailto (javascript:, a broken href); nothing for a link
-// with no text at all (an icon).
+// link is [text](absolute URL); only the text for a link within the
+// page (#section: a heading's own anchor, a table of contents) or one
+// that is not http(s) or mailto (javascript:, a broken href); nothing
+// for a link with no text at all (an icon).
 func (c *conv) link(n *html.Node) string {
 	text := c.inlineChildren(n)
 	lead, trail := strings.HasPrefix(text, " "), strings.HasSuffix(text, " ")
@@ -418,12 +419,12 @@ func (c *conv) link(n *html.Node) string {
 	if text == "" {
 		text = strings.TrimSpace(collapse(attr(n, "aria-label")))
 	}
-	u := c.resolve(attr(n, "href"))
-	switch {
-	case text == "":
-		return ""
-	case u != "":
-		text = "[" + strings.ReplaceAll(text, "]", `\]`) + "](" + u + ")"
+	href := strings.TrimSpace(attr(n, "href"))
+	if text == "" || href == "" || strings.HasPrefix(href, "#") {
+		return pad(lead) + text + pad(trail)
+	}
+	if u := c.resolve(href); u != "" {
+		text = "[" + text + "](" + u + ")"
 	}
 	return pad(lead) + text + pad(trail)
 }
@@ -435,7 +436,7 @@ func (c *conv) image(n *html.Node) string {
 		return ""
 	}
 	if u := c.resolve(attr(n, "src")); u != "" && !strings.HasPrefix(u, "mailto:") {
-		return " ![" + strings.ReplaceAll(alt, "]", `\]`) + "](" + u + ") "
+		return " ![" + alt + "](" + u + ") "
 	}
 	return " " + alt + " "
 }
@@ -612,4 +613,44 @@ func collapse(s string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
+}
+
+// plainText is the text of a page the parser gave up on (elements nested
+// beyond its limit of 512): its words, a line per block, without scripts
+// and styles. The tokenizer it uses keeps no stack, so no page is too
+// deep for it.
+func plainText(page string) string {
+	z := html.NewTokenizer(strings.NewReader(page))
+	var b strings.Builder
+	skip := 0 // depth inside elements whose text is not text (script, style)
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			var lines []string
+			for l := range strings.SplitSeq(b.String(), "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					lines = append(lines, l)
+				}
+			}
+			return strings.Join(lines, "\n")
+		case html.TextToken:
+			if skip == 0 {
+				b.WriteString(collapse(string(z.Text())))
+			}
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if skippedAtoms[a] && tt != html.SelfClosingTagToken {
+				if tt == html.StartTagToken {
+					skip++
+				} else {
+					skip = max(skip-1, 0)
+				}
+			}
+			if blockAtoms[a] || a == atom.Br {
+				b.WriteByte('\n')
+			}
+		}
+	}
 }

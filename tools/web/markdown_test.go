@@ -27,7 +27,10 @@ func TestToMarkdown(t *testing.T) {
 			"# Title\n\nFirst para graph.\n\n### Sub *head*\n\nSecond."},
 		{"links are absolute",
 			`<p>See <a href="../api/">the API</a>, <a href="#setup">setup</a>, <a href="https://other.example/x?a=1">other</a> and <a href="mailto:a@b.example">mail</a>.</p>`,
-			"See [the API](https://docs.example/api/), [setup](https://docs.example/guide/intro.html#setup), [other](https://other.example/x?a=1) and [mail](mailto:a@b.example)."},
+			"See [the API](https://docs.example/api/), setup, [other](https://other.example/x?a=1) and [mail](mailto:a@b.example)."},
+		{"a heading's own anchor is left out",
+			`<h2><a href="#usage">Usage</a><a href="#usage">§</a></h2><p><a href="intro.html#setup">setup</a></p>`,
+			"## Usage§\n\n[setup](https://docs.example/guide/intro.html#setup)"},
 		{"javascript links keep their text",
 			`<p><a href="javascript:alert(1)">click</a> here</p>`,
 			"click here"},
@@ -93,5 +96,17 @@ func TestToMarkdownTitleAndBase(t *testing.T) {
 	}
 	if got != "[p](https://cdn.example/v2/page)" {
 		t.Errorf("markdown = %q, want the link resolved against <base>", got)
+	}
+}
+
+// TestPlainTextOfADeepPage: a page nested beyond the parser's limit still
+// gives its words, without its scripts.
+func TestPlainTextOfADeepPage(t *testing.T) {
+	page := "<title>T</title><script>var s = '<p>no</p>';</script>" + strings.Repeat("<div>", 2000) + "<p>deep  words</p><style>p{}</style><br/>end"
+	if _, err := html.Parse(strings.NewReader(page)); err == nil {
+		t.Fatal("the parser took a page nested 2000 deep; this test needs one it refuses")
+	}
+	if got, want := plainText(page), "T\ndeep words\nend"; got != want {
+		t.Errorf("plainText = %q, want %q", got, want)
 	}
 }
