@@ -172,8 +172,8 @@ type sandboxed interface {
 
 // asksInPlan is a tool whose calls change nothing but still need a
 // person's yes (web_fetch reaches outside the machine): plan mode asks
-// about them, as the ask policy does, instead of refusing them.
-// (Issue 25; moves with the approval rules.)
+// about them, as the ask policy does, instead of refusing them. (A rule
+// of its own, to move with the others into the ordered approval rules.)
 type asksInPlan interface {
 	AsksInPlan() bool
 }
