@@ -18,6 +18,9 @@ var skippedAtoms = map[atom.Atom]bool{
 	atom.Textarea: true, atom.Option: true, atom.Dialog: true, atom.Link: true, atom.Meta: true,
 }
 
+// voidAtoms are the skipped elements that never have an end tag.
+var voidAtoms = map[atom.Atom]bool{atom.Input: true, atom.Link: true, atom.Meta: true, atom.Embed: true}
+
 // skipped reports whether n is left out: a skipped element, something
 // hidden, a navigation role, or the page's own footer (one outside any
 // article or main part).
@@ -161,7 +164,7 @@ func plainText(page string) string {
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
-			if skippedAtoms[a] && tt != html.SelfClosingTagToken {
+			if skippedAtoms[a] && tt != html.SelfClosingTagToken && !voidAtoms[a] {
 				if tt == html.StartTagToken {
 					skip++
 				} else {
