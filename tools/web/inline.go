@@ -118,9 +118,11 @@ func (c *conv) resolve(href string) string {
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "mailto" {
 		return ""
 	}
-	s := u.String()
-	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s)
+	return linkEscaper.Replace(u.String())
 }
+
+// linkEscaper escapes what would end a markdown link's URL early.
+var linkEscaper = strings.NewReplacer("(", "%28", ")", "%29", " ", "%20")
 
 func emphasis(s, mark string) string {
 	lead, trail := strings.HasPrefix(s, " "), strings.HasSuffix(s, " ")
