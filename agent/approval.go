@@ -170,12 +170,23 @@ type sandboxed interface {
 	Sandboxed() bool
 }
 
+// asksInPlan is a tool whose calls change nothing but still need a
+// person's yes (web_fetch reaches outside the machine): plan mode asks
+// about them, as the ask policy does, instead of refusing them. (A rule
+// of its own, to move with the others into the ordered approval rules.)
+type asksInPlan interface {
+	AsksInPlan() bool
+}
+
 // decide asks about q under the current policy. A tool that previews is
 // asked for its preview before anyone is asked: a call that would fail is
 // answered with its error and nobody is bothered about it.
 func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, error) {
 	name := q.Tool.Name
 	policy := a.approver.current()
+	if p, ok := t.(asksInPlan); ok && policy == PolicyPlan && p.AsksInPlan() {
+		policy = PolicyAsk
+	}
 	unguarded := false
 	if s, ok := t.(sandboxed); ok && !s.Sandboxed() {
 		unguarded = true

@@ -42,6 +42,7 @@ type Config struct {
 	Files   Files   `toml:"files"`
 	Backups Backups `toml:"backups"`
 	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
+	Web     Web     `toml:"web"`   // the user's own config only (web.go)
 	TTS     TTS     `toml:"tts"`
 	MCP     MCP     `toml:"mcp"` // MCP servers to import tools from (mcp.go)
 
@@ -390,6 +391,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validatePermissions(); err != nil {
+		return err
+	}
+	if err := c.validateWeb(); err != nil {
 		return err
 	}
 	return c.validateContext()

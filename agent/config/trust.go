@@ -38,6 +38,7 @@ var userOnly = []string{
 	"files.allow_secrets",
 	"permissions",
 	"shell",
+	"web",
 }
 
 // Ignored is a setting of a project's file that was not applied.

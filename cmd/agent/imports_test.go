@@ -43,6 +43,7 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools", banned: []string{module + "/agent", module + "/cmd", module + "/tools/"}},
 		{pkg: "tools/fsedit", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
+		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
 		{pkg: "agent", banned: []string{
 			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite",
 			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",

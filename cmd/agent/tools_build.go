@@ -10,6 +10,7 @@ import (
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/shell"
+	"github.com/agentcli/agent/tools/web"
 	"github.com/agentcli/agent/tts"
 )
 
@@ -20,6 +21,7 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	set := &toolSet{reg: tools.NewRegistry(b.files.Tools()...)}
 	if !b.readOnly {
 		set.reg.Add(shellTool(b))
+		set.reg.Add(webTool(b))
 	}
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
@@ -91,6 +93,16 @@ func shellTool(b toolBuild) tools.Tool {
 		Timeout:      time.Duration(s.Timeout),
 		NewIgnorer:   func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) },
 		Stream:       func(ctx context.Context, b []byte) { tools.Output(ctx)(b) },
+	})
+}
+
+// webTool is web_fetch, its allowed hosts from the user's own [web]
+// table only (a project's is never read, see agent/config). Like
+// run_command it is left out where nobody approves (serving over MCP).
+func webTool(b toolBuild) tools.Tool {
+	return web.New(web.Options{
+		AllowHosts: b.cfg.Web.AllowHosts,
+		UserAgent:  "agent/" + version + " (web_fetch)",
 	})
 }
 
