@@ -91,8 +91,8 @@ func keyParams(ps []xmlcall.Param) string {
 	return visible(strings.Join(parts, " "))
 }
 
-// view renders the card on one line (two when the error message is long),
-// truncated to width.
+// view renders the card on one line, truncated to width, and its alerts
+// below it, wrapped.
 func (c *card) view(st *styles, frame string, now time.Time, width int) string {
 	return c.render(st, frame, now, width, false)
 }
@@ -140,7 +140,30 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 	if width > 0 && ansi.StringWidth(line) > width {
 		line = ansi.Truncate(line, width-1, "…")
 	}
+	if c.result != nil {
+		line += c.alerts(st, width)
+	}
 	return line
+}
+
+// alerts are the lines under a finished card that the person must read
+// (a git repository a command planted, moved away), wrapped, never cut.
+func (c *card) alerts(st *styles, width int) string {
+	var b strings.Builder
+	for _, a := range c.result.Result.Alerts {
+		text := visible(a)
+		if width > 8 {
+			text = ansi.Wrap(text, width-6, "")
+		}
+		for i, l := range strings.Split(text, "\n") {
+			mark := "    ! "
+			if i > 0 {
+				mark = "      "
+			}
+			b.WriteString("\n" + st.warn.Render(mark+l))
+		}
+	}
+	return b.String()
 }
 
 // full renders the card's whole result for the toggle key.
