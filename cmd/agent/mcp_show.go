@@ -81,7 +81,7 @@ func shellWord(s string) string {
 	return b.String()
 }
 
-// singleQuote writes s in single quotes, each ' as '\''.
+// singleQuote writes s in single quotes, each ' as '\”.
 func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
