@@ -81,7 +81,8 @@ func shellWord(s string) string {
 	return b.String()
 }
 
-// singleQuote writes s in single quotes, each ' as '\”.
+// singleQuote writes s in single quotes; a quote inside is closed,
+// escaped with a backslash and reopened.
 func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
