@@ -27,10 +27,14 @@ const quarantineDir = "quarantine"
 
 // repo is a place git reads a repository from: a .git entry (folder,
 // file pointing elsewhere, or link), or a folder shaped like a bare
-// repository (HEAD, objects/, refs/).
+// repository (HEAD, objects/, refs/); for the project folder itself,
+// each of those three.
 type repo struct {
 	rel string // slash-separated, relative to the project
 	id  fileID
+	// top: one of the markers that make the project folder itself a
+	// bare repository.
+	top bool
 }
 
 // fileID tells one file from another across renames.
@@ -46,8 +50,9 @@ func idOf(fi fs.FileInfo) fileID {
 // repoScan is the repositories of the project at one moment. A walk that
 // ran out of folders or time is incomplete, and why says so.
 type repoScan struct {
-	repos []repo
-	why   string
+	repos   []repo
+	why     string
+	topBare bool // the project folder itself is shaped like a bare repository
 }
 
 // findRepos walks root breadth first, ignored folders included (a
@@ -59,9 +64,9 @@ type repoScan struct {
 func findRepos(root string, maxDirs int, maxTime time.Duration) repoScan {
 	var s repoScan
 	deadline := time.Now().Add(maxTime)
-	add := func(rel string) {
+	add := func(rel string, top bool) {
 		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
-			s.repos = append(s.repos, repo{rel: rel, id: idOf(fi)})
+			s.repos = append(s.repos, repo{rel: rel, id: idOf(fi), top: top})
 		}
 	}
 	queue := []string{""}
@@ -80,15 +85,25 @@ func findRepos(root string, maxDirs int, maxTime time.Duration) repoScan {
 		if err != nil {
 			continue // unreadable: look at what can be seen
 		}
-		if rel != "" && bareShaped(ents) {
-			add(rel)
+		if rel == "" {
+			// The project folder itself: git takes it for a bare
+			// repository when it has no .git. Its markers are kept
+			// track of, so that the ones a command made are moved away.
+			s.topBare = bareShaped(ents)
+			for _, e := range ents {
+				if n := e.Name(); n == "HEAD" || n == "objects" || n == "refs" {
+					add(n, true)
+				}
+			}
+		} else if bareShaped(ents) {
+			add(rel, false)
 			continue
 		}
 		for _, e := range ents {
 			child := path.Join(rel, e.Name())
 			switch {
 			case e.Name() == ".git":
-				add(child)
+				add(child, false)
 			case rel == "" && e.Name() == ".agent":
 			case e.IsDir():
 				queue = append(queue, child)
@@ -163,6 +178,9 @@ func (g *gitGuard) readOnly(caches []string) []string {
 		return false
 	}
 	for _, r := range g.before.repos {
+		if r.top {
+			continue // the person's own files at the top, not a repository's
+		}
 		abs := filepath.Join(g.root, filepath.FromSlash(r.rel))
 		if r.rel != ".git" {
 			if real, err := filepath.EvalSymlinks(abs); err == nil && writable(real) {
@@ -203,6 +221,7 @@ func gitdirOf(p string) string {
 type moved struct {
 	rel string // where it was
 	to  string // where it is now, relative to the project; "" when it could not be moved
+	top bool   // a marker of the project folder as a bare repository
 	// unsure: the walk before the command did not reach it, so it may
 	// have been there, unprotected, and changed by the command.
 	unsure bool
@@ -223,11 +242,11 @@ func (g *gitGuard) check(maxDirs int, maxTime time.Duration) gitReport {
 	rep := gitReport{why: after.why}
 	stamp := time.Now().Format("20060102-150405")
 	for _, r := range after.repos {
-		if g.known[r.id] {
-			continue // there before, and read-only during the command
+		if g.known[r.id] || r.top && !after.topBare {
+			continue // there before, and read-only during the command; or a file of the person's
 		}
 		abs := filepath.Join(g.root, filepath.FromSlash(r.rel))
-		m := moved{rel: r.rel}
+		m := moved{rel: r.rel, top: r.top}
 		if g.before.why != "" {
 			// The walk before may have missed it: take it only if the
 			// command made or changed it.
@@ -348,7 +367,10 @@ func (r gitReport) render() (text string, alerts []string) {
 	var b strings.Builder
 	for _, m := range r.moved {
 		what := "created " + m.rel + ", a git repository"
-		if m.unsure {
+		switch {
+		case m.top:
+			what = "created " + m.rel + ", which made the project folder a git repository to git"
+		case m.unsure:
 			what = "created or changed " + m.rel + ", a git repository the sandbox had not protected"
 		}
 		var alert string

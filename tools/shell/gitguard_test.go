@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,7 +115,7 @@ func TestPlantedGitFileAndBareRepositoryAreMovedAway(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "PWNED-marker")
 	tool := New(dir, Options{})
 	// A .git file pointing at a repository made in a writable folder.
-	res := runIn(t, tool, "git init -q --bare store/evil.git && git --git-dir=store/evil.git config core.fsmonitor 'touch "+marker+"' && echo 'gitdir: ../store/evil.git' > a/.git")
+	res := runIn(t, tool, "git init -q --bare store/evil.git && git --git-dir=store/evil.git config core.bare false && git --git-dir=store/evil.git config core.fsmonitor 'touch "+marker+"' && echo 'gitdir: ../store/evil.git' > a/.git")
 	if meta(res, "exit_code") != "0" {
 		t.Fatalf("the command failed: %s\n%s", res.Message, res.Content)
 	}
@@ -128,6 +129,40 @@ func TestPlantedGitFileAndBareRepositoryAreMovedAway(t *testing.T) {
 	}
 	if gitStatusRuns(t, filepath.Join(dir, "a"), marker) {
 		t.Fatalf("git status ran the planted fsmonitor")
+	}
+}
+
+// TestProjectFolderMadeABareRepository: without a .git, git takes a
+// folder holding HEAD, objects/ and refs/ for a bare repository and reads
+// its config; the markers a command made are moved away.
+func TestProjectFolderMadeABareRepository(t *testing.T) {
+	needBwrap(t)
+	needGit(t)
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(filepath.Join(dir, "objects"), 0o755); err != nil { // the person's own folder
+		t.Fatal(err)
+	}
+	res := runIn(t, New(dir, Options{}), "mkdir -p refs/heads && echo 'ref: refs/heads/main' > HEAD && git config --file config core.pager 'touch /tmp/x; cat'")
+	if meta(res, "exit_code") != "0" {
+		t.Fatalf("the command failed: %s\n%s", res.Message, res.Content)
+	}
+	for _, p := range []string{"HEAD", "refs"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s is still in the project", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "objects")); err != nil {
+		t.Errorf("the person's own objects/ was moved: %v", err)
+	}
+	if len(res.Alerts) != 2 || !strings.Contains(res.Alerts[0], "made the project folder a git repository") {
+		t.Errorf("alerts %q", res.Alerts)
+	}
+	// What git sees there now: no repository.
+	cmd := exec.Command("git", "rev-parse", "--git-dir")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("git still finds a repository: %s", out)
 	}
 }
 
@@ -178,5 +213,27 @@ func TestFindReposIsBounded(t *testing.T) {
 	}
 	if s := findRepos(dir, 2, time.Second); !strings.Contains(s.why, "more than 2 folders") {
 		t.Errorf("a bounded walk says %q", s.why)
+	}
+}
+
+// BenchmarkFindRepos is the guard's walk, run twice per command, over a
+// project of 1,000 folders of 10 files each with two nested repositories.
+func BenchmarkFindRepos(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 1000 {
+		d := filepath.Join(dir, fmt.Sprintf("pkg%d", i/50), fmt.Sprintf("sub%d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for j := range 10 {
+			os.WriteFile(filepath.Join(d, fmt.Sprintf("f%d.go", j)), nil, 0o644)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "pkg1/sub60/.git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "vendor/x/.git"), 0o755)
+	for b.Loop() {
+		if s := findRepos(dir, DefaultScanFiles, DefaultScanTime); len(s.repos) != 2 || s.why != "" {
+			b.Fatalf("found %v (%s)", s.repos, s.why)
+		}
 	}
 }
