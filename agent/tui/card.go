@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
 )
 
 // card is the chat's view of one tool call: shown when the call is
@@ -46,7 +47,7 @@ func newCard(c *xmlcall.Call, now time.Time) *card {
 
 // keyParams picks the parameters that say what a call is about: the
 // path, the line range, the pattern or command; long values are
-// summarised by their size.
+// summarised by their size, long runs of blanks counted.
 func keyParams(ps []xmlcall.Param) string {
 	get := func(name string) string {
 		for _, p := range ps {
@@ -88,7 +89,7 @@ func keyParams(ps []xmlcall.Param) string {
 			}
 		}
 	}
-	return visible(strings.Join(parts, " "))
+	return visible(tools.ShowBlanks(strings.Join(parts, " ")))
 }
 
 // view renders the card on one line, truncated to width, and its alerts
