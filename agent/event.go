@@ -150,6 +150,7 @@ type resultJSON struct {
 	Code       string   `json:"code,omitempty"`
 	Message    string   `json:"message,omitempty"`
 	Changed    []string `json:"changed,omitempty"`
+	Alerts     []string `json:"alerts,omitempty"`
 	DurationMS float64  `json:"duration_ms"`
 	Rule       string   `json:"rule,omitempty"`
 }
@@ -166,7 +167,7 @@ func paramMap(ps []xmlcall.Param) map[string]string {
 }
 
 // MarshalJSON gives a CallResult the shape scripts read: id, tool, params,
-// outcome, code, message, changed, duration_ms. The tool's content is left
+// outcome, code, message, changed, alerts, duration_ms. The tool's content is left
 // out: it went to the model, and file contents do not belong in a log line.
 func (r CallResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(resultJSON{
@@ -175,6 +176,7 @@ func (r CallResult) MarshalJSON() ([]byte, error) {
 		Code:       r.Result.Code,
 		Message:    r.Result.Message,
 		Changed:    r.Result.Changed,
+		Alerts:     r.Result.Alerts,
 		DurationMS: durationMS(r.Duration),
 		Rule:       r.Rule,
 	})

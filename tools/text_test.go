@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -37,6 +38,24 @@ func TestHiddenRune(t *testing.T) {
 	for _, r := range []rune{'a', 'é', '日', 0x200d, 0x200c, 0x1f600} {
 		if tools.HiddenRune(r) {
 			t.Errorf("HiddenRune(%U) = true, want false", r)
+		}
+	}
+}
+
+func TestShowBlanks(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"go test ./...", "go test ./..."},
+		{"a   b", "a   b"}, // three spaces: alignment stays
+		{"pytest" + strings.Repeat(" ", 300) + "; rm -f important.txt", "pytest␠×300; rm -f important.txt"},
+		{"x\t\t\t\ty", "x⇥×4y"},
+		{"x \t \ty", "x␠⇥␠⇥y"},
+		{"rm\u00a0-rf", `rm\u00a0-rf`},
+		{"a\u3000b", `a\u3000b`},
+		{"line one\n    indented", "line one\n␠×4indented"},
+		{"日本 語", "日本 語"},
+	} {
+		if got := tools.ShowBlanks(tc.in); got != tc.want {
+			t.Errorf("ShowBlanks(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

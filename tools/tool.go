@@ -122,6 +122,12 @@ type Result struct {
 	Content string
 	// Changed lists the project-relative paths this call wrote.
 	Changed []string
+	// Alerts are what the person must be told about the call whatever
+	// the model makes of it, one sentence each (a git repository the
+	// command planted, moved out of the way). The chat's card, agent
+	// run's activity lines and its summary show them; Content should say
+	// the same to the model.
+	Alerts []string
 }
 
 // IsError reports whether the result is an error for the model.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
 )
 
 // card is the chat's view of one tool call: shown when the call is
@@ -46,7 +47,7 @@ func newCard(c *xmlcall.Call, now time.Time) *card {
 
 // keyParams picks the parameters that say what a call is about: the
 // path, the line range, the pattern or command; long values are
-// summarised by their size.
+// summarised by their size, long runs of blanks counted.
 func keyParams(ps []xmlcall.Param) string {
 	get := func(name string) string {
 		for _, p := range ps {
@@ -88,11 +89,11 @@ func keyParams(ps []xmlcall.Param) string {
 			}
 		}
 	}
-	return visible(strings.Join(parts, " "))
+	return visible(tools.ShowBlanks(strings.Join(parts, " ")))
 }
 
-// view renders the card on one line (two when the error message is long),
-// truncated to width.
+// view renders the card on one line, truncated to width, and its alerts
+// below it, wrapped.
 func (c *card) view(st *styles, frame string, now time.Time, width int) string {
 	return c.render(st, frame, now, width, false)
 }
@@ -140,7 +141,30 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 	if width > 0 && ansi.StringWidth(line) > width {
 		line = ansi.Truncate(line, width-1, "…")
 	}
+	if c.result != nil {
+		line += c.alerts(st, width)
+	}
 	return line
+}
+
+// alerts are the lines under a finished card that the person must read
+// (a git repository a command planted, moved away), wrapped, never cut.
+func (c *card) alerts(st *styles, width int) string {
+	var b strings.Builder
+	for _, a := range c.result.Result.Alerts {
+		text := visible(a)
+		if width > 8 {
+			text = ansi.Wrap(text, width-6, "")
+		}
+		for i, l := range strings.Split(text, "\n") {
+			mark := "    ! "
+			if i > 0 {
+				mark = "      "
+			}
+			b.WriteString("\n" + st.warn.Render(mark+l))
+		}
+	}
+	return b.String()
 }
 
 // full renders the card's whole result for the toggle key.

@@ -162,16 +162,19 @@ func isWordByte(c byte) bool {
 }
 
 // diffLine colours one line of a unified diff.
-func (st *styles) diffLine(line string) string {
+func (st *styles) diffLine(line string) string { return st.diffRow(line, line) }
+
+// diffRow colours row, a part of the diff line line, as that line.
+func (st *styles) diffRow(line, row string) string {
 	switch {
 	case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
-		return st.bold.Render(line)
+		return st.bold.Render(row)
 	case strings.HasPrefix(line, "+"):
-		return st.diffAdd.Render(line)
+		return st.diffAdd.Render(row)
 	case strings.HasPrefix(line, "-"):
-		return st.diffDel.Render(line)
+		return st.diffDel.Render(row)
 	case strings.HasPrefix(line, "@@"):
-		return st.diffHunk.Render(line)
+		return st.diffHunk.Render(row)
 	}
-	return line
+	return row
 }

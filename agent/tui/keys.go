@@ -159,7 +159,8 @@ func (m *Model) exit() tea.Cmd {
 	return tea.Sequence(m.flushPrints(), func() tea.Msg { m.Close(); return tea.Quit() })
 }
 
-// answerKey handles keys while a write waits for approval.
+// answerKey handles keys while a write waits for approval: the answers,
+// and the keys that scroll a body taller than the window.
 func (m *Model) answerKey(k tea.KeyPressMsg) tea.Cmd {
 	q := m.ask
 	if q.typing {
@@ -178,6 +179,27 @@ func (m *Model) answerKey(k tea.KeyPressMsg) tea.Cmd {
 				q.reason += k.Text
 			}
 		}
+		return nil
+	}
+	l := q.layout(&m.st, m.width, m.dialogRows())
+	switch k.String() {
+	case "up":
+		q.scroll(l, -1)
+		return nil
+	case "down":
+		q.scroll(l, 1)
+		return nil
+	case "pgup":
+		q.scroll(l, -l.room+1)
+		return nil
+	case "pgdown", "space":
+		q.scroll(l, l.room-1)
+		return nil
+	case "home":
+		q.scroll(l, -len(l.body))
+		return nil
+	case "end":
+		q.scroll(l, len(l.body))
 		return nil
 	}
 	switch strings.ToLower(k.String()) {

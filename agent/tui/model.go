@@ -388,7 +388,7 @@ func (m *Model) View() tea.View {
 		top.WriteString(m.working(frame))
 	}
 	if m.ask != nil {
-		top.WriteString(m.ask.view(&m.st, m.width, m.height))
+		top.WriteString(m.ask.view(&m.st, m.width, m.dialogRows()))
 		top.WriteByte('\n')
 	}
 	if m.picker != nil {
@@ -416,6 +416,16 @@ func (m *Model) View() tea.View {
 		}
 	}
 	return v
+}
+
+// dialogRows is how many rows the approval dialog may take: the window
+// less the editor, the status line, the blank line between them and the
+// card of the call asked about, so that the whole dialog is on screen.
+func (m *Model) dialogRows() int {
+	if m.height <= 0 {
+		return 40 // no size known yet (tests)
+	}
+	return m.height - m.input.Height() - 3
 }
 
 // editorView is the editor drawn, reused while its text, cursor, width and

@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcli/agent/tools"
 )
 
 // visible makes model-controlled text safe to draw: control characters
-// other than newline and tab are shown as escapes (\x1b, \r, \u202e), so a
-// reply or a file cannot move the cursor, recolour the screen or hide part
-// of an approval question. Tabs become spaces, since their width would
-// otherwise depend on the column.
+// other than newline and tab, and the characters tools.HiddenRune names,
+// are shown as escapes (\x1b, \r, \u202e), so a reply or a file cannot
+// move the cursor, recolour the screen or hide part of an approval
+// question. Tabs become spaces, since their width would otherwise depend
+// on the column.
 func visible(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -37,7 +40,7 @@ func visible(s string) string {
 			b.WriteByte('\n')
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case hiddenRune(r):
+		case tools.HiddenRune(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -45,17 +48,4 @@ func visible(s string) string {
 		i += size
 	}
 	return b.String()
-}
-
-// hiddenRune reports runes that change how text reads without being seen:
-// bidirectional overrides and isolates, line separators, zero-width space
-// and the byte-order mark.
-func hiddenRune(r rune) bool {
-	switch {
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r == 0x200b, r == 0x200e, r == 0x200f, r == 0x2028, r == 0x2029, r == 0xfeff, r == 0x061c:
-		return true
-	}
-	return false
 }

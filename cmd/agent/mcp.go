@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -100,19 +99,6 @@ func (d *factory) untrustedServers(root string) []config.NamedMCPServer {
 		}
 	}
 	return out
-}
-
-// commandLine shows a command and its arguments on one line, quoting the
-// arguments that would not read as one word.
-func commandLine(cmd string, args []string) string {
-	parts := []string{cmd}
-	for _, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\"'") {
-			a = strconv.Quote(a)
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
 }
 
 // expandEnv replaces ${VAR} and $VAR with the environment's values, as
@@ -214,16 +200,27 @@ approval; "auto" one your own config lists as read_only.`,
 					notes = slices.DeleteFunc(notes, func(n string) bool { return n == untrustedNote(p.Name) })
 				}
 			}
+			// What each server runs or is sent, as written (${VAR} by
+			// name): the specs hold the values.
+			written := map[string]config.MCPServer{}
+			if all, _, err := cfg.MCPServers(root, cfg.ProjectTrusted); err == nil {
+				for _, s := range all {
+					written[s.Name] = s.MCPServer
+				}
+			}
 			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg))
 			defer c.Close()
-			return printMCPList(d, specs, servers, pending, notes)
+			return printMCPList(d, specs, written, servers, pending, notes)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")
 	return cmd
 }
 
-func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, pending []config.NamedMCPServer, notes []string) error {
+// printMCPList writes the servers as a table: name, transport, what it
+// runs or where it connects (whole, as written: serverCommand), status,
+// and under each its tools.
+func printMCPList(d *factory, specs []mcptool.Spec, written map[string]config.MCPServer, servers []mcptool.Server, pending []config.NamedMCPServer, notes []string) error {
 	byName := map[string]mcptool.Server{}
 	for _, s := range servers {
 		byName[s.Name] = s
@@ -234,15 +231,16 @@ func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, pe
 	}
 	for _, sp := range specs {
 		s := byName[sp.Name]
-		kind, where := "stdio", sp.Command
+		kind := "stdio"
 		if sp.URL != "" {
-			kind, where = "http", sp.URL
+			kind = "http"
 		}
+		where := serverCommand(written[sp.Name])
 		status := fmt.Sprintf("ok, %d tools", len(s.Tools))
 		if s.Err != nil {
 			status = "failed: " + s.Err.Error()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(sp.Name), kind, safeText(where), safeText(status))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(sp.Name), kind, tableCell(where), safeText(status))
 		for _, t := range s.Tools {
 			def := t.Definition()
 			approval := "ask"
@@ -257,12 +255,11 @@ func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, pe
 		}
 	}
 	for _, p := range pending {
-		// As written: an untrusted project's ${VAR} is not expanded.
-		kind, where := "stdio", commandLine(p.Command, p.Args)
+		kind := "stdio"
 		if p.URL != "" {
-			kind, where = "http", p.URL
+			kind = "http"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(tools.RunePrefix(p.Name, 40)), kind, safeText(tools.RunePrefix(where, 60)), notStarted)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(p.Name), kind, tableCell(serverCommand(p.MCPServer)), notStarted)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -271,4 +268,12 @@ func printMCPList(d *factory, specs []mcptool.Spec, servers []mcptool.Server, pe
 		fmt.Fprintln(d.io.Out, safeText(n))
 	}
 	return nil
+}
+
+// tableCell is text made safe for one cell of the list: escaped for the
+// terminal, long blanks counted, and the line breaks and tabs inside it
+// (a quoted argument may hold them) shown as ⏎ and ⇥, which would
+// otherwise break the table's rows and columns.
+func tableCell(s string) string {
+	return strings.NewReplacer("\n", "⏎", "\t", "⇥").Replace(safeText(tools.ShowBlanks(s)))
 }

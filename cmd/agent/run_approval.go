@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/tools"
 )
 
 // previewLines bounds the diff shown before a question; the rest is
@@ -44,7 +45,7 @@ func (t *terminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 	}
 	for {
 		fmt.Fprintf(t.out, "\nallow %s? [y/N/a] (a = always: %s; n: reason to say why; d = whole diff) ",
-			safeText(callSummary(&q.Call)), safeText(always))
+			safeText(tools.ShowBlanks(callSummary(&q.Call))), safeText(tools.ShowBlanks(always)))
 		line, err := t.readLine(ctx)
 		if err != nil && line == "" {
 			fmt.Fprintln(t.out)
@@ -70,12 +71,14 @@ func (t *terminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 	}
 }
 
-// show writes the preview, its diff cut to max lines (0: all of it).
+// show writes the preview, its diff cut to max lines (0: all of it). The
+// facts (the command, the arguments) are written whole, their long runs
+// of blanks counted (tools.ShowBlanks), and the terminal wraps them.
 func (t *terminalAsker) show(q agent.Question, max int) {
 	p := q.Preview
-	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", safeText(p.Summary)))
+	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", safeText(tools.ShowBlanks(p.Summary))))
 	for _, l := range p.Lines {
-		fmt.Fprintf(t.out, "  %s\n", safeText(l))
+		fmt.Fprintf(t.out, "  %s\n", strings.ReplaceAll(safeText(tools.ShowBlanks(l)), "\n", "\n    "))
 	}
 	if p.Diff != "" {
 		fmt.Fprint(t.out, t.diff(safeText(p.Diff), max))

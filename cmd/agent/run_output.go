@@ -131,6 +131,9 @@ func (p *textPrinter) event(ev agent.Event) {
 			}
 			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", safeText(r.Tool), safeText(msg))
 		}
+		for _, a := range r.Result.Alerts {
+			fmt.Fprintf(p.errOut, "  ! %s\n", safeText(a))
+		}
 	case agent.EventOutput:
 		// A running command's output, as it comes, shown (never
 		// obeyed) on stderr with the tool activity.

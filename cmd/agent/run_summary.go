@@ -23,6 +23,9 @@ type runSummary struct {
 	// backed up.
 	Undo      string `json:"undo"`
 	SessionID string `json:"session_id"`
+	// Alerts are what the calls said the person must know (a git
+	// repository a command planted, moved away), repeated at the end.
+	Alerts []string `json:"alerts,omitempty"`
 }
 
 // summarize builds the summary of a run that started at started from the
@@ -55,6 +58,7 @@ func summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) ru
 		l.after = e.SHA256After != ""
 	}
 	for _, c := range out.Calls {
+		s.Alerts = append(s.Alerts, c.Result.Alerts...)
 		if c.Result.IsError() {
 			continue
 		}
@@ -95,6 +99,9 @@ func (s runSummary) print(w io.Writer) {
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "agent: %s\n", safeText(strings.Join(parts, "; ")))
+	}
+	for _, a := range s.Alerts {
+		fmt.Fprintf(w, "agent: warning: %s\n", safeText(a))
 	}
 	if len(s.ChangeSets) > 0 {
 		fmt.Fprintf(w, "agent: change set %s; undo with: %s\n", safeText(strings.Join(s.ChangeSets, ", ")), s.Undo)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -39,10 +40,22 @@ func TestMain(m *testing.M) {
 //	                           each *.jsonl file in a folder) is JSON
 //	sha256 PATH...             print each path's SHA-256, "folder" or
 //	                           "absent", one a line
+//
+// Extra condition: [need:PROGRAM] holds when PROGRAM is on PATH, and
+// always under CI, so that `[!need:bwrap] skip` skips on a machine
+// without bubblewrap but fails under CI, where every program must be.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
+		Condition: func(cond string) (bool, error) {
+			prog, ok := strings.CutPrefix(cond, "need:")
+			if !ok {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := exec.LookPath(prog)
+			return err == nil || os.Getenv("CI") != "", nil
+		},
 		Setup: func(env *testscript.Env) error {
 			// Keep the user's own configuration and keys out.
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))

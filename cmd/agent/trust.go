@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/tools"
 )
 
 // A project's .agent/config.toml and .mcp.json come with the project. The
@@ -74,35 +75,6 @@ func readSmall(path string, max int64) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// mcpServers lists the servers a project's .mcp.json would start, one
-// line each, for the trust question.
-func mcpServers(root string) []string {
-	b, err := readSmall(filepath.Join(root, mcpFile), 1<<20)
-	if err != nil {
-		return nil
-	}
-	var f struct {
-		MCPServers map[string]struct {
-			Command string   `json:"command"`
-			Args    []string `json:"args"`
-			URL     string   `json:"url"`
-		} `json:"mcpServers"`
-	}
-	if json.Unmarshal(b, &f) != nil {
-		return []string{mcpFile + " (not valid JSON)"}
-	}
-	var out []string
-	for name, s := range f.MCPServers {
-		what := s.URL
-		if s.Command != "" {
-			what = "runs " + strings.TrimSpace(s.Command+" "+strings.Join(s.Args, " "))
-		}
-		out = append(out, fmt.Sprintf("%s: MCP server %s (%s)", mcpFile, name, what))
-	}
-	sort.Strings(out)
-	return out
-}
-
 // isTrusted reports whether trust.json trusts the project at root with
 // its current files.
 func isTrusted(env map[string]string, root string) bool {
@@ -152,11 +124,12 @@ func rememberTrust(env map[string]string, root string) error {
 }
 
 // trustQuestion asks on a terminal whether to trust the project, showing
-// exactly the settings that trusting it would apply.
-func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string, settings []string) (bool, error) {
+// exactly the settings that trusting it would apply, each whole (long
+// blanks counted, see tools.ShowBlanks).
+func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string, settings []pendingSetting) (bool, error) {
 	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, or run programs:\n", safeText(root))
 	for _, s := range settings {
-		fmt.Fprintf(out, "  %s\n", safeText(s))
+		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(safeText(tools.ShowBlanks(s.shown)), "\n", "\n    "))
 	}
 	fmt.Fprint(out, "They apply only if you trust the project. Trust it? [y/N] ")
 	t := &terminalAsker{in: in, out: out}
@@ -175,17 +148,61 @@ func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string
 	return false, nil
 }
 
+// pendingSetting is one setting of a project waiting for trust: its name
+// (for the line saying it is ignored) and what the question shows.
+type pendingSetting struct {
+	name, shown string
+}
+
 // trustPending are the settings of the project at root that wait for
 // trust: the ones the config loader held back, and the MCP servers of
-// .mcp.json.
-func trustPending(cfg config.Config, root string) []string {
-	var out []string
+// its .agent/config.toml and .mcp.json, each with everything it would run
+// or send.
+func (f *factory) trustPending(cfg config.Config, root string) []pendingSetting {
+	var out []pendingSetting
+	servers, serversKnown := f.projectServers(root)
 	for _, ig := range cfg.Ignored {
-		if !ig.UserOnly {
-			out = append(out, fmt.Sprintf("%s: %s", filepath.Base(filepath.Dir(ig.File))+"/"+filepath.Base(ig.File), ig))
+		if ig.UserOnly || ig.Key == "mcp" && serversKnown {
+			continue // the servers are shown one by one below
 		}
+		file := filepath.Base(filepath.Dir(ig.File)) + "/" + filepath.Base(ig.File)
+		out = append(out, pendingSetting{name: file + ": " + ig.Key, shown: fmt.Sprintf("%s: %s", file, ig)})
 	}
-	return append(out, mcpServers(root)...)
+	return append(out, servers...)
+}
+
+// projectServers are the project's MCP servers as settings waiting for
+// trust: "<file>: MCP server NAME runs:" and the shell line it runs, or
+// "connects to:" and the URL with its headers (serverCommand). known is
+// false when they could not be read as the project's config would be
+// once trusted; then .mcp.json's servers are listed as they can be read,
+// and the trust question shows config.toml's [mcp] table as written.
+func (f *factory) projectServers(root string) (out []pendingSetting, known bool) {
+	servers := f.untrustedServers(root)
+	known = servers != nil
+	if !known {
+		m, err := config.LoadMCPJSON(filepath.Join(root, mcpFile))
+		if err != nil {
+			return []pendingSetting{{name: mcpFile, shown: mcpFile + " (not a valid mcpServers file: none of its servers will start)"}}, false
+		}
+		for name, s := range m {
+			servers = append(servers, config.NamedMCPServer{Name: name, MCPServer: s})
+		}
+		sort.Slice(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
+	}
+	for _, s := range servers {
+		file := mcpFile
+		if rel, err := filepath.Rel(root, s.Origin); err == nil {
+			file = rel
+		}
+		name := fmt.Sprintf("%s: MCP server %s", file, s.Name)
+		verb := "runs"
+		if s.Command == "" {
+			verb = "connects to"
+		}
+		out = append(out, pendingSetting{name: name, shown: name + " " + verb + ":\n" + serverCommand(s.MCPServer)})
+	}
+	return out, known
 }
 
 // settleTrust decides whether the project at root is trusted, asking on
@@ -199,7 +216,7 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 			fmt.Fprintf(f.io.ErrOut, "agent: ignoring %s in %s: only your own config file may set it\n", safeText(ig.Key), safeText(ig.File))
 		}
 	}
-	pending := trustPending(cfg, root)
+	pending := f.trustPending(cfg, root)
 	if len(pending) == 0 {
 		return false, nil
 	}
@@ -221,7 +238,7 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 	}
 	var names []string
 	for _, p := range pending {
-		names = append(names, strings.SplitN(p, " = ", 2)[0])
+		names = append(names, p.name)
 	}
 	fmt.Fprintf(f.io.ErrOut, "agent: the project is not trusted, so these of its settings are ignored: %s (trust it with --trust, or answer yes when asked on a terminal)\n",
 		safeText(strings.Join(names, "; ")))

@@ -258,6 +258,7 @@ func (t *Tool) Preview(ctx context.Context, in tools.Input) (tools.Preview, *too
 	return tools.Preview{
 		Summary: fmt.Sprintf("speak %d words into %s", words, p.rel),
 		Lines: []string{
+			"file: " + p.rel,
 			fmt.Sprintf("provider %s, voice %s", p.speaker.Name(), p.voice),
 			"text: " + oneLine(tools.RunePrefix(p.text, 200)),
 		},

@@ -34,15 +34,17 @@ func (w writeTool) Preview(ctx context.Context, in tools.Input) (tools.Preview, 
 	if res.IsError() {
 		return tools.Preview{}, &res, nil
 	}
-	p := tools.Preview{Summary: previewSummary(a)}
+	name := strings.TrimSpace(a.FilePath)
+	// The path is a fact of its own, not only in the title, which a
+	// person may read as a heading or see shortened.
+	p := tools.Preview{Summary: previewSummary(a), Lines: []string{"file: " + name}}
 	switch {
 	case dry.tooBig || dry.oldTooBig:
-		p.Lines = []string{fmt.Sprintf("no diff: the file is over %s", humanSize(diffKeep))}
+		p.Lines = append(p.Lines, fmt.Sprintf("no diff: the file is over %s", humanSize(diffKeep)))
 	default:
-		name := strings.TrimSpace(a.FilePath)
 		p.Diff = udiff.Unified("a/"+name, "b/"+name, diffText(dry.old, dry.enc), diffText(dry.new, dry.enc))
 		if p.Diff == "" {
-			p.Lines = []string{"no change: the new content is the same as the old"}
+			p.Lines = append(p.Lines, "no change: the new content is the same as the old")
 		}
 	}
 	return p, nil, nil

@@ -179,6 +179,13 @@ func TestUntrustedDescriptionAndApproval(t *testing.T) {
 	if err != nil || res != nil || p.Scope != "mcp:fake" || p.Summary == "" {
 		t.Errorf("preview = %+v, %v, %v", p, res, err)
 	}
+	// An argument is shown whole, as it is sent: never cut, its blanks
+	// and hidden characters kept for the screens to show.
+	long := "start " + strings.Repeat("word ", 200) + strings.Repeat(" ", 300) + "tail\u202e end"
+	p, _, _ = echo.(tools.Previewer).Preview(context.Background(), tools.Input{Values: map[string]any{"message": long}})
+	if len(p.Lines) != 1 || p.Lines[0] != "message: "+long {
+		t.Errorf("preview lines = %q, want the whole argument", p.Lines)
+	}
 	add, _ := reg.Lookup("mcp__fake__add")
 	if _, res, _ := add.(tools.Previewer).Preview(context.Background(), tools.Input{Values: map[string]any{"a": -1.0, "b": 1}}); res == nil || res.Code != tools.CodeSchemaInvalid {
 		t.Errorf("a preview of an invalid call refuses it: %+v", res)

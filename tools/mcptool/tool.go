@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -54,10 +55,12 @@ func newRemoteTool(cn *conn, t *mcp.Tool) (*remoteTool, error) {
 
 func (t *remoteTool) Definition() tools.Definition { return t.def }
 
-// Preview validates the call against the schema and names the server, so
-// that an "always" answer covers all of its tools.
+// Preview validates the call against the schema, shows every argument
+// whole, as it would be sent, and names the server, so that an "always"
+// answer covers all of its tools.
 func (t *remoteTool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools.Result, error) {
-	if _, res := t.schema.arguments(t.def.Name, in); res != nil {
+	args, res := t.schema.arguments(t.def.Name, in)
+	if res != nil {
 		return tools.Preview{}, res, nil
 	}
 	p := tools.Preview{
@@ -66,11 +69,27 @@ func (t *remoteTool) Preview(_ context.Context, in tools.Input) (tools.Preview, 
 		ScopeLabel: "the tools of MCP server " + t.cn.spec.Name,
 	}
 	for _, prm := range t.def.Params {
-		if v, ok := in.Values[prm.Name]; ok {
-			p.Lines = append(p.Lines, prm.Name+": "+untrustedLine(fmt.Sprint(v), 200))
+		if pp, ok := t.schema.props[prm.Name]; ok {
+			if v, ok := args[pp.name]; ok {
+				p.Lines = append(p.Lines, prm.Name+": "+argText(v))
+			}
 		}
 	}
 	return p, nil, nil
+}
+
+// argText shows an argument exactly as it is sent, never shortened: a
+// string as it is, anything else as its JSON. The screens that show it
+// make control characters and long blanks visible.
+func argText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // Execute validates the call, sends it, and renders the answer. A server

@@ -90,7 +90,7 @@ func (t *Tool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools
 	if t.network(c.command) {
 		net = "on"
 	}
-	sandbox := "bubblewrap: project writable except .git and .agent, home hidden, system read-only"
+	sandbox := "bubblewrap: project writable except its git repositories and .agent, home hidden, system read-only"
 	if t.opts.NoSandbox {
 		sandbox = "OFF (shell.sandbox = \"off\"): the command runs with all your permissions"
 	}

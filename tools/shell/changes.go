@@ -3,7 +3,6 @@ package shell
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,15 +127,4 @@ func (c changes) render() string {
 		}
 	}
 	return b.String()
-}
-
-// newGitDir reports whether the command made a .git that was not there:
-// a repository whose hooks and config the user's own git would run
-// outside the sandbox.
-func newGitDir(root string, hadGit bool) bool {
-	if hadGit {
-		return false
-	}
-	_, err := os.Lstat(filepath.Join(root, ".git"))
-	return err == nil
 }

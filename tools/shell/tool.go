@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -29,6 +30,8 @@ type Tool struct {
 	once  sync.Once // finds bubblewrap and the process limit on first use
 	bwrap string
 	limit procLimit
+
+	toldPartial atomic.Bool // the person was told the git guard cannot see the whole project
 }
 
 // New returns run_command for the project folder root.
@@ -62,6 +65,9 @@ func (t *Tool) Definition() tools.Definition { return t.def }
 type call struct {
 	command string
 	timeout time.Duration
+	// readOnly are more paths the sandbox mounts read-only (the
+	// project's nested repositories).
+	readOnly []string
 }
 
 func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
@@ -132,7 +138,11 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 		}
 	}
 	before := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
-	_, gitErr := os.Lstat(filepath.Join(t.root, ".git"))
+	var git *gitGuard
+	if !t.opts.NoSandbox {
+		git = t.guardGit()
+		c.readOnly = git.readOnly(t.opts.Caches)
+	}
 	net := t.network(c.command)
 	budget := DefaultBudget
 	if t.opts.Budget != nil {
@@ -152,8 +162,8 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 	if o.hitLimit {
 		r.Message += fmt.Sprintf("; the process limit (%d) was reached: some forks failed", t.opts.ProcLimit)
 	}
-	if newGitDir(t.root, gitErr == nil) {
-		r.Content += "Warning: the command created .git, a new repository, outside the sandbox's protection.\n"
+	if git != nil {
+		t.reportGit(&r, git.check(t.opts.ScanFiles, t.opts.ScanTime))
 	}
 	return r, nil
 }
@@ -173,7 +183,7 @@ type outcome struct {
 // ctx (then the error is ctx's, after every process has been stopped).
 func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (outcome, error) {
 	o := outcome{out: newCapture(budget)}
-	argv, cg, err := t.argv(c.command, net)
+	argv, cg, err := t.argv(c, net)
 	if err != nil {
 		return o, err
 	}
@@ -216,8 +226,8 @@ func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream fun
 }
 
 // argv is the program line of one command, and its cgroup if any.
-func (t *Tool) argv(command string, net bool) ([]string, *cgroup, error) {
-	inner := []string{"/bin/sh", "-c", command}
+func (t *Tool) argv(c call, net bool) ([]string, *cgroup, error) {
+	inner := []string{"/bin/sh", "-c", c.command}
 	if t.limit.kind == limitRlimit && !t.opts.NoSandbox {
 		// +2: the sandbox's init and the shell count too.
 		inner = append([]string{t.limit.prlimit, "--nproc=" + strconv.Itoa(t.opts.ProcLimit+2), "--"}, inner...)
@@ -230,7 +240,7 @@ func (t *Tool) argv(command string, net bool) ([]string, *cgroup, error) {
 			return nil, nil, fmt.Errorf("make .agent: %w", err)
 		}
 		home := envMap(t.opts.Env)["HOME"]
-		argv = append(append(append([]string{t.bwrap}, bwrapArgs(t.root, home, t.opts.Caches, t.opts.ToolDirs, net)...), "--"), inner...)
+		argv = append(append(append(append([]string{t.bwrap}, bwrapArgs(t.root, home, t.opts.Caches, t.opts.ToolDirs, net)...), roBinds(c.readOnly)...), "--"), inner...)
 	}
 	if t.limit.kind != limitCgroup {
 		return argv, nil, nil

@@ -1,0 +1,239 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// needGit fails under CI when git is missing, and skips elsewhere.
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git not found: install the package git")
+		}
+		t.Skip("git not found")
+	}
+}
+
+// gitStatusRuns runs the person's own `git status` in dir, outside the
+// sandbox, and reports whether it ran the planted marker command.
+func gitStatusRuns(t *testing.T, dir, marker string) bool {
+	t.Helper()
+	cmd := exec.Command("git", "status")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(filepath.Dir(dir)))
+	cmd.Run() // failing is fine: "not a git repository" is the hoped-for answer
+	_, err := os.Stat(marker)
+	return err == nil
+}
+
+func TestPlantedRepositoryIsMovedAway(t *testing.T) {
+	needBwrap(t)
+	needGit(t)
+	dir := project(t, map[string]string{"vendor/lib/a.go": "package lib\n"})
+	marker := filepath.Join(t.TempDir(), "PWNED-marker")
+	tool := New(dir, Options{})
+	res := runIn(t, tool, "git init -q vendor/lib && git -C vendor/lib config core.fsmonitor 'touch "+marker+"'")
+	if meta(res, "exit_code") != "0" {
+		t.Fatalf("the command failed: %s\n%s", res.Message, res.Content)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "vendor/lib/.git")); err == nil {
+		t.Fatalf("vendor/lib/.git is still in the project")
+	}
+	if gitStatusRuns(t, filepath.Join(dir, "vendor/lib"), marker) {
+		t.Fatalf("git status ran the planted fsmonitor")
+	}
+	if len(res.Alerts) != 1 || !strings.Contains(res.Alerts[0], "vendor/lib/.git") || !strings.Contains(res.Alerts[0], "moved to .agent/quarantine/") {
+		t.Fatalf("the person is not told: alerts %q", res.Alerts)
+	}
+	if !strings.Contains(res.Content, "vendor/lib/.git") || !strings.Contains(res.Message, "moved away") {
+		t.Errorf("the model is not told: %s\n%s", res.Message, res.Content)
+	}
+	// Kept, not deleted: the config is in the quarantine, where git does
+	// not look for it.
+	to := res.Alerts[0][strings.Index(res.Alerts[0], ".agent/quarantine/"):]
+	b, err := os.ReadFile(filepath.Join(dir, to, "config"))
+	if err != nil || !strings.Contains(string(b), "fsmonitor") {
+		t.Errorf("the quarantined repository lost its config: %v %q", err, b)
+	}
+	if filepath.Base(to) == ".git" {
+		t.Errorf("quarantined under the name .git: %s", to)
+	}
+	// Nothing to report the next time.
+	if res := runIn(t, tool, "true"); len(res.Alerts) != 0 {
+		t.Errorf("alerts on a quiet command: %q", res.Alerts)
+	}
+}
+
+func TestNestedRepositoriesAreReadOnly(t *testing.T) {
+	needBwrap(t)
+	files := map[string]string{
+		".gitignore":                      "node_modules/\n",
+		"node_modules/pkg/index.js":       "",
+		"sub/.git":                        "gitdir: ../store/sub.git\n",
+		"fixtures/bare.git/objects/.keep": "",
+		"fixtures/bare.git/refs/.keep":    "",
+	}
+	repos := []string{"vendor/lib/.git", "node_modules/pkg/.git", "store/sub.git", "fixtures/bare.git"}
+	for _, r := range repos {
+		files[r+"/config"] = "[core]\n"
+		files[r+"/HEAD"] = "ref: refs/heads/main\n"
+		files[r+"/hooks/.keep"] = ""
+	}
+	dir := project(t, files)
+	tool := New(dir, Options{})
+	for _, p := range repos {
+		res := runIn(t, tool, "echo '[core] fsmonitor = x' >> "+p+"/config; touch "+p+"/hooks/post-checkout")
+		if b, _ := os.ReadFile(filepath.Join(dir, p, "config")); string(b) != "[core]\n" {
+			t.Errorf("%s/config was changed: %q (%s)", p, b, res.Content)
+		}
+		if _, err := os.Stat(filepath.Join(dir, p, "hooks/post-checkout")); err == nil {
+			t.Errorf("a hook was planted in %s", p)
+		}
+		if len(res.Alerts) != 0 {
+			t.Errorf("%s: alerts %q for an existing repository", p, res.Alerts)
+		}
+	}
+	// The .git file itself cannot be pointed elsewhere.
+	runIn(t, tool, "echo 'gitdir: ../evil' > sub/.git")
+	if b, _ := os.ReadFile(filepath.Join(dir, "sub/.git")); string(b) != "gitdir: ../store/sub.git\n" {
+		t.Errorf("sub/.git was rewritten: %q", b)
+	}
+}
+
+func TestPlantedGitFileAndBareRepositoryAreMovedAway(t *testing.T) {
+	needBwrap(t)
+	needGit(t)
+	dir := project(t, map[string]string{"a/x.txt": "x\n"})
+	marker := filepath.Join(t.TempDir(), "PWNED-marker")
+	tool := New(dir, Options{})
+	// A .git file pointing at a repository made in a writable folder.
+	res := runIn(t, tool, "git init -q --bare store/evil.git && git --git-dir=store/evil.git config core.bare false && git --git-dir=store/evil.git config core.fsmonitor 'touch "+marker+"' && echo 'gitdir: ../store/evil.git' > a/.git")
+	if meta(res, "exit_code") != "0" {
+		t.Fatalf("the command failed: %s\n%s", res.Message, res.Content)
+	}
+	for _, p := range []string{"a/.git", "store/evil.git"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s is still in the project", p)
+		}
+		if !strings.Contains(strings.Join(res.Alerts, "\n"), p) {
+			t.Errorf("the alerts do not name %s: %q", p, res.Alerts)
+		}
+	}
+	if gitStatusRuns(t, filepath.Join(dir, "a"), marker) {
+		t.Fatalf("git status ran the planted fsmonitor")
+	}
+}
+
+// TestProjectFolderMadeABareRepository: without a .git, git takes a
+// folder holding HEAD, objects/ and refs/ for a bare repository and reads
+// its config; the markers a command made are moved away.
+func TestProjectFolderMadeABareRepository(t *testing.T) {
+	needBwrap(t)
+	needGit(t)
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(filepath.Join(dir, "objects"), 0o755); err != nil { // the person's own folder
+		t.Fatal(err)
+	}
+	res := runIn(t, New(dir, Options{}), "mkdir -p refs/heads && echo 'ref: refs/heads/main' > HEAD && git config --file config core.pager 'touch /tmp/x; cat'")
+	if meta(res, "exit_code") != "0" {
+		t.Fatalf("the command failed: %s\n%s", res.Message, res.Content)
+	}
+	for _, p := range []string{"HEAD", "refs"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s is still in the project", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "objects")); err != nil {
+		t.Errorf("the person's own objects/ was moved: %v", err)
+	}
+	if len(res.Alerts) != 2 || !strings.Contains(res.Alerts[0], "made the project folder a git repository") {
+		t.Errorf("alerts %q", res.Alerts)
+	}
+	// What git sees there now: no repository.
+	cmd := exec.Command("git", "rev-parse", "--git-dir")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("git still finds a repository: %s", out)
+	}
+}
+
+// TestGuardTakesOnlyWhatTheCommandTouched: when the walk before a command
+// stopped early, a repository found after it was perhaps there all along;
+// it is moved only if the command made or changed it.
+func TestGuardTakesOnlyWhatTheCommandTouched(t *testing.T) {
+	dir := project(t, map[string]string{
+		"old/.git/config":     "[core]\n",
+		"old/.git/HEAD":       "ref: refs/heads/main\n",
+		"touched/.git/HEAD":   "ref: refs/heads/main\n",
+		"touched/.git/config": "[core]\n",
+	})
+	tool := New(dir, Options{})
+	g := &gitGuard{root: tool.root, known: map[fileID]bool{}, before: repoScan{why: "stopped"}}
+	// The command started after the files were made...
+	time.Sleep(2 * ctimeSlack)
+	g.start = time.Now()
+	// ...and changed one repository's config in place.
+	f, err := os.OpenFile(filepath.Join(dir, "touched/.git/config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\tfsmonitor = x\n")
+	f.Close()
+	rep := g.check(100, time.Second)
+	if len(rep.moved) != 1 || rep.moved[0].rel != "touched/.git" || !rep.moved[0].unsure || rep.moved[0].err != nil {
+		t.Fatalf("moved %+v, want touched/.git alone", rep.moved)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old/.git/config")); err != nil {
+		t.Errorf("an untouched repository was moved: %v", err)
+	}
+	_, alerts := rep.render()
+	if len(alerts) != 1 || !strings.Contains(alerts[0], "created or changed touched/.git") {
+		t.Errorf("alerts %q", alerts)
+	}
+}
+
+func TestFindReposIsBounded(t *testing.T) {
+	dir := project(t, map[string]string{"a/b/c/.git/config": "", "d/.git": "gitdir: x\n"})
+	s := findRepos(dir, 1000, time.Second)
+	var got []string
+	for _, r := range s.repos {
+		got = append(got, r.rel)
+	}
+	if s.why != "" || strings.Join(slices.Sorted(slices.Values(got)), " ") != ".git a/b/c/.git d/.git" {
+		t.Errorf("findRepos = %q (%s)", got, s.why)
+	}
+	if s := findRepos(dir, 2, time.Second); !strings.Contains(s.why, "more than 2 folders") {
+		t.Errorf("a bounded walk says %q", s.why)
+	}
+}
+
+// BenchmarkFindRepos is the guard's walk, run twice per command, over a
+// project of 1,000 folders of 10 files each with two nested repositories.
+func BenchmarkFindRepos(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 1000 {
+		d := filepath.Join(dir, fmt.Sprintf("pkg%d", i/50), fmt.Sprintf("sub%d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for j := range 10 {
+			os.WriteFile(filepath.Join(d, fmt.Sprintf("f%d.go", j)), nil, 0o644)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "pkg1/sub60/.git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "vendor/x/.git"), 0o755)
+	for b.Loop() {
+		if s := findRepos(dir, DefaultScanFiles, DefaultScanTime); len(s.repos) != 2 || s.why != "" {
+			b.Fatalf("found %v (%s)", s.repos, s.why)
+		}
+	}
+}

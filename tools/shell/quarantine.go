@@ -1,0 +1,194 @@
+package shell
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentcli/agent/tools"
+)
+
+// What the git guard (gitguard.go) does with a repository a command
+// planted: judged by the inode change time when the walk before the
+// command may have missed it, moved into .agent/quarantine, and told.
+
+// quarantineDir is where planted repositories go, inside .agent (which
+// commands cannot write).
+const quarantineDir = "quarantine"
+
+// ctimeSlack covers the coarse clock the kernel stamps files with.
+const ctimeSlack = 50 * time.Millisecond
+
+func ctime(fi fs.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
+	}
+	return fi.ModTime()
+}
+
+// createdSince reports whether the entry at p itself was made (or last
+// had its metadata changed) after start.
+func createdSince(p string, start time.Time) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && !ctime(fi).Before(start.Add(-ctimeSlack))
+}
+
+// touchedSince reports whether a repository or anything git reads from it
+// to decide what to run (its config, hooks, info, the folder a .git file
+// points to) changed after start. The inode change time cannot be set
+// back by the command, unlike the modification time. Bounded: at most a
+// few hundred entries are looked at.
+func touchedSince(p string, start time.Time) bool {
+	if createdSince(p, start) {
+		return true
+	}
+	dir := p
+	if target := gitdirOf(p); target != "" {
+		if createdSince(target, start) {
+			return true
+		}
+		dir = target
+	}
+	seen := 0
+	var look func(d string, depth int) bool
+	look = func(d string, depth int) bool {
+		ents, err := readNames(d)
+		if err != nil {
+			return false
+		}
+		for _, e := range ents {
+			if seen++; seen > 500 {
+				return false
+			}
+			full := filepath.Join(d, e.Name())
+			if createdSince(full, start) {
+				return true
+			}
+			if depth == 0 && e.IsDir() && (e.Name() == "hooks" || e.Name() == "info" || e.Name() == "worktrees") && look(full, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return look(dir, 0)
+}
+
+// quarantine moves the repository at rel into .agent/quarantine under a
+// name git does not look for, keeping everything in it. When that cannot
+// be (another file system), it is renamed where it is.
+func quarantine(root, rel, stamp string) (string, error) {
+	from := filepath.Join(root, filepath.FromSlash(rel))
+	name := stamp + "-" + strings.ReplaceAll(rel, "/", "_")
+	dir := filepath.Join(root, ".agent", quarantineDir)
+	err := os.MkdirAll(dir, 0o700)
+	if err == nil {
+		var to string
+		if to, err = freeName(filepath.Join(dir, name)); err == nil {
+			if err = os.Rename(from, to); err == nil {
+				return filepath.ToSlash(must(filepath.Rel(root, to))), nil
+			}
+		}
+	}
+	// Beside itself, on its own file system.
+	to, ferr := freeName(from + ".quarantined-" + stamp)
+	if ferr != nil {
+		return "", err
+	}
+	if rerr := os.Rename(from, to); rerr != nil {
+		return "", rerr
+	}
+	return filepath.ToSlash(must(filepath.Rel(root, to))), nil
+}
+
+// freeName is p, or p-2, p-3... whichever does not exist yet.
+func freeName(p string) (string, error) {
+	for i := 1; i < 1000; i++ {
+		c := p
+		if i > 1 {
+			c = fmt.Sprintf("%s-%d", p, i)
+		}
+		if _, err := os.Lstat(c); os.IsNotExist(err) {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("no free name for %s", p)
+}
+
+func must(s string, _ error) string { return s }
+
+// render says what the guard did, for the model (text) and for the
+// person (alerts).
+func (r gitReport) render() (text string, alerts []string) {
+	var b strings.Builder
+	for _, m := range r.moved {
+		what := "created " + m.rel + ", a git repository"
+		switch {
+		case m.top:
+			what = "created " + m.rel + ", which made the project folder a git repository to git"
+		case m.unsure:
+			what = "created or changed " + m.rel + ", a git repository the sandbox had not protected"
+		}
+		var alert string
+		switch {
+		case m.err != nil:
+			alert = fmt.Sprintf("the command %s; it could not be moved away (%v): do not run git there until you have checked it", what, m.err)
+		default:
+			alert = fmt.Sprintf("the command %s, whose config git would run outside the sandbox; moved to %s", what, m.to)
+		}
+		alerts = append(alerts, alert)
+		fmt.Fprintf(&b, "Warning: %s.\n", upperFirst(alert))
+	}
+	if len(r.moved) > 0 {
+		b.WriteString("Commands cannot create or change git repositories: git is for the user to run.\n")
+	}
+	if r.why != "" {
+		fmt.Fprintf(&b, "Not all of the project was checked for new git repositories: %s.\n", r.why)
+	}
+	return b.String(), alerts
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// roBinds are the bubblewrap options that mount paths read-only, over the
+// writable project.
+func roBinds(paths []string) []string {
+	out := make([]string, 0, 3*len(paths))
+	for _, p := range paths {
+		out = append(out, "--ro-bind-try", p, p)
+	}
+	return out
+}
+
+// reportGit adds what the guard found to a command's result: the model
+// reads it in the content (or the message of an error), the person in
+// the alerts. A project too large to look through whole is said to the
+// person once.
+func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
+	text, alerts := rep.render()
+	if rep.why != "" && t.toldPartial.CompareAndSwap(false, true) {
+		alerts = append(alerts, fmt.Sprintf("not all of this project is checked for git repositories that commands plant (%s): one planted beyond would not be found", rep.why))
+	}
+	r.Alerts = append(r.Alerts, alerts...)
+	if text == "" {
+		return
+	}
+	if r.IsError() {
+		if len(rep.moved) > 0 {
+			r.Message += "; " + strings.TrimSuffix(strings.TrimPrefix(strings.SplitN(text, "\n", 2)[0], "Warning: "), ".")
+		}
+		return
+	}
+	if len(rep.moved) > 0 {
+		r.Message += "; " + plural(len(rep.moved), "planted git repository") + " moved away"
+	}
+	r.Content += "\n" + text
+}
