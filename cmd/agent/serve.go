@@ -33,7 +33,8 @@ func newServeCmd(d *factory) *cobra.Command {
 		Use:   "serve (--stdio | --http ADDR)",
 		Short: "Offer the agent's tools to other agents over MCP",
 		Long: `serve offers the project's tools (files, notes, audio) as an MCP server,
-with the same sandbox, backups and audit log as the agent's own calls.
+with the same sandbox, backups, audit log and permissions.deny rules as
+the agent's own calls.
 Only the reading tools are offered unless --allow-writes is given; the
 shell tool never is.
 

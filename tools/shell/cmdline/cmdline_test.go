@@ -43,6 +43,7 @@ func TestDenyRules(t *testing.T) {
 		{line: "rm -R -f x", want: Match},
 		{line: "rm --recursive --force x", want: Match},
 		{line: "rm --recur --force x", want: Match},
+		{line: "rm -R --force x", want: Match},
 		{line: "rm -rf -- x", want: Match},
 		{line: "rm -r x", want: NoMatch},
 		{line: "rm x", want: NoMatch},
