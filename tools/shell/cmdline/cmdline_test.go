@@ -166,6 +166,10 @@ func TestDenyRules(t *testing.T) {
 		{line: `find . -exec "$c" {} \;`, want: Unsure, why: "the program is decided"},
 		{line: "timeout $t rm -rf x", want: Unsure, why: "what timeout runs is decided at run time: $t"},
 		{line: "env $E rm -rf x", want: Unsure, why: "what env runs"},
+		{line: "PATH=.:$PATH ls", want: Unsure, why: "PATH changes which program"},
+		{line: "export PATH=/tmp/x; ls", want: Unsure, why: "PATH changes which program"},
+		{line: "enable -f ./x.so rm", want: Unsure, why: "enable -f"},
+		{line: "zsh -c '=rm -rf x'", want: Unsure, why: "zsh runs the program found on PATH for =rm"},
 	} {
 		got, why := judge(t, tc.line)
 		if got != tc.want || tc.want == Unsure && !strings.Contains(why, tc.why) {
@@ -285,4 +289,16 @@ func FuzzDenyMatch(f *testing.F) {
 			t.Errorf("ParseRule(%q) accepted an empty rule", line)
 		}
 	})
+}
+
+// BenchmarkParseJudge is what a deny rule costs a typical command.
+func BenchmarkParseJudge(b *testing.B) {
+	r, _ := ParseRule("git push")
+	const line = `cd sub && go test ./... 2>&1 | tail -20; git commit -m "$(cat <<'EOF'
+fix: the thing
+EOF
+)" && timeout 60 git -C . status --short`
+	for b.Loop() {
+		r.Judge(Parse(line))
+	}
 }

@@ -145,6 +145,10 @@ func (w walker) command(c Command) {
 		p.unknown("alias changes what a name runs: %s", clip(args[0].Text))
 	case name == "hash" && hasShort(args, 'p'):
 		p.unknown("hash -p changes what a name runs")
+	case name == "enable" && hasShort(args, 'f'):
+		p.unknown("enable -f loads a builtin from a file")
+	case strings.HasPrefix(name, "="):
+		p.unknown("zsh runs the program found on PATH for %s", clip(name))
 	case (name == "mapfile" || name == "readarray") && hasShort(args, 'C'):
 		p.unknown("%s -C runs a command decided at run time", name)
 	case name == "trap":

@@ -111,6 +111,8 @@ func (w walker) assign(name string, value Word) {
 	switch {
 	case name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") || name == "LD_PRELOAD" || name == "LD_AUDIT":
 		w.p.unknown("%s makes programs run code from elsewhere", name)
+	case name == "PATH":
+		w.p.unknown("PATH changes which program a name runs")
 	case strings.HasPrefix(name, "PS") && len(name) == 3:
 		if value.Dynamic || strings.Contains(value.Text, "$(") || strings.Contains(value.Text, "`") {
 			w.p.unknown("%s can run a command when the shell prints it", name)
