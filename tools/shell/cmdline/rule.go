@@ -61,7 +61,7 @@ func ParseRule(pattern string) (Rule, error) {
 	al := aliasesOf(r.program, r.words)
 	r.short = al.letters(r.short)
 	for _, l := range long {
-		if c, ok := al.long[l]; ok {
+		if c, ok := al.short(l); ok {
 			r.short += string(c)
 		} else {
 			r.long = append(r.long, l)
@@ -207,17 +207,14 @@ func hasLong(have []string, want string) bool {
 	return false
 }
 
-// aliases are a program's options spelled two ways, so that a rule
-// written with one covers the other: rm's --recursive is -r, and -R too.
-type aliases struct {
-	long map[string]byte // long option → short letter
-	same map[byte]byte   // short letter → the letter it equals
-}
+// aliases are the options of a program spelled two ways, so that a rule
+// written with one covers the other: rm's --recursive is -r, and so is
+// -R. The value names the program ("rm", or "git push" for a git
+// subcommand); most programs have none here.
+type aliases string
 
-var flagAliases = map[string]aliases{
-	"rm":       {long: map[string]byte{"--recursive": 'r', "--force": 'f'}, same: map[byte]byte{'R': 'r'}},
-	"git push": {long: map[string]byte{"--force": 'f'}},
-}
+// aliasedLong are the long options that have a short spelling somewhere.
+var aliasedLong = [...]string{"--recursive", "--force"}
 
 // aliasesOf returns the aliases of program (of git's subcommand when the
 // program is git).
@@ -225,21 +222,26 @@ func aliasesOf(program string, words []string) aliases {
 	if program == "git" && len(words) > 0 {
 		program += " " + words[0]
 	}
-	return flagAliases[program]
+	return aliases(program)
+}
+
+// short returns the letter a long option is the same as.
+func (a aliases) short(long string) (byte, bool) {
+	switch {
+	case a == "rm" && long == "--recursive":
+		return 'r', true
+	case (a == "rm" || a == "git push") && long == "--force":
+		return 'f', true
+	}
+	return 0, false
 }
 
 // letters maps short option letters to their canonical ones.
 func (a aliases) letters(s string) string {
-	if len(a.same) == 0 {
+	if a != "rm" {
 		return s
 	}
-	b := []byte(s)
-	for i, c := range b {
-		if to, ok := a.same[c]; ok {
-			b[i] = to
-		}
-	}
-	return string(b)
+	return strings.ReplaceAll(s, "R", "r")
 }
 
 // abbrev returns the letter of the long option that opt names or
@@ -249,8 +251,8 @@ func (a aliases) abbrev(opt string) (byte, bool) {
 	if len(name) <= 2 {
 		return 0, false
 	}
-	for long, c := range a.long {
-		if strings.HasPrefix(long, name) {
+	for _, long := range aliasedLong {
+		if c, ok := a.short(long); ok && strings.HasPrefix(long, name) {
 			return c, true
 		}
 	}

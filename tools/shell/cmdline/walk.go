@@ -133,7 +133,7 @@ func (w walker) command(c Command) {
 	args := c.Words[1:]
 	switch {
 	case name == "":
-	case shells[name]:
+	case isShell(name):
 		w.shell(name, args)
 	case name == "eval":
 		w.runText("eval", args)
@@ -160,7 +160,7 @@ func (w walker) command(c Command) {
 	case name == "watch":
 		w.watch(c)
 	default:
-		if spec, ok := wrappers[name]; ok {
+		if spec, ok := wrapper(name); ok {
 			w.unwrap(name, spec, c)
 		}
 	}

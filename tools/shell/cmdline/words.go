@@ -117,16 +117,20 @@ func (w walker) assign(name string, value Word) {
 		if value.Dynamic || strings.Contains(value.Text, "$(") || strings.Contains(value.Text, "`") {
 			w.p.unknown("%s can run a command when the shell prints it", name)
 		}
-	case commandVars[name]:
+	case commandVar(name):
 		w.valueRuns(name+"=", value)
 	}
 }
 
-// commandVars hold a command line that a program runs.
-var commandVars = map[string]bool{
-	"PROMPT_COMMAND": true, "GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PAGER": true,
-	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true,
-	"SSH_ASKPASS": true, "PAGER": true, "EDITOR": true, "VISUAL": true,
+// commandVar reports whether a variable holds a command line that a
+// program runs.
+func commandVar(name string) bool {
+	switch name {
+	case "PROMPT_COMMAND", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+		"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "PAGER", "EDITOR", "VISUAL":
+		return true
+	}
+	return false
 }
 
 // valueRuns parses a value that a program runs as a shell line.

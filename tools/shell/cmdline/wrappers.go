@@ -20,33 +20,50 @@ type optSpec struct {
 	split    string   // the option whose argument holds the command's first words (env -S)
 }
 
-// wrappers are the programs that run the command given in their
-// arguments.
-var wrappers = map[string]optSpec{
-	"env":     {withArg: "uCSP", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, dashOpt: true, split: "S"},
-	"exec":    {withArg: "a"},
-	"command": {noRun: "vV"},
-	"builtin": {},
-	"nohup":   {},
-	"nice":    {withArg: "n", longArg: []string{"--adjustment"}},
-	"timeout": {withArg: "ks", longArg: []string{"--kill-after", "--signal"}, operands: 1},
-	"sudo": {withArg: "CDghpRrTtUu", noRun: "elKVv", assigns: true, longArg: []string{
-		"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role",
-		"--type", "--command-timeout", "--other-user", "--user"}},
-	"doas":    {withArg: "uC"},
-	"time":    {withArg: "fo", longArg: []string{"--format", "--output"}},
-	"stdbuf":  {withArg: "ioe", longArg: []string{"--input", "--output", "--error"}},
-	"ionice":  {withArg: "cnpPu", longArg: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}},
-	"setsid":  {},
-	"busybox": {},
-	"xargs": {withArg: "adEILnPs", moreArgs: true, longArg: []string{
-		"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}},
+// wrapper returns how the options of a program that runs the command
+// given in its arguments are written; ok is false for other programs. (A
+// switch rather than a map: nothing to build when the agent starts.)
+func wrapper(name string) (spec optSpec, ok bool) {
+	switch name {
+	case "env":
+		return optSpec{withArg: "uCSP", longArg: []string{"--unset", "--chdir", "--split-string"}, assigns: true, dashOpt: true, split: "S"}, true
+	case "exec":
+		return optSpec{withArg: "a"}, true
+	case "command":
+		return optSpec{noRun: "vV"}, true
+	case "builtin", "nohup", "setsid", "busybox":
+		return optSpec{}, true
+	case "nice":
+		return optSpec{withArg: "n", longArg: []string{"--adjustment"}}, true
+	case "timeout":
+		return optSpec{withArg: "ks", longArg: []string{"--kill-after", "--signal"}, operands: 1}, true
+	case "sudo":
+		return optSpec{withArg: "CDghpRrTtUu", noRun: "elKVv", assigns: true, longArg: []string{
+			"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role",
+			"--type", "--command-timeout", "--other-user", "--user"}}, true
+	case "doas":
+		return optSpec{withArg: "uC"}, true
+	case "time":
+		return optSpec{withArg: "fo", longArg: []string{"--format", "--output"}}, true
+	case "stdbuf":
+		return optSpec{withArg: "ioe", longArg: []string{"--input", "--output", "--error"}}, true
+	case "ionice":
+		return optSpec{withArg: "cnpPu", longArg: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}}, true
+	case "xargs":
+		return optSpec{withArg: "adEILnPs", moreArgs: true, longArg: []string{
+			"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}, true
+	}
+	return optSpec{}, false
 }
 
-// shells run the string after -c, or a script from a file or their input.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
-	"ash": true, "yash": true, "posh": true, "rbash": true,
+// isShell reports whether a program is a shell, which runs the string
+// after -c, or a script from a file or its input.
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash":
+		return true
+	}
+	return false
 }
 
 // unwrap finds the command a wrapper runs, after its own options.
@@ -223,11 +240,14 @@ options:
 	}
 }
 
-// gitGlobalArg are git's own options (before the subcommand) that take
-// the next word as their argument.
-var gitGlobalArg = map[string]bool{
-	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
-	"--config-env": true, "--attr-source": true, "--super-prefix": true,
+// gitGlobalArg reports whether opt is one of git's own options (before
+// the subcommand) that take the next word as their argument.
+func gitGlobalArg(opt string) bool {
+	switch opt {
+	case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix":
+		return true
+	}
+	return false
 }
 
 // gitSubcommand returns the index in words (the program first) of git's
@@ -239,7 +259,7 @@ func gitSubcommand(words []Word) (i int, unsure bool) {
 		switch {
 		case words[i].Dynamic:
 			return i, true
-		case gitGlobalArg[t]:
+		case gitGlobalArg(t):
 			i++
 		case strings.HasPrefix(t, "-"):
 		default:
@@ -262,7 +282,7 @@ func (w walker) gitConfig(args []Word) {
 			w.gitSetting(args[i])
 		case strings.HasPrefix(t, "--config-env"):
 			w.p.unknown("git --config-env takes a setting from the environment")
-		case gitGlobalArg[t]:
+		case gitGlobalArg(t):
 			i++
 		case !strings.HasPrefix(t, "-"):
 			return
@@ -286,7 +306,7 @@ func (w walker) gitSetting(s Word) {
 		}
 	case key == "include.path" || strings.HasPrefix(key, "includeif.") || key == "core.hookspath":
 		w.p.unknown("%s makes git run code from a file", via)
-	case gitCommandKeys[key] || strings.HasPrefix(key, "pager."),
+	case gitCommandKey(key) || strings.HasPrefix(key, "pager."),
 		strings.HasPrefix(key, "filter.") && (last == "clean" || last == "smudge" || last == "process"),
 		strings.HasPrefix(key, "diff.") && (last == "command" || last == "textconv"),
 		strings.HasPrefix(key, "merge.") && last == "driver",
@@ -295,9 +315,13 @@ func (w walker) gitSetting(s Word) {
 	}
 }
 
-// gitCommandKeys are git settings whose value is a command git runs.
-var gitCommandKeys = map[string]bool{
-	"core.pager": true, "core.editor": true, "core.sshcommand": true, "core.fsmonitor": true,
-	"core.askpass": true, "core.gitproxy": true, "sequence.editor": true, "diff.external": true,
-	"interactive.difffilter": true, "uploadpack.packobjectshook": true,
+// gitCommandKey reports whether a git setting's value is a command git
+// runs.
+func gitCommandKey(key string) bool {
+	switch key {
+	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass", "core.gitproxy",
+		"sequence.editor", "diff.external", "interactive.difffilter", "uploadpack.packobjectshook":
+		return true
+	}
+	return false
 }
