@@ -49,9 +49,10 @@ type Command struct {
 	MoreArgs bool
 	// Assigns names the variables set for this command only (FOO=1 cmd).
 	Assigns []string
-	// Writes is true when the command redirects output to a file other
-	// than /dev/null, or its input from a here-document or file.
-	Writes bool
+	// Redirects is true when the command redirects its output to a file
+	// other than /dev/null, or its input from a file or here-document
+	// (joining or closing descriptors does not count).
+	Redirects bool
 }
 
 // Program is the command's program name: its first word without a

@@ -212,6 +212,8 @@ func TestAllowRules(t *testing.T) {
 		`go test "$PKG"`:                -1,
 		"FOO=1 go test":                 -1,
 		"go test > out.txt":             -1,
+		"{ go test; } > out.txt":        -1,
+		"(go test) 2>&1":                0,
 		"/tmp/x/go test":                -1,
 		"go testify":                    -1,
 		"timeout 5 go test":             -1,

@@ -286,7 +286,7 @@ func Allowed(l Line, rules []Rule) int {
 // allowing returns the index of the first rule whose words start c, or
 // -1.
 func allowing(c Command, rules []Rule) int {
-	if len(c.Assigns) > 0 || c.Writes || c.MoreArgs {
+	if len(c.Assigns) > 0 || c.Redirects || c.MoreArgs {
 		return -1
 	}
 	for i, r := range rules {

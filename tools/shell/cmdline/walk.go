@@ -13,12 +13,15 @@ type walker struct {
 	src   string
 	via   string
 	depth int
+	// redirected is set inside a compound command whose output or input
+	// is redirected ({ go test; } > out).
+	redirected bool
 }
 
 // stmt visits one statement: its redirections (which may hold command
 // substitutions) and its command.
 func (w walker) stmt(s *syntax.Stmt) {
-	redirects := false
+	redirects := w.redirected
 	for _, r := range s.Redirs {
 		if r.Word != nil {
 			syntax.Walk(r.Word, w.visit)
@@ -33,6 +36,7 @@ func (w walker) stmt(s *syntax.Stmt) {
 	case *syntax.CallExpr:
 		w.call(c, redirects)
 	default:
+		w.redirected = redirects
 		syntax.Walk(c, w.visit)
 	}
 }
@@ -112,7 +116,7 @@ func (w walker) call(c *syntax.CallExpr, redirects bool) {
 	if len(words) == 0 {
 		return
 	}
-	w.command(Command{Words: words, Via: w.via, Assigns: assigns, Writes: redirects})
+	w.command(Command{Words: words, Via: w.via, Assigns: assigns, Redirects: redirects})
 }
 
 // command records one command and looks into what it runs in turn.

@@ -150,7 +150,7 @@ options:
 	if len(words) == 0 {
 		return
 	}
-	w.command(Command{Words: words, Via: name, MoreArgs: c.MoreArgs || spec.moreArgs, Assigns: assigns, Writes: c.Writes})
+	w.command(Command{Words: words, Via: name, MoreArgs: c.MoreArgs || spec.moreArgs, Assigns: assigns, Redirects: c.Redirects})
 }
 
 // shellWords splits s into words as a shell would, when they are all
