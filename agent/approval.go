@@ -248,6 +248,7 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 	if mustAsk {
 		why := fmt.Sprintf("asked because %s: the rule %s cannot tell whether it covers this", rule.Reason, rule.Label)
 		q.Preview.Lines = append([]string{why}, q.Preview.Lines...)
+		q.Preview.ScopeLabel = "not remembered: a command like this is asked about each time"
 	}
 	ans, err := a.Approval.Ask.Ask(ctx, q)
 	if err != nil {

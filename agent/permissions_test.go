@@ -136,6 +136,9 @@ func TestPermissionsMustAsk(t *testing.T) {
 		if l := asked[0].Preview.Lines; len(l) == 0 || !strings.Contains(l[0], "asked because the program is decided at run time: $(echo rm)") {
 			t.Errorf("the question does not say why: %q", l)
 		}
+		if !strings.Contains(asked[0].Preview.ScopeLabel, "not remembered") {
+			t.Errorf("the always answer offers %q, which it does not keep", asked[0].Preview.ScopeLabel)
+		}
 		if !e.exists("out.md") || !e.exists("two.md") {
 			t.Error("the approved writes did not run")
 		}
