@@ -61,8 +61,8 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool, allo
 	if pr.Tool == commandTool {
 		return commandRule(pr, deny, allowCommands)
 	}
-	if pr.Tool == "" && strings.HasPrefix(pr.Pattern, "note_") {
-		return noteRule(pr)
+	if pr.Tool == "" && strings.HasPrefix(pr.Pattern, "note_") && !strings.ContainsAny(pr.Pattern, "./") {
+		return noteRule(pr) // a tool name, not a file glob such as note_*.md
 	}
 	if pr.Tool != "" && pathParam(pr.Tool) == "" {
 		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, a note tool alone (note_delete, note_*), or a glob alone for every file write", pr.Tool, audio.Name, commandTool)

@@ -67,7 +67,7 @@ func TestPermissionRulesPerTool(t *testing.T) {
 	defer root.Close()
 	cfg := config.Config{Permissions: config.Permissions{
 		Allow: []string{"write_file:docs/**", "run_command:go test"},
-		Deny:  []string{"*.wav", "note_delete"},
+		Deny:  []string{"*.wav", "note_delete", "note_*.md"},
 	}}
 	p, err := permissions(cfg, root)
 	if err != nil {
@@ -85,7 +85,8 @@ func TestPermissionRulesPerTool(t *testing.T) {
 		{q("write_file", "file_path", dir+"/docs/c.md"), `permissions.allow "write_file:docs/**"`},
 		{q("audio_generation", "output_path", "docs/a.md"), ""}, // the allow is write_file's only
 		{q("audio_generation", "output_path", "docs/a.wav"), `permissions.deny "*.wav"`},
-		{q("write_file", "file_path", "docs/a.wav"), `permissions.deny "*.wav"`}, // deny beats allow
+		{q("write_file", "file_path", "docs/a.wav"), `permissions.deny "*.wav"`},         // deny beats allow
+		{q("write_file", "file_path", "docs/note_1.md"), `permissions.deny "note_*.md"`}, // a file glob, not a note tool
 		{q("run_command", "command", "go test ./..."), `permissions.allow "run_command:go test"`},
 		{q("note_update", "path", "docs/a.md"), ""},
 		{q("note_delete", "note_id", "3"), `permissions.deny "note_delete"`},
