@@ -24,6 +24,7 @@ require (
 	golang.org/x/term v0.48.0
 	google.golang.org/genai v1.77.0
 	modernc.org/sqlite v1.62.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

@@ -192,14 +192,19 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 		unguarded = true
 	}
 	rule, ruled := a.Approval.Permissions.Decide(q)
-	if ruled && !rule.Allow {
+	if ruled && !rule.Allow && !rule.Ask {
 		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: the user's rule %s refuses it; do not try to make this change another way, tell the user what you would change instead", name, rule.Label)
 		return verdict{deny: &res, byPolicy: true, rule: rule.Label}, nil
 	}
-	if aa, ok := t.(autoAllower); ok && !unguarded && policy != PolicyNever && policy != PolicyPlan && aa.Allowed(q.Input) {
+	// A call a deny rule cannot judge, like an unsandboxed command, is
+	// put to a person each time: no policy, allow rule or "always"
+	// answers for them.
+	mustAsk := ruled && rule.Ask
+	askAnyway := unguarded || mustAsk
+	if aa, ok := t.(autoAllower); ok && !askAnyway && policy != PolicyNever && policy != PolicyPlan && aa.Allowed(q.Input) {
 		return verdict{}, nil
 	}
-	if unguarded && policy == PolicyAuto {
+	if askAnyway && policy == PolicyAuto {
 		policy = PolicyAsk
 	}
 	switch policy {
@@ -212,15 +217,19 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: plan mode is on and nothing may be changed; read what you need and describe your plan, the user will switch modes to let you carry it out", name)
 		return verdict{deny: &res, byPolicy: true}, nil
 	}
-	if ruled && !unguarded {
+	if ruled && rule.Allow && !unguarded {
 		// The user's allow rule answers for them; an unsandboxed
 		// command is asked about all the same.
 		return verdict{rule: rule.Label}, nil
 	}
-	if q.Tool.AutoApproved || !unguarded && a.approver.allowedAlways(q.Scope()) {
+	if !mustAsk && (q.Tool.AutoApproved || !unguarded && a.approver.allowedAlways(q.Scope())) {
 		// Some writes are never asked about (creating a note: nothing
 		// is lost by it), though they still count as writes.
 		return verdict{}, nil
+	}
+	if a.Approval.Ask == nil && mustAsk {
+		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: %s, so the user's rule %s cannot judge it and a person must approve it, but there is no one to ask; write the command so that its programs and words can be read without running it, or tell the user what you would run", name, rule.Reason, rule.Label)
+		return verdict{deny: &res, byPolicy: true, rule: rule.Label}, nil
 	}
 	if a.Approval.Ask == nil {
 		msg := fmt.Sprintf("%s was not run: writes need approval and there is no one to ask", name)
@@ -243,9 +252,14 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 		if q.Preview.Summary == "" {
 			q.Preview.Summary = name
 		}
-		if !unguarded && a.approver.allowedAlways(q.Scope()) {
+		if !askAnyway && a.approver.allowedAlways(q.Scope()) {
 			return verdict{}, nil
 		}
+	}
+	if mustAsk {
+		why := fmt.Sprintf("asked because %s: the rule %s cannot tell whether it covers this", rule.Reason, rule.Label)
+		q.Preview.Lines = append([]string{why}, q.Preview.Lines...)
+		q.Preview.ScopeLabel = "not remembered: a command like this is asked about each time"
 	}
 	ans, err := a.Approval.Ask.Ask(ctx, q)
 	if err != nil {
@@ -253,7 +267,7 @@ func (a *Agent) decide(ctx context.Context, t tools.Tool, q Question) (verdict, 
 	}
 	switch ans.Decision {
 	case AllowAlways:
-		if !unguarded {
+		if !askAnyway {
 			a.approver.allowAlways(q.Scope())
 		}
 		return verdict{}, nil

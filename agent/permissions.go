@@ -21,22 +21,43 @@ type Rule struct {
 	// Covers reports whether the rule applies to the call. It must not
 	// block: it runs before anyone is asked.
 	Covers func(q Question) bool
+	// Unsure, when set on a deny rule, says why the rule cannot tell
+	// whether it covers a call it does not cover for sure (a command
+	// whose program is decided when it runs); "" when it can tell.
+	Unsure func(q Question) string
 }
 
 // RuleDecision is what a permission rule decided about a call.
 type RuleDecision struct {
 	Allow bool
+	// Ask is set when a deny rule cannot tell whether it covers the
+	// call: a person must be asked, whatever the policy, allow rules or
+	// earlier "always" answers say, and with no one to ask the call is
+	// refused.
+	Ask bool
+	// Reason says why a person must be asked ("the program is decided
+	// at run time: $(echo git)").
+	Reason string
 	// Label names the rule for people and logs:
 	// `permissions.allow "docs/**"`.
 	Label string
 }
 
-// Decide returns the rule that decides q, deny rules first; ok is false
-// when no rule covers it.
+// Decide returns the rule that decides q: a deny rule that covers it,
+// else a deny rule unsure of it (Ask), else an allow rule; ok is false
+// when no rule decides.
 func (p Permissions) Decide(q Question) (d RuleDecision, ok bool) {
 	for _, r := range p.Deny {
 		if r.Covers != nil && r.Covers(q) {
 			return RuleDecision{Label: ruleLabel("deny", r.Text)}, true
+		}
+	}
+	for _, r := range p.Deny {
+		if r.Unsure == nil {
+			continue
+		}
+		if why := r.Unsure(q); why != "" {
+			return RuleDecision{Ask: true, Reason: why, Label: ruleLabel("deny", r.Text)}, true
 		}
 	}
 	for _, r := range p.Allow {

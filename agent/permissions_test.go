@@ -87,3 +87,60 @@ func TestPermissionsDecideDenyFirst(t *testing.T) {
 		t.Errorf("no rules decided something")
 	}
 }
+
+// unsureRule is a deny rule that cannot judge any write_file call, as a
+// command rule cannot judge a command whose program is decided at run
+// time.
+var unsureRule = Rule{Text: "run_command:rm -rf", Covers: func(Question) bool { return false },
+	Unsure: func(q Question) string {
+		if q.Tool.Name != "write_file" {
+			return ""
+		}
+		return "the program is decided at run time: $(echo rm)"
+	}}
+
+func TestPermissionsMustAsk(t *testing.T) {
+	t.Run("no one to ask, even under auto", func(t *testing.T) {
+		e := newEnv(t, texts(writeOut, "ok")...)
+		e.agent.Approval = Approval{Policy: PolicyAuto, Permissions: Permissions{Deny: []Rule{unsureRule}}}
+		if _, err := e.run("write"); err != nil {
+			t.Fatal(err)
+		}
+		r := e.results()[0]
+		if r.Result.Code != tools.CodePolicyDenied || !r.ByPolicy || r.Rule != `permissions.deny "run_command:rm -rf"` ||
+			!strings.Contains(r.Result.Message, "the program is decided at run time: $(echo rm)") || !strings.Contains(r.Result.Message, "no one to ask") {
+			t.Errorf("result = %+v", r)
+		}
+		if e.exists("out.md") {
+			t.Error("the write ran")
+		}
+	})
+	t.Run("asked despite auto, an allow rule and always", func(t *testing.T) {
+		second := `<tool_call name="write_file" id="w2"><operation_type>create</operation_type><file_path>two.md</file_path><content>y</content></tool_call>`
+		e := newEnv(t, texts(writeOut, second, "ok")...)
+		var asked []Question
+		ask := AskFunc(func(_ context.Context, q Question) (Answer, error) {
+			asked = append(asked, q)
+			return Answer{Decision: AllowAlways}, nil
+		})
+		e.agent.Approval = Approval{Policy: PolicyAuto, Ask: ask, Permissions: Permissions{
+			Deny:  []Rule{unsureRule},
+			Allow: []Rule{pathRule("*.md")},
+		}}
+		if _, err := e.run("write"); err != nil {
+			t.Fatal(err)
+		}
+		if len(asked) != 2 {
+			t.Fatalf("asked %d times, want 2 (an always answer must not carry over)", len(asked))
+		}
+		if l := asked[0].Preview.Lines; len(l) == 0 || !strings.Contains(l[0], "asked because the program is decided at run time: $(echo rm)") {
+			t.Errorf("the question does not say why: %q", l)
+		}
+		if !strings.Contains(asked[0].Preview.ScopeLabel, "not remembered") {
+			t.Errorf("the always answer offers %q, which it does not keep", asked[0].Preview.ScopeLabel)
+		}
+		if !e.exists("out.md") || !e.exists("two.md") {
+			t.Error("the approved writes did not run")
+		}
+	})
+}

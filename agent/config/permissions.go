@@ -16,7 +16,9 @@ import (
 // matches the file name in any folder), for every tool that writes
 // project files; or "tool:pattern" for one tool ("write_file:docs/**",
 // "audio_generation:audio/*.wav", "run_command:git push", where the
-// pattern is the command's first words). Deny beats allow.
+// pattern is a program and its words, matched as a shell reads the
+// command: tools/shell/cmdline); or a note tool alone, or a glob of them
+// ("note_delete", "note_*"). Deny beats allow.
 type Permissions struct {
 	Allow []string `toml:"allow"` // run without asking
 	Deny  []string `toml:"deny"`  // always refused, even with --yes

@@ -2,7 +2,7 @@
 // /mcp and the notes REST handler at /notes behind a bearer token
 // (compared in constant time), refuses requests whose Host or Origin is
 // not one of the bound address's own names (DNS rebinding), bounds request
-// bodies and header reads, and drains requests in flight when its context
+// bodies (in size and in reading time) and header reads, and drains requests in flight when its context
 // ends (SIGTERM). The handlers are built by the caller.
 package serve
 
@@ -22,6 +22,7 @@ import (
 const (
 	DefaultMaxBody           = 8 << 20
 	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultBodyTimeout       = 30 * time.Second
 	DefaultDrain             = 8 * time.Second
 )
 
@@ -43,6 +44,11 @@ type Options struct {
 	MaxBody int64
 	// ReadHeaderTimeout bounds reading a request's headers.
 	ReadHeaderTimeout time.Duration
+	// BodyTimeout bounds reading a request's body, so that a client
+	// sending it a byte at a time cannot hold a connection (slowloris).
+	// It is a deadline on the body only: a response that streams for
+	// long (an MCP event stream) is not cut.
+	BodyTimeout time.Duration
 	// Drain is how long requests in flight may take to finish after the
 	// context ends.
 	Drain time.Duration
@@ -67,6 +73,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Drain <= 0 {
 		opts.Drain = DefaultDrain
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
 	}
 	host, _, err := net.SplitHostPort(opts.Addr)
 	if err != nil {
@@ -120,7 +129,8 @@ func (s *Server) Handler() http.Handler {
 			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
-		if r.Body != nil {
+		if r.Body != nil && r.Body != http.NoBody {
+			bodyDeadline(w, s.opts.BodyTimeout)
 			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 		}
 		mux.ServeHTTP(w, r)
@@ -169,4 +179,14 @@ func (s *Server) Serve(ctx context.Context) error {
 		err = serr
 	}
 	return err
+}
+
+// bodyDeadline sets a read deadline for the request's body. It bounds the
+// body only, not the response, which may stream for as long as the
+// client listens (an MCP event stream): net/http lifts the connection's
+// read deadline once the body has been read to its end, when it starts
+// watching the connection for the client leaving
+// (TestLongResponsesAreNotCut holds it to that).
+func bodyDeadline(w http.ResponseWriter, d time.Duration) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d)) // fails only on a test recorder
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/shell/cmdline"
 )
 
 // pathParam is the parameter naming the file of a tool that writes
@@ -26,21 +27,27 @@ func pathParam(tool string) string {
 	return ""
 }
 
-// commandTool is the tool whose rules match a command's first words.
+// commandTool is the tool whose rules match a command as a shell reads
+// it (tools/shell/cmdline).
 const commandTool = "run_command"
+
+// noteWriteTools are the note tools that change notes: a rule naming
+// note tools ("note_delete", "note_*") must name one of them.
+var noteWriteTools = []string{"note_create", "note_update", "note_delete"}
 
 // permissions turns the user's [permissions] rules into the loop's. Paths
 // are matched as the file tools resolve them under root, so "docs/../x"
 // or a symlink into a denied folder is judged by where the write lands.
 func permissions(cfg config.Config, root *fsedit.Root) (agent.Permissions, error) {
 	var p agent.Permissions
+	var allowCommands []cmdline.Rule // every run_command allow rule, which cover a line together
 	for _, l := range []struct {
 		name  string
 		rules []string
 		dst   *[]agent.Rule
 	}{{"allow", cfg.Permissions.Allow, &p.Allow}, {"deny", cfg.Permissions.Deny, &p.Deny}} {
 		for _, text := range l.rules {
-			r, err := permissionRule(config.ParseRule(text), root, l.name == "deny")
+			r, err := permissionRule(config.ParseRule(text), root, l.name == "deny", &allowCommands)
 			if err != nil {
 				return p, cfg.PermissionError(l.name, text, err.Error())
 			}
@@ -50,16 +57,15 @@ func permissions(cfg config.Config, root *fsedit.Root) (agent.Permissions, error
 	return p, nil
 }
 
-func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (agent.Rule, error) {
+func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool, allowCommands *[]cmdline.Rule) (agent.Rule, error) {
 	if pr.Tool == commandTool {
-		words := strings.Fields(pr.Pattern)
-		return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
-			cmd, _ := q.Input.Values["command"].(string)
-			return q.Tool.Name == commandTool && commandMatches(cmd, words, deny)
-		}}, nil
+		return commandRule(pr, deny, allowCommands)
+	}
+	if pr.Tool == "" && strings.HasPrefix(pr.Pattern, "note_") && !strings.ContainsAny(pr.Pattern, "./") {
+		return noteRule(pr) // a tool name, not a file glob such as note_*.md
 	}
 	if pr.Tool != "" && pathParam(pr.Tool) == "" {
-		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, or a glob alone for every file write", pr.Tool, audio.Name, commandTool)
+		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, a note tool alone (note_delete, note_*), or a glob alone for every file write", pr.Tool, audio.Name, commandTool)
 	}
 	if err := projectRelative(pr.Pattern); err != nil {
 		return agent.Rule{}, err
@@ -79,6 +85,70 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool) (age
 	}}, nil
 }
 
+// commandRule is a run_command rule, read as a command line
+// (tools/shell/cmdline). A deny rule covers a call when it covers one of
+// the programs the line runs, and is unsure of it when what runs cannot
+// be known without running it. The allow rules cover a line together:
+// every program must start with one of them, and nothing may be decided
+// at run time; the rule named is the one of the first program.
+func commandRule(pr config.PermissionRule, deny bool, allowCommands *[]cmdline.Rule) (agent.Rule, error) {
+	cr, err := cmdline.ParseRule(pr.Pattern)
+	if err != nil {
+		return agent.Rule{}, err
+	}
+	command := func(q agent.Question) (string, bool) {
+		cmd, _ := q.Input.Values["command"].(string)
+		return cmd, q.Tool.Name == commandTool
+	}
+	if deny {
+		judge := func(q agent.Question) (cmdline.Verdict, string) {
+			cmd, ok := command(q)
+			if !ok {
+				return cmdline.NoMatch, ""
+			}
+			return cr.Judge(cmdline.Parse(cmd))
+		}
+		return agent.Rule{Text: pr.Text,
+			Covers: func(q agent.Question) bool {
+				v, _ := judge(q)
+				return v == cmdline.Match
+			},
+			Unsure: func(q agent.Question) string {
+				if v, why := judge(q); v == cmdline.Unsure {
+					return why
+				}
+				return ""
+			},
+		}, nil
+	}
+	index := len(*allowCommands)
+	*allowCommands = append(*allowCommands, cr)
+	return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
+		cmd, ok := command(q)
+		return ok && cmdline.Allowed(cmdline.Parse(cmd), *allowCommands) == index
+	}}, nil
+}
+
+// noteRule is a rule naming note tools: "note_delete", or a glob of
+// names such as "note_*" (every change to notes).
+func noteRule(pr config.PermissionRule) (agent.Rule, error) {
+	named := false
+	for _, name := range noteWriteTools {
+		ok, err := path.Match(pr.Pattern, name)
+		if err != nil {
+			return agent.Rule{}, fmt.Errorf("bad pattern: write a note tool, like note_delete, or note_* for all")
+		}
+		named = named || ok
+	}
+	if !named {
+		return agent.Rule{}, fmt.Errorf("%s names no note tool that changes notes: use %s, or note_* for all", pr.Pattern, strings.Join(noteWriteTools, ", "))
+	}
+	return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
+		ok, _ := path.Match(pr.Pattern, q.Tool.Name)
+		return ok && strings.HasPrefix(q.Tool.Name, "note_")
+	}}, nil
+}
+
 // projectRelative refuses a path rule that could never match the
 // project-relative path of a write (an absolute path, "..", a folder
 // written "dir/"), so that no rule silently protects nothing.
@@ -90,83 +160,6 @@ func projectRelative(pattern string) error {
 		return fmt.Errorf("for everything under a folder write %q", dir+"/**")
 	}
 	return nil
-}
-
-// shellMeta are the characters that join or wrap commands in one line
-// (as in tools/shell): an allow rule never covers a line holding one,
-// while a deny rule covers the line when any of its pieces starts with
-// the rule's words.
-const shellMeta = ";&|`$><()\\\n\r"
-
-func commandMatches(cmd string, words []string, deny bool) bool {
-	if !deny {
-		return !strings.ContainsAny(cmd, shellMeta) && startsWith(strings.Fields(cmd), words)
-	}
-	// A deny rule also looks inside quotes (sh -c 'git push') and through
-	// quotes around words ('git' push).
-	split := func(s, seps string) []string {
-		return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) })
-	}
-	pieces := split(cmd, shellMeta+`'"`)
-	pieces = append(pieces, split(strings.NewReplacer(`'`, "", `"`, "").Replace(cmd), shellMeta)...)
-	for _, piece := range pieces {
-		if f := strings.Fields(piece); startsWith(f, words) || startsWith(commandWords(f), words) {
-			return true
-		}
-	}
-	return false
-}
-
-// commandWords are a command's words from the program on, for a deny
-// rule: without leading variable assignments (FOO=1 git push), wrappers
-// that run the rest (env, command, nohup...) and the program's folder
-// (/usr/bin/git push), which change how a command starts, not what it
-// does.
-func commandWords(w []string) []string {
-	for len(w) > 0 {
-		switch {
-		case isAssignment(w[0]):
-			w = w[1:]
-		case slices.Contains(commandWrappers, w[0]):
-			w = w[1:]
-			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
-				w = w[1:]
-			}
-		case strings.Contains(w[0], "/") && path.Base(w[0]) != w[0]:
-			w = append([]string{path.Base(w[0])}, w[1:]...)
-		default:
-			return w
-		}
-	}
-	return w
-}
-
-// commandWrappers run the command that follows them.
-var commandWrappers = []string{"env", "command", "exec", "nohup", "time", "nice", "sudo", "builtin"}
-
-func isAssignment(word string) bool {
-	name, _, ok := strings.Cut(word, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i, c := range name {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-func startsWith(have, prefix []string) bool {
-	if len(prefix) == 0 || len(prefix) > len(have) {
-		return false
-	}
-	for i := range prefix {
-		if have[i] != prefix[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // ruleActivity is the activity line of a call a permission rule let run

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/tools/notes"
 	"net/http"
 	"os"
 	"time"
@@ -15,8 +14,8 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/serve"
-	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
+	"github.com/agentcli/agent/tools/notes"
 )
 
 // serveOptions are the flags of agent serve.
@@ -34,7 +33,8 @@ func newServeCmd(d *factory) *cobra.Command {
 		Use:   "serve (--stdio | --http ADDR)",
 		Short: "Offer the agent's tools to other agents over MCP",
 		Long: `serve offers the project's tools (files, notes, audio) as an MCP server,
-with the same sandbox, backups and audit log as the agent's own calls.
+with the same sandbox, backups, audit log and permissions.deny rules as
+the agent's own calls.
 Only the reading tools are offered unless --allow-writes is given; the
 shell tool never is.
 
@@ -76,13 +76,13 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, store, closeServer, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
+	sv, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
 	if err != nil {
 		return err
 	}
-	defer closeServer()
+	defer sv.close()
 	if o.stdio {
-		return srv.Run(ctx, serve.StdioTransport(d.io.In, d.io.Out))
+		return sv.mcp.Run(ctx, serve.StdioTransport(d.io.In, d.io.Out))
 	}
 	token := os.Getenv("AGENT_SERVE_TOKEN")
 	if token == "" {
@@ -95,8 +95,8 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 		Addr:   o.httpAddr,
 		Token:  token,
 		NoAuth: o.noAuth,
-		MCP:    mcptool.HTTPHandler(srv),
-		Notes:  notesHandler(store, o.allowWrites),
+		MCP:    mcptool.HTTPHandler(sv.mcp),
+		Notes:  sv.notes,
 	})
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -109,49 +109,68 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	return s.Serve(ctx)
 }
 
-// mcpServer builds the MCP server of the project at root: the project's
-// tools as a run has them, every call in the audit log.
-func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*mcp.Server, notes.Store, func() error, error) {
+// served is what agent serve offers for one project.
+type served struct {
+	mcp *mcp.Server
+	// notes is the notes REST API, behind the same guards as the MCP
+	// calls; nil when the note tools are off.
+	notes http.Handler
+	close func() error
+}
+
+// mcpServer builds the MCP server of the project at root and its notes
+// REST API: the project's tools as a run has them, the user's
+// permissions.deny rules applied to every write, every call and every
+// change through the REST API in the audit log.
+func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*served, error) {
 	// Never a command tool: nobody is there to approve one.
 	set, err := d.buildCatalog(ctx, root, cfg, true)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	reg := set.reg
 	audit := agent.NewAudit(root)
+	fr := d.fileRoot(root, cfg)
+	closeAll := func() error { return errors.Join(audit.Close(), fr.Close(), set.Close()) }
 	if err := audit.Check(); err != nil {
-		set.Close()
-		return nil, nil, nil, err
+		closeAll()
+		return nil, err
 	}
-	srv := mcptool.NewServer(reg, mcptool.ServeOptions{
+	perms, err := permissions(cfg, fr)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	session := "serve-" + time.Now().UTC().Format("20060102-150405")
+	sv := &served{close: closeAll}
+	sv.mcp = mcptool.NewServer(reg, mcptool.ServeOptions{
 		AllowWrites: allowWrites,
 		Version:     version,
-		Session:     "serve-" + time.Now().UTC().Format("20060102-150405"),
+		Session:     session,
 		Observe:     auditObserver(audit),
+		Guard:       servedGuard(perms),
 	})
-	return srv, set.notes, func() error { return errors.Join(audit.Close(), set.Close()) }, nil
-}
-
-// notesHandler is the notes REST API over the served tools' store (read
-// only without --allow-writes), or nil when the note tools are off.
-func notesHandler(store notes.Store, allowWrites bool) http.Handler {
-	if store == nil {
-		return nil
+	if set.notes != nil {
+		h := notes.NewHandler(set.notes, notes.HandlerOptions{ReadOnly: !allowWrites})
+		sv.notes = guardedNotes(h, restGuard{perms: perms, reg: reg, audit: audit, session: session})
 	}
-	return notes.NewHandler(store, notes.HandlerOptions{ReadOnly: !allowWrites})
+	return sv, nil
 }
 
 // auditObserver records each served call in the project's audit log, as
 // the agent's own calls are.
-func auditObserver(a *agent.Audit) func(tools.CallInfo, string, map[string]string, tools.Result, time.Duration) {
-	return func(info tools.CallInfo, name string, raw map[string]string, res tools.Result, took time.Duration) {
+func auditObserver(a *agent.Audit) func(mcptool.ServedCall) {
+	return func(c mcptool.ServedCall) {
 		outcome := agent.OutcomeOK
-		if res.IsError() {
+		switch {
+		case c.Rule != "":
+			outcome = agent.OutcomeDenied
+		case c.Result.IsError():
 			outcome = agent.OutcomeError
 		}
 		_ = a.Record(agent.AuditEntry{
-			Time: time.Now(), Session: info.SessionID, CallID: info.CallID, Tool: name,
-			Params: raw, Outcome: outcome, Code: res.Code, DurationMS: float64(took.Microseconds()) / 1000,
+			Time: time.Now(), Session: c.Info.SessionID, CallID: c.Info.CallID, Tool: c.Name, Params: c.Raw,
+			Outcome: outcome, Code: c.Result.Code, DurationMS: float64(c.Took.Microseconds()) / 1000, Rule: c.Rule,
 		})
 	}
 }

@@ -43,12 +43,12 @@ func TestServeLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &factory{io: &streams{}}
-	srv, _, closeAudit, err := d.mcpServer(t.Context(), root, config.Defaults(), true)
+	sv, err := d.mcpServer(t.Context(), root, config.Defaults(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeAudit()
-	s, err := serve.New(serve.Options{Addr: "127.0.0.1:0", Token: "load-token", MCP: mcptool.HTTPHandler(srv)})
+	defer sv.close()
+	s, err := serve.New(serve.Options{Addr: "127.0.0.1:0", Token: "load-token", MCP: mcptool.HTTPHandler(sv.mcp)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -277,21 +278,38 @@ func (cn *conn) transport() (mcp.Transport, error) {
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 			return nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)
 		}
-		hc := &http.Client{Transport: headerTransport{s.Headers, http.DefaultTransport}}
+		u, err := url.Parse(s.URL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("url %q: not a web address", s.URL)
+		}
+		hc := &http.Client{Transport: headerTransport{headers: s.Headers, origin: originOf(u), next: http.DefaultTransport}}
 		return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxRetries: 1, DisableStandaloneSSE: true}, nil
 	}
 	return nil, errors.New("no command and no url")
 }
 
 // headerTransport adds the configured headers (an API token) to every
-// request.
+// request to the server's own origin, and to no other: a server that
+// redirects elsewhere (another host, port or scheme) must not receive
+// the token meant for it.
 type headerTransport struct {
 	headers map[string]string
+	origin  string // scheme://host:port of the configured URL
 	next    http.RoundTripper
 }
 
+// originOf is u's scheme, host and port, the port written even when it
+// is the scheme's default.
+func originOf(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
 func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
+	if len(t.headers) > 0 && originOf(r.URL) == t.origin {
 		r = r.Clone(r.Context())
 		for k, v := range t.headers {
 			r.Header.Set(k, v)

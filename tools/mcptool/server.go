@@ -33,9 +33,24 @@ type ServeOptions struct {
 	Version string
 	// Session names the server's calls in backups and the audit log.
 	Session string
-	// Observe, when set, is told about every call after it ran (the
-	// audit log).
-	Observe func(info tools.CallInfo, name string, raw map[string]string, res tools.Result, took time.Duration)
+	// Observe, when set, is told about every call after it ran or was
+	// refused (the audit log).
+	Observe func(ServedCall)
+	// Guard, when set, judges each valid call of a tool that writes
+	// before it runs: a non-nil result refuses the call with it, and
+	// rule names the rule that refused it (the user's permissions.deny
+	// rules; nobody is there to ask).
+	Guard func(def tools.Definition, in tools.Input) (refused *tools.Result, rule string)
+}
+
+// ServedCall is one call a server answered, for ServeOptions.Observe.
+type ServedCall struct {
+	Info   tools.CallInfo
+	Name   string
+	Raw    map[string]string // the arguments as the protocol's strings
+	Result tools.Result
+	Took   time.Duration
+	Rule   string // the rule that refused the call, if one did
 }
 
 // Served reports whether a server with opts offers def.
@@ -81,17 +96,34 @@ func serveCall(ctx context.Context, reg *tools.Registry, def tools.Definition, r
 	start := time.Now()
 	name := def.Name
 	raw, res := stringArgs(def, rawArgs)
+	rule := ""
 	if res == nil {
-		r, err := reg.Call(ctx, name, raw)
-		if err != nil {
-			r = tools.Errorf(tools.CodeProviderError, "%s could not run: %v", name, err)
-		}
-		res = &r
+		res, rule = guardedCall(ctx, reg, name, raw, opts.Guard)
 	}
 	if opts.Observe != nil {
-		opts.Observe(info, name, raw, *res, time.Since(start))
+		opts.Observe(ServedCall{Info: info, Name: name, Raw: raw, Result: *res, Took: time.Since(start), Rule: rule})
 	}
 	return resultOf(*res)
+}
+
+// guardedCall validates a call, lets guard refuse it when the tool
+// writes, and runs it as Registry.Call does.
+func guardedCall(ctx context.Context, reg *tools.Registry, name string, raw map[string]string, guard func(tools.Definition, tools.Input) (*tools.Result, string)) (*tools.Result, string) {
+	t, in, bad := reg.Validate(name, raw)
+	if bad != nil {
+		return bad, ""
+	}
+	if def := t.Definition(); guard != nil && def.Writes {
+		if refused, rule := guard(def, in); refused != nil {
+			return refused, rule
+		}
+	}
+	in.CallID = tools.Info(ctx).CallID
+	r, err := reg.Execute(ctx, t, in)
+	if err != nil {
+		r = tools.Errorf(tools.CodeProviderError, "%s could not run: %v", name, err)
+	}
+	return &r, ""
 }
 
 // stringArgs turns JSON arguments into the protocol's strings, after

@@ -114,8 +114,8 @@ func TestServeWritesWhenAllowed(t *testing.T) {
 	reg, dir := testRegistry(t)
 	var seen []string
 	cs := connectInMemory(t, NewServer(reg, ServeOptions{AllowWrites: true, Session: "serve-test",
-		Observe: func(info tools.CallInfo, name string, _ map[string]string, res tools.Result, _ time.Duration) {
-			seen = append(seen, info.SessionID+" "+name+" "+res.Code)
+		Observe: func(c ServedCall) {
+			seen = append(seen, c.Info.SessionID+" "+c.Name+" "+c.Result.Code)
 		}}))
 	ts := listed(t, cs)
 	wf := ts["write_file"]
@@ -135,6 +135,49 @@ func TestServeWritesWhenAllowed(t *testing.T) {
 	}
 	if len(seen) != 1 || seen[0] != "serve-test write_file " {
 		t.Errorf("observed %q", seen)
+	}
+}
+
+// TestServeGuard lets the guard refuse a write before it runs, with the
+// rule reaching the observer; reads are never put to it.
+func TestServeGuard(t *testing.T) {
+	reg, dir := testRegistry(t)
+	var seen []ServedCall
+	var guarded []string
+	cs := connectInMemory(t, NewServer(reg, ServeOptions{AllowWrites: true,
+		Guard: func(def tools.Definition, in tools.Input) (*tools.Result, string) {
+			guarded = append(guarded, def.Name)
+			if p, _ := in.Values["file_path"].(string); p == "denied.txt" {
+				res := tools.Errorf(tools.CodePolicyDenied, "write_file was not run: refused")
+				return &res, "permissions.deny \"denied.txt\""
+			}
+			return nil, ""
+		},
+		Observe: func(c ServedCall) { seen = append(seen, c) }}))
+	for _, p := range []string{"denied.txt", "ok.txt"} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_file", Arguments: map[string]any{
+			"operation_type": "create", "file_path": p, "content": "x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if refused := p == "denied.txt"; res.IsError != refused {
+			t.Errorf("%s: isError = %v (%q)", p, res.IsError, text(res))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "denied.txt")); err == nil {
+		t.Error("the refused write ran")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ok.txt")); err != nil {
+		t.Error("the allowed write did not run")
+	}
+	if len(seen) != 2 || seen[0].Rule != `permissions.deny "denied.txt"` || seen[0].Result.Code != tools.CodePolicyDenied || seen[1].Rule != "" {
+		t.Errorf("observed %+v", seen)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"file_path": "ok.txt"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(guarded) != 2 {
+		t.Errorf("guard saw %q; reads are not its business", guarded)
 	}
 }
 

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/notes"
+)
+
+// servedGuard applies the user's permissions to a write served over MCP
+// as the chat does: a deny rule refuses it, and so does a rule that
+// cannot judge it, since nobody is there to ask. Allow rules change
+// nothing: --allow-writes already lets every other write run.
+func servedGuard(p agent.Permissions) func(tools.Definition, tools.Input) (*tools.Result, string) {
+	return func(def tools.Definition, in tools.Input) (*tools.Result, string) { return refusal(p, def, in) }
+}
+
+// refusal is the error a served call gets from the user's rules, or nil.
+func refusal(p agent.Permissions, def tools.Definition, in tools.Input) (*tools.Result, string) {
+	d, ok := p.Decide(agent.Question{Tool: def, Input: in})
+	switch {
+	case !ok || d.Allow:
+		return nil, ""
+	case d.Ask:
+		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: %s, so the user's rule %s cannot judge it, and nobody approves calls served by agent serve", def.Name, d.Reason, d.Label)
+		return &res, d.Label
+	}
+	res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: the user's rule %s refuses it", def.Name, d.Label)
+	return &res, d.Label
+}
+
+// restGuard is what the notes REST API is guarded with: the same rules
+// and audit log as the MCP calls of the server.
+type restGuard struct {
+	perms   agent.Permissions
+	reg     *tools.Registry
+	audit   *agent.Audit
+	session string
+	calls   *atomic.Int64
+}
+
+// guardedNotes wraps the notes REST handler in the chat's guards. Each
+// change (create, update, delete) is judged by the user's permissions as
+// the note tool it stands for (POST /notes is note_create, PUT and PATCH
+// /notes/{id} note_update, DELETE /notes/{id} note_delete), refused with
+// 403 and TOOL_POLICY_DENIED when a rule refuses it, and recorded in the
+// audit log, whatever its outcome, as a served MCP call is.
+func guardedNotes(h http.Handler, g restGuard) http.Handler {
+	g.calls = new(atomic.Int64)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tool, id := restTool(r)
+		if tool == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		info := tools.CallInfo{SessionID: g.session, CallID: "rest-" + strconv.FormatInt(g.calls.Add(1), 10)}
+		params := restParams(r, id)
+		entry := agent.AuditEntry{Time: start, Session: info.SessionID, CallID: info.CallID, Tool: tool, Params: params}
+		def := tools.Definition{Name: tool, Writes: true}
+		if t, ok := g.reg.Lookup(tool); ok {
+			def = t.Definition()
+		}
+		values := map[string]any{}
+		for k, v := range params {
+			values[k] = v
+		}
+		if res, rule := refusal(g.perms, def, tools.Input{Values: values}); res != nil {
+			writeRESTError(w, http.StatusForbidden, res.Code, res.Message)
+			entry.Outcome, entry.Code, entry.Rule = agent.OutcomeDenied, res.Code, rule
+		} else {
+			rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+			h.ServeHTTP(rec, r.WithContext(tools.WithInfo(r.Context(), info)))
+			entry.Outcome = agent.OutcomeOK
+			if rec.status >= 400 {
+				entry.Outcome, entry.Code = agent.OutcomeError, rec.code()
+			}
+		}
+		entry.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+		_ = g.audit.Record(entry)
+	})
+}
+
+// restTool names the note tool a REST request stands for, and the note's
+// id from the path; "" for a request that changes nothing.
+func restTool(r *http.Request) (tool, id string) {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/notes")
+	if !ok {
+		return "", ""
+	}
+	id = strings.TrimPrefix(rest, "/")
+	switch {
+	case r.Method == http.MethodPost && id == "":
+		return "note_create", ""
+	case (r.Method == http.MethodPut || r.Method == http.MethodPatch) && id != "":
+		return "note_update", id
+	case r.Method == http.MethodDelete && id != "":
+		return "note_delete", id
+	}
+	return "", ""
+}
+
+// restParams are a change's parameters for the audit log: the note's id
+// and the body's fields (the log shortens long values). The body is read
+// up to the notes handler's own limit and handed on whole.
+func restParams(r *http.Request, id string) map[string]string {
+	params := map[string]string{}
+	if id != "" {
+		params["note_id"] = id
+	}
+	if r.Body == nil {
+		return params
+	}
+	head, _ := io.ReadAll(io.LimitReader(r.Body, notes.DefaultMaxBody+1))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(head, &fields) != nil {
+		return params
+	}
+	for k, v := range fields {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			params[k] = s
+		} else {
+			params[k] = string(v)
+		}
+	}
+	return params
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// statusRecorder keeps a response's status, and the start of an error
+// response's body for its code.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	body   []byte
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status >= 400 && len(s.body) < 1024 {
+		s.body = append(s.body, b[:min(len(b), 1024-len(s.body))]...)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// code is the error code of a REST error response
+// ({"error":{"code":...}}), or the HTTP status when it has none.
+func (s *statusRecorder) code() string {
+	var e struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(s.body, &e) == nil && e.Error.Code != "" {
+		return e.Error.Code
+	}
+	return fmt.Sprintf("HTTP_%d", s.status)
+}
+
+// writeRESTError answers as the notes REST API answers its errors.
+func writeRESTError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": code, "message": msg}})
+}
