@@ -243,27 +243,27 @@ func (c *cgroup) setMemory(n int64) error {
 // launch returns argv started through a shell that first joins each
 // cgroup of c (nil for none) by writing its own pid into cgroup.procs,
 // and sets RLIMIT_DATA to dataKiB when it is positive, then becomes
-// argv: nothing forks before the limits hold.
+// argv: nothing forks before the limits hold. A cgroup that cannot be
+// joined stops the command; a data limit that cannot be set (a lower
+// hard limit is already there, and stays) does not.
 func launch(argv []string, c *cgroup, dataKiB int64) []string {
-	var script []string
-	var files []string
+	var steps, files []string
 	if c != nil {
 		for i, d := range c.dirs {
-			script = append(script, fmt.Sprintf(`echo $$ > "$%d"`, i+1))
+			steps = append(steps, fmt.Sprintf(`echo $$ > "$%d"`, i+1))
 			files = append(files, filepath.Join(d, "cgroup.procs"))
 		}
+		steps = append(steps, "shift "+strconv.Itoa(len(files)))
 	}
+	last := `exec "$@"`
 	if dataKiB > 0 {
-		script = append(script, "ulimit -d "+strconv.FormatInt(dataKiB, 10))
+		last = fmt.Sprintf(`{ ulimit -d %d 2>/dev/null; exec "$@"; }`, dataKiB)
 	}
-	if len(script) == 0 {
+	if len(steps) == 0 && dataKiB <= 0 {
 		return argv
 	}
-	if len(files) > 0 {
-		script = append(script, "shift "+strconv.Itoa(len(files)))
-	}
-	script = append(script, `exec "$@"`)
-	out := append([]string{"/bin/sh", "-c", strings.Join(script, " && "), "sh"}, files...)
+	script := strings.Join(append(steps, last), " && ")
+	out := append([]string{"/bin/sh", "-c", script, "sh"}, files...)
 	return append(out, argv...)
 }
 

@@ -126,3 +126,22 @@ func mustLook(t *testing.T, name string) string {
 	}
 	return p
 }
+
+func TestLaunch(t *testing.T) {
+	argv := []string{"bwrap", "--", "/bin/sh", "-c", "true"}
+	c := &cgroup{dirs: []string{"/cg/pids/a", "/cg/memory/a"}}
+	for _, tc := range []struct {
+		c    *cgroup
+		kib  int64
+		want string
+	}{
+		{nil, 0, "bwrap -- /bin/sh -c true"},
+		{nil, 64, `/bin/sh -c { ulimit -d 64 2>/dev/null; exec "$@"; } sh bwrap -- /bin/sh -c true`},
+		{c, 0, `/bin/sh -c echo $$ > "$1" && echo $$ > "$2" && shift 2 && exec "$@" sh /cg/pids/a/cgroup.procs /cg/memory/a/cgroup.procs bwrap -- /bin/sh -c true`},
+		{c, 64, `/bin/sh -c echo $$ > "$1" && echo $$ > "$2" && shift 2 && { ulimit -d 64 2>/dev/null; exec "$@"; } sh /cg/pids/a/cgroup.procs /cg/memory/a/cgroup.procs bwrap -- /bin/sh -c true`},
+	} {
+		if got := strings.Join(launch(argv, tc.c, tc.kib), " "); got != tc.want {
+			t.Errorf("launch(%v, %d) =\n%s\nwant\n%s", tc.c, tc.kib, got, tc.want)
+		}
+	}
+}
