@@ -21,21 +21,36 @@ const (
 	DefaultEspeakInput = 2000
 )
 
-// FindEspeak returns the path of the espeak-ng program, or ErrNoEngine
-// with how to install it.
-func FindEspeak() (string, error) {
-	p, err := exec.LookPath(EspeakProgram)
-	if err != nil {
+// FindEspeak returns the path of the espeak-ng program on PATH, or
+// ErrNoEngine with how to install it.
+func FindEspeak() (string, error) { return findEspeak(nil) }
+
+// findEspeak finds espeak-ng with lookPath (exec.LookPath when nil). A
+// program found only where it is not taken from (lookPath's own error)
+// is not installed either, but the error says lookPath's words.
+func findEspeak(lookPath func(string) (string, error)) (string, error) {
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	p, err := lookPath(EspeakProgram)
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
 		return "", fmt.Errorf("espeak: %w: espeak-ng is not installed (apt-get install espeak-ng, brew install espeak-ng, or dnf install espeak-ng)", ErrNoEngine)
+	case err != nil:
+		return "", fmt.Errorf("espeak: %w: %v", ErrNoEngine, err)
 	}
 	return p, nil
 }
 
 // EspeakOptions configure the espeak-ng engine.
 type EspeakOptions struct {
-	Path     string // the program; "" looks espeak-ng up on PATH
+	Path     string // the program; "" looks espeak-ng up with LookPath
 	Voice    string // the default voice; "" means DefaultEspeakVoice
 	MaxInput int    // bytes per run; 0 means DefaultEspeakInput
+	// LookPath finds the program when Path is empty; exec.LookPath when
+	// nil. The agent gives its resolver, which never takes a program
+	// from a folder a sandboxed command could write.
+	LookPath func(name string) (string, error)
 }
 
 // Espeak speaks by running the espeak-ng program, offline. The text goes
@@ -53,7 +68,7 @@ type Espeak struct {
 // is missing.
 func NewEspeak(o EspeakOptions) (*Espeak, error) {
 	if o.Path == "" {
-		p, err := FindEspeak()
+		p, err := findEspeak(o.LookPath)
 		if err != nil {
 			return nil, err
 		}

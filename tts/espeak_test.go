@@ -135,3 +135,22 @@ func TestEspeakMissing(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestEspeakLookPathRefuses: the program is found through the caller's
+// LookPath; when it refuses (a plant in the project), the engine is not
+// available and the error says the caller's words, not "install it".
+func TestEspeakLookPathRefuses(t *testing.T) {
+	refused := errors.New("espeak-ng found only in /proj/bin, inside the project: not used; set [programs] espeak-ng in your config")
+	look := func(string) (string, error) { return "", refused }
+	_, err := tts.NewEspeak(tts.EspeakOptions{LookPath: look})
+	if !errors.Is(err, tts.ErrNoEngine) || !strings.Contains(err.Error(), refused.Error()) {
+		t.Errorf("NewEspeak err = %v", err)
+	}
+	_, err = tts.Open(t.Context(), tts.Settings{Provider: "espeak", LookPath: look})
+	if err == nil || !strings.Contains(err.Error(), refused.Error()) {
+		t.Errorf("Open err = %v", err)
+	}
+	if got := tts.Available("", look); len(got) != 0 {
+		t.Errorf("Available = %v, want none", got)
+	}
+}

@@ -24,7 +24,10 @@ type Settings struct {
 	GeminiModel   string // "" means DefaultGeminiModel
 	HTTPClient    *http.Client
 
-	EspeakPath string // "" looks espeak-ng up on PATH
+	EspeakPath string // "" looks espeak-ng up with LookPath
+	// LookPath finds the programs the engines run (espeak-ng);
+	// exec.LookPath when nil.
+	LookPath func(name string) (string, error)
 }
 
 // ProviderName returns the engine name for what a user typed ("Gemini",
@@ -41,13 +44,14 @@ func ProviderName(s string) string {
 
 // Available reports which engines can run, preferred first: "gemini"
 // when a Gemini key is set, "espeak" when the espeak-ng program is
-// installed. It starts nothing and makes no request.
-func Available(geminiKey string) []string {
+// installed (found by lookPath; exec.LookPath when nil). It starts
+// nothing and makes no request.
+func Available(geminiKey string, lookPath func(string) (string, error)) []string {
 	var out []string
 	if geminiKey != "" {
 		out = append(out, "gemini")
 	}
-	if _, err := FindEspeak(); err == nil {
+	if _, err := findEspeak(lookPath); err == nil {
 		out = append(out, "espeak")
 	}
 	return out
@@ -90,7 +94,7 @@ func Open(ctx context.Context, s Settings) ([]*Speaker, error) {
 	}
 	g, err := NewGemini(ctx, GeminiOptions{APIKey: s.GeminiKey, BaseURL: s.GeminiBaseURL, Model: s.GeminiModel, Voice: voice("gemini"), HTTPClient: s.HTTPClient})
 	add("gemini", g, err)
-	es, err := NewEspeak(EspeakOptions{Path: s.EspeakPath, Voice: voice("espeak")})
+	es, err := NewEspeak(EspeakOptions{Path: s.EspeakPath, Voice: voice("espeak"), LookPath: s.LookPath})
 	if err == nil && voice("espeak") != "" {
 		_, err = es.Voice(ctx, "")
 	}

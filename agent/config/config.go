@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,8 +44,11 @@ type Config struct {
 	Backups Backups `toml:"backups"`
 	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
 	Web     Web     `toml:"web"`   // the user's own config only (web.go)
-	TTS     TTS     `toml:"tts"`
-	MCP     MCP     `toml:"mcp"` // MCP servers to import tools from (mcp.go)
+	// Programs are helper programs' paths; the user's own config only
+	// (programs.go).
+	Programs Programs `toml:"programs"`
+	TTS      TTS      `toml:"tts"`
+	MCP      MCP      `toml:"mcp"` // MCP servers to import tools from (mcp.go)
 
 	Notes Notes        `toml:"notes"` // notes.go
 	Tools ToolSwitches `toml:"tools"`
@@ -222,6 +226,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	}
 	before := c.clone() // deep: Decode reuses slices in place
 	shell := c.Shell.clone()
+	progs := maps.Clone(c.Programs)
 	md, err := toml.Decode(string(data), c)
 	if err != nil {
 		return false, fmt.Errorf("config file %s: %w", path, err)
@@ -232,6 +237,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 		defer c.restrictProject(before, md, raw, path, trusted)
 	}
 	projectShell := c.keepUserShell(path, md, shell)
+	projectProgs := c.keepUserPrograms(path, md, progs)
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0].String()
 		if looksLikeSecret(k) {
@@ -241,7 +247,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	}
 	c.MCP.claim(path)
 	for _, k := range md.Keys() {
-		if projectShell && k[0] == "shell" {
+		if projectShell && k[0] == "shell" || projectProgs && k[0] == "programs" {
 			continue
 		}
 		if t := md.Type(k...); t != "Table" {
@@ -386,6 +392,9 @@ func (c *Config) validate() error {
 		return bad("backups.max_age", c.Backups.MaxAge, "use a positive duration like 14d")
 	case c.Backups.MaxSize <= 0:
 		return bad("backups.max_size", c.Backups.MaxSize, "use a positive size like 100MiB")
+	}
+	if err := c.validatePrograms(); err != nil {
+		return err
 	}
 	if err := c.validateShell(); err != nil {
 		return err

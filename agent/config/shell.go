@@ -32,11 +32,23 @@ type Shell struct {
 	ToolDirs []string `toml:"tool_dirs"`
 	// Timeout is a command's time limit when the model gives none.
 	Timeout Duration `toml:"timeout"`
+	// MemoryLimit bounds a command's memory; TmpSize each of the
+	// sandbox's in-memory folders (/tmp, /dev/shm). 0 means the
+	// defaults (half the machine's memory, at least 4GiB; 4GiB).
+	MemoryLimit Size `toml:"memory_limit"`
+	TmpSize     Size `toml:"tmp_size"`
 
 	// IgnoredFrom is the project config file whose [shell] table was
 	// ignored, if any: cmd/agent says so in one line.
 	IgnoredFrom string `toml:"-"`
 }
+
+// The smallest limits accepted: below them not even a shell starts, or
+// a compiler writes its first object.
+const (
+	minMemoryLimit Size = 16 << 20
+	minTmpSize     Size = 1 << 20
+)
 
 // isProjectFile reports whether path is a project's config file
 // (<root>/.agent/config.toml) rather than the user's own.
@@ -62,6 +74,10 @@ func (c *Config) validateShell() error {
 		return fmt.Errorf("shell.sandbox = %q (from %s): use on or off", s.Sandbox, c.Origin("shell.sandbox"))
 	case s.Timeout <= 0:
 		return fmt.Errorf("shell.timeout = %v (from %s): use a positive duration like 2m", s.Timeout, c.Origin("shell.timeout"))
+	case s.MemoryLimit != 0 && s.MemoryLimit < minMemoryLimit:
+		return fmt.Errorf("shell.memory_limit = %q (from %s): use at least %s, like 8GiB (or leave it out for the default)", s.MemoryLimit, c.Origin("shell.memory_limit"), minMemoryLimit)
+	case s.TmpSize != 0 && s.TmpSize < minTmpSize:
+		return fmt.Errorf("shell.tmp_size = %q (from %s): use at least %s, like 4GiB (or leave it out for the default)", s.TmpSize, c.Origin("shell.tmp_size"), minTmpSize)
 	}
 	return nil
 }
@@ -90,6 +106,12 @@ func (c *Config) writeShell(b *strings.Builder, line func(key, value string)) {
 		line("shell.tool_dirs", list(c.Shell.ToolDirs))
 	}
 	line("shell.timeout", strconv.Quote(c.Shell.Timeout.String()))
+	if c.Shell.MemoryLimit != 0 {
+		line("shell.memory_limit", strconv.Quote(c.Shell.MemoryLimit.String()))
+	}
+	if c.Shell.TmpSize != 0 {
+		line("shell.tmp_size", strconv.Quote(c.Shell.TmpSize.String()))
+	}
 }
 
 // clone copies s with its own slices: toml.Decode writes into existing

@@ -42,6 +42,18 @@ func TestShellFromTheUserOnly(t *testing.T) {
 	}
 }
 
+func TestShellLimits(t *testing.T) {
+	c, err := Load(Input{Files: files(t, "[shell]\nmemory_limit = \"8GiB\"\ntmp_size = \"512MiB\"\n", "[shell]\nmemory_limit = \"100GiB\"\n"), Env: map[string]string{"GEMINI_API_KEY": "AIzaSyExampleExample1234"}, Probe: noProbe})
+	if err != nil || c.Shell.MemoryLimit != 8<<30 || c.Shell.TmpSize != 512<<20 {
+		t.Fatalf("Load = %+v, %v; want the user's limits, not the project's", c.Shell, err)
+	}
+	var b strings.Builder
+	c.Write(&b)
+	if !strings.Contains(b.String(), `memory_limit = "8GiB"`) || !strings.Contains(b.String(), `tmp_size = "512MiB"`) {
+		t.Errorf("Write lacks the limits:\n%s", b.String())
+	}
+}
+
 func TestShellSandboxOffFromTheUser(t *testing.T) {
 	c, err := Load(Input{Files: files(t, "[shell]\nsandbox = \"off\"\n", ""), Env: map[string]string{"GEMINI_API_KEY": "AIzaSyExampleExample1234"}, Probe: noProbe})
 	if err != nil || c.Shell.Sandbox != "off" || c.Shell.IgnoredFrom != "" {
@@ -54,6 +66,9 @@ func TestShellBadSettings(t *testing.T) {
 		{"[shell]\nsandbox = \"maybe\"\n", "use on or off"},
 		{"[shell]\ntimeout = \"0s\"\n", "positive duration"},
 		{"[shell]\nalow = [\"go test\"]\n", `unknown setting shell.alow in `},
+		{"[shell]\nmemory_limit = \"1MiB\"\n", `shell.memory_limit = "1MiB" (from `},
+		{"[shell]\ntmp_size = \"10KiB\"\n", "use at least 1MiB"},
+		{"[shell]\nmemory_limit = \"lots\"\n", "write it like"},
 	} {
 		_, err := Load(Input{Files: files(t, tc.user, ""), Env: map[string]string{"GEMINI_API_KEY": "AIzaSyExampleExample1234"}, Probe: noProbe})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

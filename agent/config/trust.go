@@ -37,6 +37,7 @@ var trustedOnly = []string{
 var userOnly = []string{
 	"files.allow_secrets",
 	"permissions",
+	"programs",
 	"shell",
 	"web",
 }
@@ -201,6 +202,7 @@ func fieldIndex(t reflect.Type, name string) int {
 func (c *Config) clone() Config {
 	out := *c
 	out.Origins = maps.Clone(c.Origins)
+	out.Programs = maps.Clone(c.Programs) // Decode fills a map in place too
 	cloneSlices(reflect.ValueOf(&out).Elem())
 	return out
 }

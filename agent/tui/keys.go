@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -254,12 +255,16 @@ func nextPolicy(p agent.Policy) agent.Policy {
 // temporary file (in a command: no I/O in Update), the program hands the
 // terminal to the editor, and the file's text comes back into the editor.
 func (m *Model) openEditor() tea.Cmd {
-	editor := m.opts.Editor
-	if editor == "" {
-		editor = "vi"
+	find := m.opts.Editor
+	if find == nil {
+		find = func() ([]string, error) { return []string{"vi"}, nil }
 	}
 	text := m.input.Value()
 	return func() tea.Msg {
+		editor, err := find()
+		if err != nil {
+			return editorDoneMsg{err: err}
+		}
 		f, err := os.CreateTemp("", "agent-message-*.md")
 		if err != nil {
 			return editorDoneMsg{err: err}
@@ -278,8 +283,8 @@ func (m *Model) openEditor() tea.Cmd {
 
 // runEditor hands the terminal to the editor on file.
 func runEditor(msg editorStartMsg) tea.Cmd {
-	args := strings.Fields(msg.editor)
-	c := exec.Command(args[0], append(args[1:], msg.file)...)
+	args := msg.editor
+	c := exec.Command(args[0], append(slices.Clone(args[1:]), msg.file)...)
 	return tea.ExecProcess(c, func(err error) tea.Msg {
 		defer os.Remove(msg.file)
 		if err != nil {

@@ -33,8 +33,12 @@ type Options struct {
 	// ($XDG_CONFIG_HOME/agent); its commands/ folder has custom commands
 	// too. Empty for none.
 	ConfigDir string
-	// Editor is the command Ctrl+G runs ($VISUAL or $EDITOR).
-	Editor string
+	// Editor returns the command Ctrl+G runs, the file's path added
+	// ($VISUAL or $EDITOR, its program already found); nil means vi.
+	Editor func() ([]string, error)
+	// Tmux is the tmux program asked about true colour inside tmux;
+	// "" never asks.
+	Tmux string
 	// Width is the terminal width until the first resize (tests).
 	Width int
 	// Now is the clock; time.Now when nil.
@@ -252,8 +256,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// Bubble Tea subscribes to SIGWINCH in a goroutine of its own, so
 		// a resize in the first moments can be missed: ask for the size
 		// once more.
-		if m.tmuxCheck {
-			return tea.Batch(tmuxTrueColor(m.ctx), tea.RequestWindowSize)
+		if m.tmuxCheck && m.opts.Tmux != "" {
+			return tea.Batch(tmuxTrueColor(m.ctx, m.opts.Tmux), tea.RequestWindowSize)
 		}
 		return tea.RequestWindowSize
 	case printedMsg:

@@ -49,7 +49,10 @@ type attachedMsg struct {
 }
 
 // editorStartMsg says the message is in file, ready for the editor.
-type editorStartMsg struct{ file, editor string }
+type editorStartMsg struct {
+	file   string
+	editor []string // the program and its arguments
+}
 
 // editorDoneMsg is the text back from $EDITOR.
 type editorDoneMsg struct {

@@ -58,12 +58,12 @@ func terminalProfile(out io.Writer, env []string) (p colorprofile.Profile, check
 	return max(p, colorprofile.ANSI256), true
 }
 
-// tmuxTrueColor asks tmux, as colorprofile does, whether it passes true
-// colour; if so the program's profile is raised (Bubble Tea does that on
-// an RGB capability).
-func tmuxTrueColor(ctx context.Context) tea.Cmd {
+// tmuxTrueColor asks tmux (the program at path), as colorprofile does,
+// whether it passes true colour; if so the program's profile is raised
+// (Bubble Tea does that on an RGB capability).
+func tmuxTrueColor(ctx context.Context, path string) tea.Cmd {
 	return func() tea.Msg {
-		out, err := exec.CommandContext(ctx, "tmux", "info").Output()
+		out, err := exec.CommandContext(ctx, path, "info").Output()
 		if err != nil {
 			return nil
 		}

@@ -96,8 +96,8 @@ func TestTmuxTrueColor(t *testing.T) {
 		{"  Tc: [missing]\n", nil},
 	} {
 		env, runs := fakeTmux(t, c.info)
-		t.Setenv("PATH", env[0][len("PATH="):])
-		if got := tmuxTrueColor(context.Background())(); got != c.want {
+		tmux := filepath.Join(strings.Split(env[0][len("PATH="):], ":")[0], "tmux")
+		if got := tmuxTrueColor(context.Background(), tmux)(); got != c.want {
 			t.Errorf("tmux info %q: %v, want %v", c.info, got, c.want)
 		}
 		if b, _ := os.ReadFile(runs); string(b) != "info\n" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
@@ -12,6 +13,7 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/programs"
 )
 
 // factory is the only place that builds concrete things: the
@@ -35,6 +37,11 @@ type factory struct {
 	now func() time.Time
 	// trust is --trust: the project is trusted for this process.
 	trust bool
+
+	// progs are the helper-program resolvers, by project folder (see
+	// programs.go).
+	progMu sync.Mutex
+	progs  map[string]*programs.Resolver
 }
 
 func newFactory(io *streams) *factory { return &factory{io: io} }
@@ -158,6 +165,9 @@ type toolBuild struct {
 	// readOnly leaves out the tools that run programs (for serving over
 	// MCP, where nobody approves a command).
 	readOnly bool
+	// progs finds the helper programs (bwrap, espeak-ng, MCP servers);
+	// buildTools sets it.
+	progs *programs.Resolver
 }
 
 // toolSet is a conversation's registry and what must be closed with it
@@ -186,6 +196,9 @@ func (f *factory) buildTools(ctx context.Context, b toolBuild) (*toolSet, error)
 	build := f.newTools
 	if build == nil {
 		build = builtinTools
+	}
+	if b.progs == nil {
+		b.progs = f.programs(b.root, b.cfg)
 	}
 	set, err := build(ctx, b)
 	if err != nil {

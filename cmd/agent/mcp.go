@@ -14,6 +14,7 @@ import (
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
+	"github.com/agentcli/agent/tools/programs"
 )
 
 // mcpSpecs turns the configured MCP servers of the project at root into
@@ -41,16 +42,26 @@ func mcpSpecs(cfg config.Config, root string, trusted bool) (specs []mcptool.Spe
 			notes = append(notes, err.Error()+"; skipped")
 			continue
 		}
+		ex := &expander{}
+		if s.FromProject {
+			// A project's server never gets the agent's keys, however
+			// its entry asks for them.
+			ex.secret = tools.SecretTest(os.Environ(), cfg.SecretVars())
+		}
 		specs = append(specs, mcptool.Spec{
-			Name:     s.Name,
-			Command:  expandEnv(s.Command),
-			Args:     expandAll(s.Args),
-			Env:      expandMap(s.Env),
-			Dir:      root,
-			URL:      expandEnv(s.URL),
-			Headers:  expandMap(s.Headers),
-			ReadOnly: s.ReadOnly,
+			Name:        s.Name,
+			Command:     ex.one(s.Command),
+			Args:        ex.all(s.Args),
+			Env:         ex.table(s.Env),
+			Dir:         root,
+			URL:         ex.one(s.URL),
+			Headers:     ex.table(s.Headers),
+			ReadOnly:    s.ReadOnly,
+			FromProject: s.FromProject,
 		})
+		if len(ex.blanked) > 0 {
+			notes = append(notes, fmt.Sprintf("mcp server %s: %s left empty: a project's server is never given the agent's keys", s.Name, strings.Join(ex.blanked, ", ")))
+		}
 	}
 	return specs, notes, nil
 }
@@ -101,36 +112,55 @@ func (d *factory) untrustedServers(root string) []config.NamedMCPServer {
 	return out
 }
 
-// expandEnv replaces ${VAR} and $VAR with the environment's values, as
+// expander replaces ${VAR} and $VAR with the environment's values, as
 // .mcp.json files expect: tokens stay in the environment, not in files.
-func expandEnv(s string) string { return os.ExpandEnv(s) }
+// Where secret is set, a variable it names expands to nothing, and is
+// listed in blanked.
+type expander struct {
+	secret  func(name, value string) bool
+	blanked []string
+}
 
-func expandAll(ss []string) []string {
+func (e *expander) one(s string) string {
+	return os.Expand(s, func(name string) string {
+		v := os.Getenv(name)
+		if e.secret != nil && e.secret(name, v) {
+			if !slices.Contains(e.blanked, "$"+name) {
+				e.blanked = append(e.blanked, "$"+name)
+			}
+			return ""
+		}
+		return v
+	})
+}
+
+func (e *expander) all(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = expandEnv(s)
+		out[i] = e.one(s)
 	}
 	return out
 }
 
-func expandMap(m map[string]string) map[string]string {
+func (e *expander) table(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		out[k] = expandEnv(v)
+		out[k] = e.one(v)
 	}
 	return out
 }
 
-// mcpOptions are the discovery options of cfg.
-func mcpOptions(cfg config.Config) mcptool.Options {
-	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version}
+// mcpOptions are the discovery options of cfg: server programs found by
+// progs, and never given the agent's keys.
+func mcpOptions(cfg config.Config, progs *programs.Resolver) mcptool.Options {
+	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Secrets: cfg.SecretVars()}
 }
 
 // addMCPTools discovers the configured servers' tools and adds them to
 // reg, waiting at most the configured limit (servers start in parallel).
 // A server that fails is skipped with one warning line. The returned
 // function stops the servers.
-func addMCPTools(ctx context.Context, cfg config.Config, root string, reg *tools.Registry, warn func(string)) (func() error, error) {
+func addMCPTools(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, warn func(string)) (func() error, error) {
 	specs, notes, err := mcpSpecs(cfg, root, cfg.ProjectTrusted)
 	if err != nil {
 		return nil, err
@@ -141,7 +171,7 @@ func addMCPTools(ctx context.Context, cfg config.Config, root string, reg *tools
 	if len(specs) == 0 {
 		return func() error { return nil }, nil
 	}
-	c, servers := mcptool.Discover(ctx, specs, mcpOptions(cfg))
+	c, servers := mcptool.Discover(ctx, specs, mcpOptions(cfg, progs))
 	for _, s := range servers {
 		if s.Err != nil {
 			warn(fmt.Sprintf("mcp server %s skipped: %v", s.Name, s.Err))
@@ -208,7 +238,7 @@ approval; "auto" one your own config lists as read_only.`,
 					written[s.Name] = s.MCPServer
 				}
 			}
-			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg))
+			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg, d.programs(root, cfg)))
 			defer c.Close()
 			return printMCPList(d, specs, written, servers, pending, notes)
 		},

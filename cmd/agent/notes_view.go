@@ -223,14 +223,21 @@ func noteText(d *factory, args []string, start string) (string, error) {
 }
 
 // editText opens $VISUAL or $EDITOR (vi when neither is set) on a
-// temporary file holding start, and returns what was saved.
+// temporary file holding start, and returns what was saved. The editor's
+// program is found as every helper program is (programs.go), for the
+// project of the current folder.
 func editText(d *factory, start string) (string, error) {
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
+	root, err := projectFolder("")
+	if err != nil {
+		return "", err
 	}
-	if editor == "" {
-		editor = "vi"
+	cfg, err := d.localConfig(root)
+	if err != nil {
+		return "", err
+	}
+	editor, err := editorCommand(d.environ(), d.programs(root, cfg))
+	if err != nil {
+		return "", err
 	}
 	dir, err := os.MkdirTemp("", "agent-note-")
 	if err != nil {
@@ -241,12 +248,10 @@ func editText(d *factory, start string) (string, error) {
 	if err := os.WriteFile(path, []byte(start), 0o600); err != nil {
 		return "", err
 	}
-	// The editor setting may hold arguments ("code --wait"): the shell
-	// splits it, as git does.
-	cmd := exec.Command("sh", "-c", editor+` "$1"`, "sh", path)
+	cmd := exec.Command(editor[0], append(editor[1:], path)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("editor %s: %w", editor, err)
+		return "", fmt.Errorf("editor %s: %w", filepath.Base(editor[0]), err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
@@ -42,7 +43,7 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	closeMCP, err := addMCPTools(ctx, b.cfg, b.root, set.reg, warn)
+	closeMCP, err := addMCPTools(ctx, b.cfg, b.root, b.progs, set.reg, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +55,9 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 // available (a Gemini key, espeak-ng); nil when there are none, so the
 // model is not offered a tool that cannot work.
 func audioTool(ctx context.Context, b toolBuild) tools.Tool {
-	speakers, err := tts.Open(ctx, speechSettings(b.cfg, b.env, ""))
+	s := speechSettings(b.cfg, b.env, "")
+	s.LookPath = b.progs.Find
+	speakers, err := tts.Open(ctx, s)
 	if err != nil || len(speakers) == 0 {
 		return nil
 	}
@@ -82,8 +85,18 @@ func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 // shellTool is run_command, configured from the user's own [shell] table
 // only (a project's is never read, see agent/config).
 func shellTool(b toolBuild) tools.Tool {
-	s := b.cfg.Shell
-	return shell.New(b.root, shell.Options{
+	o := shellOptions(b.cfg)
+	o.Programs = b.progs
+	o.Secrets = b.cfg.SecretVars()
+	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }
+	o.Stream = func(ctx context.Context, b []byte) { tools.Output(ctx)(b) }
+	return shell.New(b.root, o)
+}
+
+// shellOptions are the [shell] settings as run_command's options.
+func shellOptions(cfg config.Config) shell.Options {
+	s := cfg.Shell
+	return shell.Options{
 		NoSandbox:    s.Sandbox == "off",
 		Network:      s.Network,
 		NetworkAllow: s.NetworkAllow,
@@ -91,9 +104,9 @@ func shellTool(b toolBuild) tools.Tool {
 		Caches:       s.Caches,
 		ToolDirs:     s.ToolDirs,
 		Timeout:      time.Duration(s.Timeout),
-		NewIgnorer:   func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) },
-		Stream:       func(ctx context.Context, b []byte) { tools.Output(ctx)(b) },
-	})
+		MemoryLimit:  int64(s.MemoryLimit),
+		TmpSize:      int64(s.TmpSize),
+	}
 }
 
 // webTool is web_fetch, its allowed hosts from the user's own [web]

@@ -47,14 +47,18 @@ func trustPath(env map[string]string) string {
 	return ""
 }
 
-// projectHash identifies the trusted content: both files together, so
-// that changing either asks again.
-func projectHash(root string) string {
+// projectHash identifies the trusted content: both files together, and
+// the files inside the project that their MCP servers run, so that
+// changing any of them asks again.
+func projectHash(env map[string]string, root string) string {
 	h := sha256.New()
 	for _, name := range []string{config.ProjectFile(root), filepath.Join(root, mcpFile)} {
 		b, _ := readSmall(name, 1<<20)
 		fmt.Fprintf(h, "%d\x00", len(b))
 		h.Write(b)
+	}
+	for _, f := range config.MCPFiles(root, env) {
+		fmt.Fprintf(h, "mcp file\x00%s\x00%s\x00", f.Rel, f.State)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -80,7 +84,7 @@ func readSmall(path string, max int64) ([]byte, error) {
 func isTrusted(env map[string]string, root string) bool {
 	tf, _ := readTrust(trustPath(env))
 	e, ok := tf.Projects[root]
-	return ok && e.Hash == projectHash(root)
+	return ok && e.Hash == projectHash(env, root)
 }
 
 func readTrust(path string) (trustFile, error) {
@@ -112,7 +116,7 @@ func rememberTrust(env map[string]string, root string) error {
 		return errors.New("no config folder to remember the trust in (set HOME or XDG_CONFIG_HOME)")
 	}
 	tf, _ := readTrust(path)
-	tf.Projects[root] = trustEntry{Hash: projectHash(root), Trusted: time.Now().UTC()}
+	tf.Projects[root] = trustEntry{Hash: projectHash(env, root), Trusted: time.Now().UTC()}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}

@@ -148,7 +148,11 @@ func speechText(io_ *streams, file string, args []string) (string, error) {
 // openSpeakers builds the configured engines for the current project, the
 // one --provider names first.
 func openSpeakers(cmd *cobra.Command, d *factory, provider string, concurrency int) ([]*tts.Speaker, error) {
-	cfg, err := d.localConfig(".")
+	root, err := projectFolder("")
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := d.localConfig(root)
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +166,7 @@ func openSpeakers(cmd *cobra.Command, d *factory, provider string, concurrency i
 	if concurrency > 0 {
 		s.Concurrency = concurrency
 	}
+	s.LookPath = d.programs(root, cfg).Find
 	return tts.Open(cmd.Context(), s)
 }
 

@@ -196,7 +196,7 @@ func TestNoEspeak(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "apt-get install espeak-ng") {
 		t.Errorf("Open(espeak) without the program = %v", err)
 	}
-	if got := tts.Available(""); len(got) != 0 {
+	if got := tts.Available("", nil); len(got) != 0 {
 		t.Errorf("Available = %v", got)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -21,16 +20,22 @@ import (
 // stdin/stdout (Command, Args, Env), or a Streamable HTTP endpoint (URL,
 // Headers).
 type Spec struct {
-	Name    string
+	Name string
+	// Command is a program name, found through Options.LookPath, or a
+	// path (relative to Dir).
 	Command string
 	Args    []string
-	Env     map[string]string // added to the agent's own environment
+	Env     map[string]string // added to a minimal base (see Options.Environ)
 	Dir     string            // working folder of Command; "" is the current one
 	URL     string
 	Headers map[string]string
 	// ReadOnly names tools (as the server calls them) that run without
 	// approval. Set it only from the user's own config.
 	ReadOnly []string
+	// FromProject marks a server that came with the project (its
+	// .mcp.json or .agent/config.toml): its Env never carries the
+	// agent's secrets (Options.Secrets), whatever it asks for.
+	FromProject bool
 }
 
 // Options tune discovery and calls.
@@ -41,6 +46,18 @@ type Options struct {
 	MaxResult int
 	// Version is the agent's version, told to servers.
 	Version string
+	// LookPath finds a Command given by name; nil means a resolver over
+	// Environ's PATH that skips relative entries and the server's Dir
+	// (package programs).
+	LookPath func(name string) (string, error)
+	// Environ is the agent's environment (os.Environ when nil). A
+	// server program gets only its base (PATH, HOME, USER, LANG, LC_*,
+	// TERM, TMPDIR) and its own Env.
+	Environ []string
+	// Secrets name the variables holding the agent's own secrets: they
+	// and any variable of the same value are left out of the base, and
+	// out of the Env of a server FromProject.
+	Secrets []string
 }
 
 // DefaultMaxResult is the most text one imported tool call returns.
@@ -267,12 +284,13 @@ func (cn *conn) transport() (mcp.Transport, error) {
 	s := cn.spec
 	switch {
 	case s.Command != "":
-		cmd := exec.Command(s.Command, s.Args...)
-		cmd.Dir = s.Dir
-		cmd.Env = os.Environ()
-		for k, v := range s.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
+		prog, err := cn.program()
+		if err != nil {
+			return nil, err
 		}
+		cmd := exec.Command(prog, s.Args...)
+		cmd.Dir = s.Dir
+		cmd.Env = serverEnv(cn.environ(), cn.opts.Secrets, s)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {

@@ -64,6 +64,11 @@ func fakeServer(mode string) {
 	if mode == "dead" {
 		os.Exit(2)
 	}
+	if file, ok := strings.CutPrefix(mode, "env:"); ok {
+		// Says what environment it was given, then serves as usual.
+		os.WriteFile(file, []byte(strings.Join(os.Environ(), "\n")+"\n"), 0o600)
+		mode = "ok"
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<24)
 	out := json.NewEncoder(os.Stdout)

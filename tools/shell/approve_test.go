@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,14 +140,18 @@ func TestRefusedBeforeAsking(t *testing.T) {
 }
 
 func TestEnvironmentHasNoSecrets(t *testing.T) {
-	env := cleanEnv([]string{"PATH=/bin", "GEMINI_API_KEY=k", "GITHUB_TOKEN=t", "SSH_AUTH_SOCK=/tmp/s", "AWS_SECRET_ACCESS_KEY=s", "GOFLAGS=-mod=mod", "TERM=xterm"})
+	env := cleanEnv([]string{"PATH=/bin", "GEMINI_API_KEY=k", "GITHUB_TOKEN=t", "SSH_AUTH_SOCK=/tmp/s", "AWS_SECRET_ACCESS_KEY=s", "GOFLAGS=-mod=mod", "TERM=xterm",
+		"WORK_GEMINI=AIzaWork", "COPY_OF_IT=AIzaWork", "EMPTY=", "OTHER_EMPTY="}, []string{"WORK_GEMINI", "EMPTY"})
 	got := strings.Join(env, " ")
-	for _, bad := range []string{"GEMINI", "GITHUB_TOKEN", "SSH_AUTH_SOCK", "AWS", "xterm"} {
+	for _, bad := range []string{"GEMINI", "GITHUB_TOKEN", "SSH_AUTH_SOCK", "AWS", "xterm", "AIzaWork"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("environment %q keeps %s", got, bad)
 		}
 	}
-	for _, want := range []string{"PATH=/bin", "GOFLAGS=-mod=mod", "NO_COLOR=1", "TERM=dumb"} {
+	if slices.Contains(env, "EMPTY=") {
+		t.Errorf("environment %q keeps EMPTY, named a secret", got)
+	}
+	for _, want := range []string{"PATH=/bin", "GOFLAGS=-mod=mod", "NO_COLOR=1", "TERM=dumb", "OTHER_EMPTY="} {
 		if !strings.Contains(got, want) {
 			t.Errorf("environment %q lacks %s", got, want)
 		}
@@ -156,7 +161,8 @@ func TestEnvironmentHasNoSecrets(t *testing.T) {
 func TestDefaultFolders(t *testing.T) {
 	env := map[string]string{"HOME": "/home/u", "PATH": "/home/u/go/bin:/home/u/.local/bin:/home/u/.cargo/bin:/home/u/.pyenv/shims:/usr/bin:/home/u"}
 	got := strings.Join(DefaultToolDirs(env), " ")
-	if got != "/home/u/go /home/u/.local/bin /home/u/.cargo/bin /home/u/.pyenv" {
+	// Each entry alone, never its parent (~/go holds more than tools).
+	if got != "/home/u/go/bin /home/u/.local/bin /home/u/.cargo/bin /home/u/.pyenv/shims" {
 		t.Errorf("DefaultToolDirs = %s", got)
 	}
 	env["GOMODCACHE"] = "/srv/mod"

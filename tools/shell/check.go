@@ -61,5 +61,18 @@ func (t *Tool) Check(ctx context.Context) []Finding {
 	default:
 		lim.Detail = "none available: as root a writable pids cgroup is needed (RLIMIT_NPROC does not bind root); otherwise the prlimit program"
 	}
-	return append(out, lim)
+	out = append(out, lim)
+	mem := Finding{Name: "a memory limit bounds each command", OK: true}
+	if t.limit.memBase != "" {
+		mem.Detail = fmt.Sprintf("%s for all its processes, by a memory cgroup under %s", sizeText(t.opts.MemoryLimit), t.limit.memBase)
+	} else {
+		mem.Detail = fmt.Sprintf("%s for each of its processes' data, by RLIMIT_DATA (no memory cgroup can be made here)", sizeText(t.opts.MemoryLimit))
+	}
+	tmp := Finding{Name: "/tmp and /dev/shm are bounded", OK: t.sized}
+	if t.sized {
+		tmp.Detail = sizeText(t.opts.TmpSize) + " each"
+	} else {
+		tmp.Detail = "this bubblewrap has no --size (0.5 and later have it)"
+	}
+	return append(out, mem, tmp)
 }

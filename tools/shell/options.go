@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/programs"
 )
 
 // Defaults of Options.
@@ -17,6 +20,9 @@ const (
 	DefaultProcLimit = 512
 	DefaultScanFiles = 20000
 	DefaultScanTime  = time.Second
+	// DefaultTmpSize lets a build put its objects in /tmp (go test -race
+	// of a large module) and stops a command filling the memory there.
+	DefaultTmpSize = 4 << 30
 )
 
 // Ignorer decides which project paths the changed-files scan skips. The
@@ -52,8 +58,23 @@ type Options struct {
 	// Env is the environment commands start from (os.Environ when nil);
 	// variables that look like secrets are always removed.
 	Env []string
-	// Bwrap is the bubblewrap program; found on PATH when empty.
-	Bwrap string
+	// Secrets name the variables holding the agent's own secrets (the
+	// provider keys, api_key_env's variable, the serve token's): they
+	// are removed too, whatever their names, and so is any variable
+	// holding the same value as one of them.
+	Secrets []string
+	// Programs finds bubblewrap and prlimit, once; nil means a resolver
+	// over Env's PATH that skips the folders commands may write (see
+	// Writable). Bwrap, when set, is the bubblewrap program instead.
+	Programs *programs.Resolver
+	Bwrap    string
+	// MemoryLimit bounds the memory of one command, in bytes: all its
+	// processes together where a memory cgroup can be made, else each
+	// one's data (RLIMIT_DATA); DefaultMemoryLimit() when 0.
+	MemoryLimit int64
+	// TmpSize bounds each of the sandbox's own writable folders (/tmp,
+	// /dev/shm, the empty home), in bytes; DefaultTmpSize when 0.
+	TmpSize int64
 	// Timeout is a command's time limit when the call gives none;
 	// MaxTime is the longest a call may ask for.
 	Timeout, MaxTime time.Duration
@@ -90,7 +111,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.Caches = absDirs(o.Caches, env["HOME"])
 	o.ToolDirs = absDirs(o.ToolDirs, env["HOME"])
-	o.Env = cleanEnv(o.Env)
+	o.Env = cleanEnv(o.Env, o.Secrets)
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
@@ -110,7 +131,25 @@ func (o Options) withDefaults() Options {
 	if o.ScanTime <= 0 {
 		o.ScanTime = DefaultScanTime
 	}
+	if o.MemoryLimit <= 0 {
+		o.MemoryLimit = DefaultMemoryLimit()
+	}
+	if o.TmpSize <= 0 {
+		o.TmpSize = DefaultTmpSize
+	}
 	return o
+}
+
+// Writable are the folders of the host a command in the project folder
+// root may write: the project and the caches (after o's defaults). No
+// helper program is taken from inside them (package programs).
+func Writable(root string, o Options) []programs.Place {
+	o = o.withDefaults()
+	out := []programs.Place{{Dir: root, What: "inside the project"}}
+	for _, d := range o.Caches {
+		out = append(out, programs.Place{Dir: d, What: "in a cache sandboxed commands may write"})
+	}
+	return out
 }
 
 func envMap(environ []string) map[string]string {
@@ -154,15 +193,12 @@ func DefaultCaches(env map[string]string) []string {
 	return dirs
 }
 
-// secretHomeDirs are folders of the home that hold keys, tokens or
-// history; a tool folder on PATH inside one is shown alone, never its
-// parent.
-var secretHomeDirs = []string{".ssh", ".gnupg", ".config", ".local", ".aws", ".kube", ".docker", ".password-store", ".cargo"}
-
-// DefaultToolDirs are the folders under the home that PATH uses (Go's
-// bin, pyenv, nvm...), so that tools installed there still run: for an
-// entry ~/x/bin, the folder ~/x, unless x is a folder holding secrets
-// (.config, .local, .ssh, .cargo...), where only the entry itself is shown.
+// DefaultToolDirs are the folders under the home that PATH names (Go's
+// bin, pyenv's shims, nvm's bin...), so that tools installed there still
+// run. Each entry is shown alone, never its parent: ~/go/bin, not ~/go,
+// whose siblings may hold anything (a .npmrc beside a global bin, keys
+// beside a tool's folder). A tool that needs more of its installation
+// (pyenv's versions) needs that folder in [shell] tool_dirs.
 func DefaultToolDirs(env map[string]string) []string {
 	home := filepath.Clean(env["HOME"])
 	if env["HOME"] == "" || home == "/" {
@@ -175,13 +211,8 @@ func DefaultToolDirs(env map[string]string) []string {
 		if !filepath.IsAbs(p) || err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 			continue
 		}
-		top := strings.Split(filepath.ToSlash(rel), "/")[0]
-		d := filepath.Join(home, top)
-		if slices.Contains(secretHomeDirs, top) {
-			d = p
-		}
-		if !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
+		if !slices.Contains(dirs, p) {
+			dirs = append(dirs, p)
 		}
 	}
 	return dirs
@@ -192,8 +223,10 @@ func DefaultToolDirs(env map[string]string) []string {
 var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION"}
 
 // cleanEnv drops the variables that look like secrets (API keys, tokens,
-// the ssh agent's socket) and sets a few that keep output plain.
-func cleanEnv(environ []string) []string {
+// the ssh agent's socket), those named in secrets and any holding the
+// same value as one of those, and sets a few that keep output plain.
+func cleanEnv(environ, secrets []string) []string {
+	environ = tools.WithoutSecrets(environ, secrets)
 	out := make([]string, 0, len(environ)+3)
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")

@@ -3,6 +3,7 @@ package shell
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -14,8 +15,17 @@ var maskedFiles = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/
 // in root. Later mounts go over earlier ones, so the order is: the
 // read-only system, fresh /dev, /proc, /tmp and /run, the hidden homes,
 // then what shows through them (tool folders read-only, caches writable),
-// then the project writable with .git and .agent read-only on top.
-func bwrapArgs(root, home string, caches, toolDirs []string, net bool) []string {
+// then the project writable with .git and .agent read-only on top. When
+// tmpSize is positive, each folder the sandbox makes writable in memory
+// (/tmp, /dev/shm, the empty homes and /run) holds at most that many
+// bytes, so that no command fills the memory there.
+func bwrapArgs(root, home string, caches, toolDirs []string, net bool, tmpSize int64) []string {
+	tmpfs := func(dir string) []string {
+		if tmpSize > 0 {
+			return []string{"--size", strconv.FormatInt(tmpSize, 10), "--tmpfs", dir}
+		}
+		return []string{"--tmpfs", dir}
+	}
 	a := []string{
 		"--die-with-parent", // the sandbox ends with the agent
 		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -26,26 +36,30 @@ func bwrapArgs(root, home string, caches, toolDirs []string, net bool) []string 
 	a = append(a,
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
+	)
+	// --dev's /dev/shm is a folder of its tmpfs, which has no size.
+	a = append(a, tmpfs("/dev/shm")...)
+	a = append(a,
 		"--proc", "/proc",
 		// Sysctls check only the uid: root without capabilities could
 		// still write them (the host name, drop_caches).
 		"--ro-bind", "/proc/sys", "/proc/sys",
 		"--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
-		"--tmpfs", "/tmp",
-		// Sockets stay usable on a read-only mount (the docker or D-Bus
-		// socket would be a way out), so /run is emptied.
-		"--tmpfs", "/run",
 	)
+	a = append(a, tmpfs("/tmp")...)
+	// Sockets stay usable on a read-only mount (the docker or D-Bus
+	// socket would be a way out), so /run is emptied.
+	a = append(a, tmpfs("/run")...)
 	if net {
 		a = append(a, "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve")
 	}
 	for _, d := range []string{"/home", "/root"} {
 		if isDir(d) {
-			a = append(a, "--tmpfs", d)
+			a = append(a, tmpfs(d)...)
 		}
 	}
 	if home != "" && home != "/" && isDir(home) && home != "/root" {
-		a = append(a, "--tmpfs", home)
+		a = append(a, tmpfs(home)...)
 	}
 	if os.Geteuid() == 0 {
 		masks := append([]string(nil), maskedFiles...)

@@ -250,7 +250,12 @@ func TestCheck(t *testing.T) {
 func TestSecretsNotInTheSandboxEnvironment(t *testing.T) {
 	needBwrap(t)
 	dir := project(t, nil)
-	tool := New(dir, Options{Env: append(os.Environ(), "MY_API_KEY=SECRET-ENV-VALUE", "GITHUB_TOKEN=SECRET-ENV-VALUE")})
+	// WORK_GEMINI is named by api_key_env: its name says nothing, and a
+	// copy of its value under another name is the same secret.
+	tool := New(dir, Options{
+		Env:     append(os.Environ(), "MY_API_KEY=SECRET-ENV-VALUE", "GITHUB_TOKEN=SECRET-ENV-VALUE", "WORK_GEMINI=SECRET-ENV-VALUE-2", "PLAIN_COPY=SECRET-ENV-VALUE-2"),
+		Secrets: []string{"WORK_GEMINI"},
+	})
 	res := runIn(t, tool, "env; tr '\\0' '\\n' < /proc/1/environ")
 	if strings.Contains(res.Content, "SECRET-ENV-VALUE") {
 		t.Errorf("a secret variable reached the command:\n%s", res.Content)

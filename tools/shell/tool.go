@@ -1,8 +1,10 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/programs"
 )
 
 //go:embed run_command.md
@@ -27,9 +30,11 @@ type Tool struct {
 	opts Options
 	def  tools.Definition
 
-	once  sync.Once // finds bubblewrap and the process limit on first use
-	bwrap string
-	limit procLimit
+	once     sync.Once // finds bubblewrap and the limits on first use
+	bwrap    string
+	bwrapErr error // why there is no bwrap, when there is none
+	sized    bool  // this bubblewrap knows --size (0.5 and later)
+	limit    procLimit
 
 	toldPartial atomic.Bool // the person was told the git guard cannot see the whole project
 }
@@ -93,17 +98,28 @@ func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
 
 func (t *Tool) setup() {
 	t.once.Do(func() {
+		progs := t.opts.Programs
+		if progs == nil {
+			path, ok := envMap(t.opts.Env)["PATH"]
+			if !ok {
+				path = os.Getenv("PATH")
+			}
+			progs = programs.New(programs.Options{Path: path, Untrusted: Writable(t.root, t.opts)})
+		}
+		t.limit = findProcLimit(progs.Find)
 		if t.opts.NoSandbox {
-			t.limit = findProcLimit()
 			return
 		}
 		t.bwrap = t.opts.Bwrap
 		if t.bwrap == "" {
-			t.bwrap, _ = exec.LookPath("bwrap")
+			t.bwrap, t.bwrapErr = progs.Find("bwrap")
 		} else if _, err := exec.LookPath(t.bwrap); err != nil {
 			t.bwrap = ""
 		}
-		t.limit = findProcLimit()
+		if t.bwrap != "" {
+			help, _ := exec.Command(t.bwrap, "--help").CombinedOutput()
+			t.sized = bytes.Contains(help, []byte("--size"))
+		}
 	})
 }
 
@@ -112,6 +128,9 @@ func (t *Tool) ready() *tools.Result {
 	t.setup()
 	home := envMap(t.opts.Env)["HOME"]
 	switch {
+	case !t.opts.NoSandbox && t.bwrap == "" && errors.Is(t.bwrapErr, programs.ErrUntrusted):
+		res := tools.Errorf(tools.CodePolicyDenied, "run_command needs bubblewrap: %v; no command was run", t.bwrapErr)
+		return &res
 	case !t.opts.NoSandbox && t.bwrap == "":
 		res := tools.Errorf(tools.CodePolicyDenied, "run_command needs bubblewrap, which is not installed (install the package bubblewrap); no command was run")
 		return &res
@@ -162,6 +181,9 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 	if o.hitLimit {
 		r.Message += fmt.Sprintf("; the process limit (%d) was reached: some forks failed", t.opts.ProcLimit)
 	}
+	if o.oomKilled {
+		r.Message += fmt.Sprintf("; killed for memory: the command went over its memory limit of %s", sizeText(t.opts.MemoryLimit))
+	}
 	if git != nil {
 		t.reportGit(&r, git.check(t.opts.ScanFiles, t.opts.ScanTime))
 	}
@@ -170,13 +192,14 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 
 // outcome is how one command ended.
 type outcome struct {
-	code     int
-	sig      string // the signal that killed it, if one did
-	timedOut bool
-	hitLimit bool // a fork failed for the process limit
-	took     time.Duration
-	out      *capture
-	startErr error
+	code      int
+	sig       string // the signal that killed it, if one did
+	timedOut  bool
+	hitLimit  bool // a fork failed for the process limit
+	oomKilled bool // a process was killed for the memory limit
+	took      time.Duration
+	out       *capture
+	startErr  error
 }
 
 // run runs one command to its end, its timeout or the cancellation of
@@ -222,6 +245,7 @@ func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream fun
 	o.took = time.Since(began)
 	o.code, o.sig = p.exitCode()
 	o.hitLimit = cg != nil && cg.hitLimit()
+	o.oomKilled = cg != nil && cg.oomKilled()
 	return o, nil
 }
 
@@ -240,16 +264,19 @@ func (t *Tool) argv(c call, net bool) ([]string, *cgroup, error) {
 			return nil, nil, fmt.Errorf("make .agent: %w", err)
 		}
 		home := envMap(t.opts.Env)["HOME"]
-		argv = append(append(append(append([]string{t.bwrap}, bwrapArgs(t.root, home, t.opts.Caches, t.opts.ToolDirs, net)...), roBinds(c.readOnly)...), "--"), inner...)
+		var tmpSize int64
+		if t.sized {
+			tmpSize = t.opts.TmpSize
+		}
+		argv = append(append(append(append([]string{t.bwrap}, bwrapArgs(t.root, home, t.opts.Caches, t.opts.ToolDirs, net, tmpSize)...), roBinds(c.readOnly)...), "--"), inner...)
 	}
-	if t.limit.kind != limitCgroup {
-		return argv, nil, nil
+	// A cgroup that cannot be made loses its limit, not the command.
+	cg, _ := t.limit.newCgroup(t.opts.ProcLimit+3, t.opts.MemoryLimit) // +3: launcher, bwrap, init
+	var dataKiB int64
+	if cg == nil || cg.mem == "" {
+		dataKiB = max(t.opts.MemoryLimit>>10, 1)
 	}
-	cg, err := t.limit.newCgroup(t.opts.ProcLimit + 3) // launcher, bwrap, init
-	if err != nil {
-		return argv, nil, nil // the limit is lost, not the command
-	}
-	return cg.wrap(argv), cg, nil
+	return launch(argv, cg, dataKiB), cg, nil
 }
 
 func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools.Result {

@@ -1,0 +1,172 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/BurntSushi/toml"
+)
+
+// MCPFile is a file inside the project that one of the project's own MCP
+// servers runs, and what it is now.
+type MCPFile struct {
+	Rel string // relative to the project folder, slash-separated
+	// State is "absent", or what the path is now: for a file inside the
+	// project, its real path and the SHA-256 of its content; for a link
+	// leading elsewhere, where it leads.
+	State string
+}
+
+// maxMCPFiles bounds the paths one project's servers can make the agent
+// look at.
+const maxMCPFiles = 64
+
+// MCPFiles lists the files inside the project at root that its own MCP
+// servers (.mcp.json, and [mcp.servers] of its .agent/config.toml) run:
+// a command given as a path, and each argument naming a path inside the
+// project (node server.js, python tools/mcp.py), whether or not it
+// exists yet (a build may make it), after ${VAR} expansion from env. The project's trust
+// covers them: a sandboxed command may write the project, and a server
+// runs outside the sandbox, so a script rewritten since the person
+// trusted the project makes it untrusted again.
+func MCPFiles(root string, env map[string]string) []MCPFile {
+	servers := projectMCPServers(root)
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	expand := func(s string) string { return os.Expand(s, func(k string) string { return env[k] }) }
+	var paths []string
+	add := func(arg string) {
+		if arg == "" || strings.Contains(arg, "://") || len(paths) >= maxMCPFiles {
+			return
+		}
+		p := arg
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		p = filepath.Clean(p)
+		if _, err := os.Lstat(p); err != nil && !pathLike(arg) {
+			return // a word (stdio, a package name), not a file to come
+		}
+		if inFolder(root, p) || inFolder(realRoot, realPath(p)) {
+			if !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	for _, s := range servers {
+		if c := expand(s.Command); strings.ContainsRune(c, '/') {
+			add(c)
+		}
+		for _, a := range s.Args {
+			a = expand(a)
+			if strings.HasPrefix(a, "-") {
+				_, a, _ = strings.Cut(a, "=") // --script=./x.js
+			}
+			add(a)
+		}
+	}
+	slices.Sort(paths)
+	out := make([]MCPFile, 0, len(paths))
+	for _, p := range paths {
+		rel, _ := filepath.Rel(root, p)
+		out = append(out, MCPFile{Rel: filepath.ToSlash(rel), State: fileState(realRoot, p)})
+	}
+	return out
+}
+
+// projectMCPServers are the servers of the project's own files, enabled
+// or not: enabling one changes those files, which the trust covers too.
+func projectMCPServers(root string) []MCPServer {
+	var out []MCPServer
+	if fromJSON, err := LoadMCPJSON(filepath.Join(root, ".mcp.json")); err == nil {
+		for _, s := range fromJSON {
+			out = append(out, s)
+		}
+	}
+	if data, err := readConfigFile(ProjectFile(root)); err == nil {
+		var f struct {
+			MCP struct {
+				Servers map[string]MCPServer `toml:"servers"`
+			} `toml:"mcp"`
+		}
+		if _, err := toml.Decode(string(data), &f); err == nil {
+			for _, s := range f.MCP.Servers {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// fileState says what the path p is now (see MCPFile.State).
+func fileState(realRoot, p string) string {
+	if _, err := os.Lstat(p); err != nil {
+		return "absent"
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		target, _ := os.Readlink(p)
+		return "broken link to " + target
+	}
+	if !inFolder(realRoot, real) {
+		return "outside the project: " + real
+	}
+	sum, err := contentHash(real)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", real, err)
+	}
+	return real + " " + sum
+}
+
+// contentHash is the SHA-256 of the regular file at path; anything else
+// (a folder, a FIFO, a device) is an error, not waited on.
+func contentHash(path string) (string, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", errors.New("not a regular file")
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// pathLike reports whether a missing argument reads as a file's path
+// (server.py, dist/index.js) rather than a word or an npm package
+// (@scope/server@1.2.3).
+func pathLike(arg string) bool {
+	return !strings.HasPrefix(arg, "@") && strings.ContainsAny(arg, "/.")
+}
+
+// realPath is p with its links resolved, or p when it cannot be.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// inFolder reports whether path is dir or lies inside it.
+func inFolder(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
