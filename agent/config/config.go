@@ -20,7 +20,7 @@ import (
 
 // Config is the effective configuration.
 type Config struct {
-	Provider string `toml:"provider"` // a preset name: gemini, openai, openrouter, venice, ollama, anthropic
+	Provider string `toml:"provider"` // a preset name (see PresetNames)
 	Model    string `toml:"model"`
 	BaseURL  string `toml:"base_url"` // "" means the SDK's default address
 	// APIKeyEnv names the environment variable that holds the key, instead

@@ -47,15 +47,17 @@ func (c *Config) resolveProvider(in Input) error {
 	return nil
 }
 
-// autoProvider chooses a provider from the environment: the first of
-// autoOrder whose key is set, then an OpenAI-compatible server named by
-// OPENAI_BASE_URL, then a local Ollama that answers.
+// autoProvider chooses a provider from the environment: the first preset
+// that needs a key whose key is set, then an OpenAI-compatible server
+// named by OPENAI_BASE_URL, then a local Ollama that answers.
 func autoProvider(env map[string]string, probe func(string) ([]string, bool)) (name, why string, models []string) {
-	for _, n := range autoOrder {
-		p := presets[n]
+	for _, p := range presets {
+		if p.NoKey {
+			continue
+		}
 		for _, k := range p.KeyEnvs {
 			if env[k] != "" {
-				return n, k + " is set", nil
+				return p.Name, k + " is set", nil
 			}
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // Endpoint names what a provider talks to and which settings configure it,
 // so that a failure can say what to fix.
 type Endpoint struct {
-	Provider   string // "gemini", "openai", "openrouter", "anthropic", ...
+	Provider   string // the provider's name, as the configuration calls it
 	Model      string
 	BaseURL    string // "" means the SDK's default address
 	KeySetting string // where the key comes from, e.g. "GEMINI_API_KEY"

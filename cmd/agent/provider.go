@@ -35,7 +35,7 @@ func buildModel(ctx context.Context, cfg config.Config) (llm.Model, error) {
 			KeySetting: keySetting, URLSetting: urlSetting,
 			// OpenAI itself wants max_completion_tokens (its reasoning
 			// models refuse max_tokens); compatible servers read max_tokens.
-			MaxCompletionTokens: cfg.Provider == "openai" && cfg.BaseURL == config.OpenAIURL,
+			MaxCompletionTokens: cfg.BaseURL == config.OpenAIURL,
 		})
 	case config.FamilyAnthropic:
 		o := anthropic.Options{

@@ -1,5 +1,5 @@
 // Package openai is the llm.Model for OpenAI and every server that speaks
-// its chat completions API (OpenRouter, Venice, Ollama, llama.cpp, vLLM),
+// its chat completions API (hosted services and local servers alike),
 // built on the official github.com/openai/openai-go/v3 SDK. The client is
 // built from explicit options only, never from the process environment, so
 // that an OpenAI key cannot leak to another provider's server; the SDK's
@@ -29,14 +29,14 @@ const MaxStop = 4
 
 // Options configure an OpenAI-compatible model.
 type Options struct {
-	// Provider names the service in messages and Name: "openai",
-	// "openrouter", "venice", "ollama", ...
+	// Provider names the service in messages and Name: the configured
+	// provider's name; "openai" when empty.
 	Provider string
 	Model    string
 	// BaseURL is the API root, ending in /v1 for most servers. Required:
 	// the caller resolves presets and OPENAI_BASE_URL.
 	BaseURL string
-	// APIKey may be empty for servers that need none (Ollama).
+	// APIKey may be empty for servers that need none (local ones).
 	APIKey string
 	// HTTPClient carries the requests; nil means a fresh default client.
 	HTTPClient *http.Client
