@@ -12,6 +12,9 @@ const (
 	FamilyGemini    = "gemini"
 	FamilyOpenAI    = "openai"
 	FamilyAnthropic = "anthropic"
+	// FamilyOllama is Ollama's native chat API, which sets the window per
+	// request; its OpenAI-compatible one cannot.
+	FamilyOllama = "ollama"
 )
 
 // Preset is what the agent knows about a provider name. The presets are
@@ -21,16 +24,20 @@ type Preset struct {
 	Name string
 	// Title is the name people know the service by ("OpenRouter").
 	Title  string
-	Family string // FamilyGemini, FamilyOpenAI or FamilyAnthropic
+	Family string // FamilyGemini, FamilyOpenAI, FamilyAnthropic or FamilyOllama
 	// BaseURL is the preset's address; "" leaves it to the SDK.
 	BaseURL string
 	// URLEnv is the SDK's variable for the address; when set it wins over
 	// BaseURL (but not over base_url set for the agent by flag or env).
 	URLEnv string
+	// bareHost means URLEnv may name just a host and port, with the
+	// scheme and port left out as Ollama's OLLAMA_HOST allows
+	// ("0.0.0.0", "host:port").
+	bareHost bool
 	// KeyEnvs are the variables the key is read from, first set wins.
 	KeyEnvs []string
-	// NoKey means the server needs no key (a server on the user's own
-	// machine).
+	// NoKey means the server needs no key: a server on the user's own
+	// machine, probed when no key is set, whose window is asked of it.
 	NoKey bool
 	// Model is the default model.
 	Model string
@@ -62,15 +69,25 @@ var presets = []Preset{
 		KeyEnvs: []string{"VENICE_API_KEY"}, Model: "llama-3.3-70b",
 	},
 	{
-		Name: "ollama", Title: "Ollama", Family: FamilyOpenAI, BaseURL: OllamaURL, URLEnv: "OPENAI_BASE_URL",
+		Name: "ollama", Title: "Ollama", Family: FamilyOllama, BaseURL: OllamaURL, URLEnv: "OLLAMA_HOST", bareHost: true,
 		KeyEnvs: []string{"OLLAMA_API_KEY"}, NoKey: true, Model: "qwen3",
+	},
+	{
+		// llama-server serves the one model it was started with, whatever
+		// the request names.
+		Name: "llamacpp", Title: "llama.cpp", Family: FamilyOpenAI, BaseURL: "http://127.0.0.1:8080/v1", URLEnv: "OPENAI_BASE_URL",
+		NoKey: true, Model: "default",
+	},
+	{
+		Name: "lmstudio", Title: "LM Studio", Family: FamilyOpenAI, BaseURL: "http://127.0.0.1:1234/v1", URLEnv: "OPENAI_BASE_URL",
+		NoKey: true, Model: "default",
 	},
 }
 
 // Well-known addresses.
 const (
 	OpenAIURL = "https://api.openai.com/v1"
-	OllamaURL = "http://localhost:11434/v1"
+	OllamaURL = "http://127.0.0.1:11434"
 )
 
 // LookupPreset returns the preset called name.
@@ -140,7 +157,7 @@ func noProviderText() string {
 		}
 		fmt.Fprintf(&b, "  - export %-25s (%s)\n", p.KeyEnvs[0]+"=...", note)
 	}
-	fmt.Fprintf(&b, "  - start %s (local models, no key)\n", strings.Join(local, " or "))
+	fmt.Fprintf(&b, "  - start %s\n    (local models, no key)\n", strings.Join(local, ", "))
 	b.WriteString(`  - export OPENAI_BASE_URL=http://host:port/v1 for vLLM or any other
     OpenAI-compatible server
   - or write provider = "...", model = "..." in .agent/config.toml or

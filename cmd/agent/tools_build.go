@@ -21,6 +21,7 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	if !b.readOnly {
 		set.reg.Add(shellTool(b))
 	}
+	set.essential = set.reg.Names()
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}

@@ -49,10 +49,18 @@ type Options struct {
 	// (OpenAI's current name, required by its reasoning models) instead of
 	// max_tokens (what most compatible servers read).
 	MaxCompletionTokens bool
+	// AskWindow makes Window ask the server for its context window (a
+	// local or self-hosted server: llama.cpp's /props, LM Studio's model
+	// list); hosted services are not asked.
+	AskWindow bool
+	// Local names the server program when it runs on the user's machine
+	// ("llama.cpp", "LM Studio"), for the message when it is not running.
+	Local string
 }
 
 // Model streams replies from one model of an OpenAI-compatible server.
 type Model struct {
+	hc     *http.Client
 	chat   openai.ChatCompletionService
 	o      Options
 	ep     llm.Endpoint
@@ -84,6 +92,7 @@ func New(o Options) (*Model, error) {
 		opts = append(opts, option.WithAPIKey(o.APIKey))
 	}
 	return &Model{
+		hc: hc,
 		// The service, not openai.NewClient: NewClient would add the
 		// environment's OPENAI_API_KEY even when talking to OpenRouter.
 		chat: openai.NewChatCompletionService(opts...),
@@ -94,6 +103,7 @@ func New(o Options) (*Model, error) {
 			BaseURL:    o.BaseURL,
 			KeySetting: orDefault(o.KeySetting, "OPENAI_API_KEY"),
 			URLSetting: orDefault(o.URLSetting, "OPENAI_BASE_URL or base_url"),
+			Local:      o.Local,
 		},
 	}, nil
 }
