@@ -30,7 +30,14 @@ func (b *Budget) Room(system string, req llm.Request) int {
 	if b.Window <= 0 {
 		return math.MaxInt
 	}
-	sys := int(math.Ceil(float64(EstimateTokens(system)) * b.correction()))
+	return b.room(b.systemTokens(system), req)
+}
+
+func (b *Budget) systemTokens(system string) int {
+	return int(math.Ceil(float64(EstimateTokens(system)) * b.correction()))
+}
+
+func (b *Budget) room(sys int, req llm.Request) int {
 	return int(float64(b.Limit(req))*highWater) - sys
 }
 
@@ -39,10 +46,11 @@ func (b *Budget) Room(system string, req llm.Request) int {
 // what a conversation with this system prompt should ask for where the
 // window is chosen per conversation.
 func (b *Budget) Need(system string, req llm.Request) int {
+	sys := b.systemTokens(system)
 	probe := *b
 	for w := 2048; w < 1<<24; w += 1024 {
 		probe.Window = w
-		if probe.Room(system, req) >= NeedRoom {
+		if probe.room(sys, req) >= NeedRoom {
 			return w
 		}
 	}

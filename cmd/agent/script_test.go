@@ -31,7 +31,8 @@ func TestMain(m *testing.M) {
 //
 //	fakellm PROVIDER FILE...   start a fake gemini, openai, anthropic,
 //	                           ollama (with llama3.2, trained for 131,072
-//	                           tokens) or llamacpp (a 4,096-token window)
+//	                           tokens; ollama:4096 for 4,096) or llamacpp
+//	                           (a 4,096-token window)
 //	                           server answering each request with the
 //	                           next FILE, and point the agent at it
 //	llmreq N [FIELD]           print request N's last user message
@@ -99,8 +100,12 @@ func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string
 		srv = llmtest.NewOpenAIServer(t, answers...)
 	case "anthropic":
 		srv = llmtest.NewAnthropicServer(t, answers...)
-	case "ollama":
-		srv = llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "llama3.2:latest", Max: 131072}}, answers...).Server
+	case "ollama", "ollama:4096":
+		trained := 131072
+		if args[0] == "ollama:4096" {
+			trained = 4096
+		}
+		srv = llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "llama3.2:latest", Max: trained}}, answers...).Server
 	case "llamacpp":
 		srv = llmtest.NewLlamaCppServer(t, 4096, answers...)
 	default:

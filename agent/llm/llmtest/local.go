@@ -15,9 +15,16 @@ import (
 // Request.Lost). s.URL ends in /v1.
 func NewLlamaCppServer(t testing.TB, window int, answers ...Answer) *Server {
 	t.Helper()
-	s := newServer(t, openaiProtocol{}, answers)
-	s.window = func(Request) int { return window }
-	s.extra = map[string]http.HandlerFunc{
+	return newServer(t, openaiProtocol{}, answers, func(s *Server) {
+		s.window = func(Request) int { return window }
+		s.extra = llamaCppEndpoints(window)
+		s.extra["/api/v0/models"] = absent
+	})
+}
+
+// llamaCppEndpoints are llama-server's side endpoints.
+func llamaCppEndpoints(window int) map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
 		"/props": func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, map[string]any{
 				"default_generation_settings": map[string]any{"n_ctx": window, "params": map[string]any{"n_predict": -1}},
@@ -30,8 +37,6 @@ func NewLlamaCppServer(t testing.TB, window int, answers ...Answer) *Server {
 			}})
 		},
 	}
-	s.Absent("/api/v0/models")
-	return s
 }
 
 // LMStudioModel is a model a fake LM Studio has.
@@ -57,16 +62,23 @@ const LMStudioDefaultContext = 4096
 // loaded), losing the beginning of a larger prompt. s.URL ends in /v1.
 func NewLMStudioServer(t testing.TB, models []LMStudioModel, answers ...Answer) *Server {
 	t.Helper()
-	s := newServer(t, openaiProtocol{}, answers)
-	s.window = func(req Request) int {
-		for _, m := range models {
-			if m.ID == req.Model && m.Loaded > 0 {
-				return m.Loaded
+	return newServer(t, openaiProtocol{}, answers, func(s *Server) {
+		s.window = func(req Request) int {
+			for _, m := range models {
+				if m.ID == req.Model && m.Loaded > 0 {
+					return m.Loaded
+				}
 			}
+			return LMStudioDefaultContext
 		}
-		return LMStudioDefaultContext
-	}
-	s.extra = map[string]http.HandlerFunc{
+		s.extra = lmStudioEndpoints(models)
+		s.extra["/props"] = absent
+	})
+}
+
+// lmStudioEndpoints are LM Studio's model lists.
+func lmStudioEndpoints(models []LMStudioModel) map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
 		"/api/v0/models": func(w http.ResponseWriter, r *http.Request) {
 			data := []any{}
 			for _, m := range models {
@@ -87,6 +99,4 @@ func NewLMStudioServer(t testing.TB, models []LMStudioModel, answers ...Answer) 
 			writeJSON(w, map[string]any{"object": "list", "data": data})
 		},
 	}
-	s.Absent("/props")
-	return s
 }

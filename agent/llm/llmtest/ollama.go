@@ -55,15 +55,15 @@ type OllamaServer struct {
 func NewOllamaServer(t testing.TB, models []OllamaModel, answers ...Answer) *OllamaServer {
 	t.Helper()
 	o := &OllamaServer{models: append([]OllamaModel(nil), models...), defaultCtx: OllamaDefaultContext}
-	s := newServer(t, ollamaProtocol{}, answers)
-	s.window = o.serveWindow
-	s.admit = o.admit
-	s.extra = map[string]http.HandlerFunc{
-		"/api/ps":   o.ps,
-		"/api/tags": o.tags,
-		"/api/show": o.show,
-	}
-	o.Server = s
+	o.Server = newServer(t, ollamaProtocol{}, answers, func(s *Server) {
+		s.window = o.serveWindow
+		s.admit = o.admit
+		s.extra = map[string]http.HandlerFunc{
+			"/api/ps":   o.ps,
+			"/api/tags": o.tags,
+			"/api/show": o.show,
+		}
+	})
 	return o
 }
 

@@ -110,9 +110,15 @@ type Server struct {
 	requests     []Request
 }
 
-func newServer(t testing.TB, p protocol, answers []Answer) *Server {
+// newServer starts a server for protocol p; setup, when given, fills in
+// its hooks (window, admit, extra) before it starts, so that no request
+// can see them half set.
+func newServer(t testing.TB, p protocol, answers []Answer, setup ...func(*Server)) *Server {
 	t.Helper()
 	s := &Server{t: t, proto: p, done: make(chan struct{}), answers: append([]Answer(nil), answers...)}
+	for _, f := range setup {
+		f(s)
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.Root = s.srv.URL
 	s.URL = s.srv.URL + p.basePath()
@@ -191,12 +197,15 @@ func (s *Server) Absent(paths ...string) {
 		s.extra = map[string]http.HandlerFunc{}
 	}
 	for _, p := range paths {
-		s.extra[p] = func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusNotFound)
-			io.WriteString(w, `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`)
-		}
+		s.extra[p] = absent
 	}
+}
+
+// absent answers as a server without the endpoint does.
+func absent(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	io.WriteString(w, `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`)
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
