@@ -85,6 +85,9 @@ unless --force is given. The current content is backed up first.`,
 				return exitError{code: exitUsage}
 			}
 			rep, err := root.Restore(cmd.Context(), args[0], force)
+			if err == nil {
+				upgradeStateDir(d, root.Dir())
+			}
 			return reportRestore(d, rep, err)
 		},
 	}
@@ -178,6 +181,7 @@ func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreRep
 	if err != nil {
 		return err
 	}
+	upgradeStateDir(d, root.Dir())
 	printFiles(d, rep)
 	if kind == "undo" {
 		fmt.Fprintf(d.io.Out, "undid run %s; 'agent redo' puts it back, 'agent undo' goes one run further back\n", rep.Run)
