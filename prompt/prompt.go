@@ -60,6 +60,10 @@ type Options struct {
 	// UserDir is the user's config folder ($XDG_CONFIG_HOME/agent): an
 	// AGENTS.md there is the user's own instructions, for every project.
 	UserDir string
+	// Files reads the project's instructions file under the file tools'
+	// rules (cmd/agent passes its fsedit.Root). nil reads inside Root
+	// through os.Root, without the file tools' secret-file rules.
+	Files FileReader
 }
 
 // Section is one part of the system prompt.
@@ -126,7 +130,7 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 	if maxInstr <= 0 {
 		maxInstr = DefaultMaxInstructions
 	}
-	instrName, instr, err := instructions(root, maxInstr)
+	instrName, instr, err := instructions(root, opts.Files, maxInstr)
 	if err != nil {
 		return Prompt{}, err
 	}

@@ -33,6 +33,12 @@ type Options struct {
 	// ($XDG_CONFIG_HOME/agent); its commands/ folder has custom commands
 	// too. Empty for none.
 	ConfigDir string
+	// ReadCommand reads the custom command file name (review.md): the
+	// user's own (in ConfigDir/commands) when user is set, else the
+	// project's (in .agent/commands). A cloned repository writes the
+	// project's, so cmd/agent reads them under the file tools' rules;
+	// the error says which file and why. nil lists no custom commands.
+	ReadCommand func(user bool, name string) ([]byte, error)
 	// Editor is the command Ctrl+G runs ($VISUAL or $EDITOR).
 	Editor string
 	// Width is the terminal width until the first resize (tests).
@@ -129,7 +135,7 @@ func New(ctx context.Context, o Options) *Model {
 		quit:    make(chan struct{}),
 		cards:   map[string]*card{},
 		history: loadHistory(o.Root),
-		custom:  loadCustomCommands(o.Root, o.ConfigDir),
+		custom:  loadCustomCommands(o.Root, o.ConfigDir, o.ReadCommand),
 	}
 	m.st = newStyles(m.dark)
 	m.info = o.Backend.Info()

@@ -91,12 +91,14 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 		return err
 	}
 	defer b.close()
+	userDir := userConfigDir(d.environ())
 	m := tui.New(ctx, tui.Options{
-		Backend:   b,
-		Prompt:    first,
-		Root:      root,
-		ConfigDir: userConfigDir(d.environ()),
-		Editor:    firstNonEmpty(os.Getenv("VISUAL"), os.Getenv("EDITOR")),
+		Backend:     b,
+		Prompt:      first,
+		Root:        root,
+		ConfigDir:   userDir,
+		ReadCommand: commandReader(b.conv.fileRoot, userDir),
+		Editor:      firstNonEmpty(os.Getenv("VISUAL"), os.Getenv("EDITOR")),
 	})
 	b.ask = m.Asker()
 	return tui.Run(ctx, m, d.io.In, d.io.Out)

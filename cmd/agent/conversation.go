@@ -56,6 +56,10 @@ type conversation struct {
 	prompt prompt.Prompt
 	// closers release what the conversation opened, in reverse order.
 	closers []func() error
+
+	// fileRoot is the file tools' sandbox, which also reads the
+	// instruction files for the prompt.
+	fileRoot *fsedit.Root
 }
 
 // newConversation builds the conversation o asks for.
@@ -104,6 +108,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	opts := fileOptions(c.cfg)
 	opts.ReadBudget = budget.ReadBudget
 	fr := f.fileRootWith(o.dir, opts)
+	c.fileRoot = fr
 	c.closers = append(c.closers, fr.Close)
 	if err := fr.CheckStateDir("sessions"); err != nil {
 		return c, err
@@ -155,7 +160,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		Watcher:       watcher,
 		Reasoning:     reasoning,
 		Budget:        budget,
-		Instructions:  prompt.NewNested(o.dir, 0).For,
+		Instructions:  prompt.NewNested(o.dir, 0, fr).For,
 	}
 	watcher.agent = c.agent
 	return c, nil
@@ -167,7 +172,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 // catalog (a tool added or changed) gets a new prompt.
 func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session, budget *agent.Budget, req llm.Request) (string, error) {
 	tree := c.cfg.Tree
-	p, err := f.systemPrompt(ctx, c.root, c.tools.reg, tree)
+	p, err := f.systemPrompt(ctx, c.fileRoot, c.tools.reg, tree)
 	if err != nil {
 		return "", err
 	}
@@ -183,7 +188,7 @@ func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent
 		func() (string, error) {
 			small := tree
 			small.Budget = min(tree.Budget, 40)
-			q, err := f.systemPrompt(ctx, c.root, c.tools.reg, small)
+			q, err := f.systemPrompt(ctx, c.fileRoot, c.tools.reg, small)
 			if err == nil {
 				c.prompt = q
 			}

@@ -66,7 +66,9 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 				return err
 			}
 			defer set.Close()
-			p, err := d.systemPrompt(cmd.Context(), root, set.reg, tree)
+			files := d.fileRoot(root, cfg)
+			defer files.Close()
+			p, err := d.systemPrompt(cmd.Context(), files, set.reg, tree)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 )
 
 // promptSettings are the knobs of the system prompt beyond the project
@@ -19,18 +20,22 @@ type promptSettings struct {
 	// userDir is the user's config folder, whose AGENTS.md applies to
 	// every project; "" for none.
 	userDir string
+	// files reads the project's instruction files: the file tools'
+	// sandbox, so they are read under read_file's rules.
+	files prompt.FileReader
 }
 
-// systemPrompt builds the system prompt for the project at root, the tools
-// of reg and the [tree] configuration (config.Defaults().Tree when nothing
-// is configured). It is the one place the prompt is built: `agent run`
-// sends p.String(), and `agent prompt` prints exactly that.
-func (d *factory) systemPrompt(ctx context.Context, root string, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+// systemPrompt builds the system prompt for the project of files (the
+// file tools' sandbox, through which its instruction files are read),
+// the tools of reg and the [tree] configuration (config.Defaults().Tree
+// when nothing is configured). It is the one place the prompt is built:
+// `agent run` sends p.String(), and `agent prompt` prints exactly that.
+func (d *factory) systemPrompt(ctx context.Context, files *fsedit.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
 	}
-	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ())})
+	return buildSystemPrompt(ctx, files.Dir(), reg, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ()), files: files})
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.
@@ -50,6 +55,7 @@ func buildSystemPrompt(ctx context.Context, root string, reg *tools.Registry, s 
 		Now:      s.now,
 		Tree:     s.tree,
 		UserDir:  s.userDir,
+		Files:    s.files,
 	})
 }
 

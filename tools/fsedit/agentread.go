@@ -55,7 +55,7 @@ func (r *Root) readText(rel string, max int64, commands bool) ([]byte, int64, er
 	}
 	switch {
 	case t.info == nil:
-		return nil, 0, fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
+		return nil, 0, errNoFile
 	case t.info.IsDir():
 		return nil, 0, errors.New("it is a folder, not a file")
 	case t.rel != rel && isSecretName(t.rel) && !r.secretAllowed(t.rel):
@@ -92,7 +92,7 @@ func ReadUserText(p string, max int64) ([]byte, int64, error) {
 	real, err := filepath.EvalSymlinks(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, 0, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+		return nil, 0, errNoFile
 	case err != nil:
 		return nil, 0, err
 	}
@@ -154,6 +154,15 @@ func readBounded(f io.Reader, size, max int64) ([]byte, int64, error) {
 	}
 	return data, size, nil
 }
+
+// errNoFile is a reader's missing file: "it does not exist", which is
+// fs.ErrNotExist to errors.Is.
+var errNoFile error = noFile{}
+
+type noFile struct{}
+
+func (noFile) Error() string        { return "it does not exist" }
+func (noFile) Is(target error) bool { return target == fs.ErrNotExist }
 
 // reason is the refusal for a reader rather than for the model: its
 // message without the advice, with the file (as asked) as "it".
