@@ -38,7 +38,12 @@ func TestChatTmuxHostileCommands(t *testing.T) {
 		{"/myenv", "myenv.md: it leads to /proc/"},
 		{"/myzero", "myzero.md: it leads to /dev/zero, which is not a file of yours"},
 	} {
-		c.typeLine(tc.command)
+		// Typed, then sent once the editor (and its completion) shows
+		// it: Enter on a completion still catching up would complete.
+		c.tmux("send-keys", "-t", "0", "-l", tc.command)
+		c.waitFor(tc.command+" typed", "› "+tc.command)
+		c.idle()
+		c.keys("Enter")
 		c.waitFor(tc.command+" refused", tc.why)
 	}
 	// The chat lives on, and a plain command still reaches the model.

@@ -117,6 +117,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if err := ensureStateDir(o.dir); err != nil {
 		return c, err
 	}
+	f.backupKey() // a key that cannot be kept is said now, not mid-chat
 	c.files = fsedit.NewSession(fr)
 	budget.Reads = c.files
 	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
@@ -35,6 +36,10 @@ type factory struct {
 	now func() time.Time
 	// trust is --trust: the project is trusted for this process.
 	trust bool
+
+	// key signs the backups (backupKey), loaded once.
+	keyOnce sync.Once
+	key     []byte
 }
 
 func newFactory(io *streams) *factory { return &factory{io: io} }
@@ -115,6 +120,7 @@ func (f *factory) fileRoot(dir string, cfg config.Config) *fsedit.Root {
 // fileRootWith is fileRoot with the options given.
 func (f *factory) fileRootWith(dir string, opts fsedit.Options) *fsedit.Root {
 	opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
+	opts.BackupKey = f.backupKey
 	return fsedit.NewRoot(dir, opts)
 }
 
