@@ -85,6 +85,7 @@ func TestCombinedSelfCheckCatchesABrokenLoop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the agent binary; run without -short")
 	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the backup key is made there
 	bin := filepath.Join(t.TempDir(), "agent-broken")
 	build := exec.Command("go", "build", "-tags", "agent_broken_skip_rule", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
