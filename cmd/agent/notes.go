@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,11 @@ func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.
 		}
 		home, _ := os.UserHomeDir()
 		path = cfg.NotesPath(root, home)
+		if filepath.Dir(path) == filepath.Join(root, ".agent") {
+			if err := ensureStateDir(root); err != nil {
+				return err
+			}
+		}
 	}
 	s, err := notes.Open(ctx, path)
 	if err != nil {

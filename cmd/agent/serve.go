@@ -76,6 +76,9 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := ensureStateDir(root); err != nil { // the audit log, notes, backups
+		return err
+	}
 	sv, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
 	if err != nil {
 		return err

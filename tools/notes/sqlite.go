@@ -61,7 +61,15 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 		return nil, err
 	}
 	if fresh {
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		// Notes are the user's own: the folder and the file are theirs
+		// alone (SQLite gives its -wal and -shm files the database's
+		// mode), whatever the umask.
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			return nil, fmt.Errorf("notes database %s: %w", abs, err)
+		}
+		if f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			f.Close()
+		} else if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("notes database %s: %w", abs, err)
 		}
 	}
