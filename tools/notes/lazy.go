@@ -5,28 +5,37 @@ import (
 	"sync"
 )
 
-// Lazy is a Store that opens its SQLite file on first use, so that a
-// command that never touches a note neither pays for opening the database
-// nor creates .agent/notes.db. A failed open is retried by the next call.
+// Lazy is a Store that opens its backend on first use, so that a command
+// that never touches a note neither pays for opening the database nor
+// creates .agent/notes.db (nor connects to PostgreSQL). A failed open is
+// retried by the next call.
 type Lazy struct {
-	path string
+	open func(context.Context) (Store, error)
 	mu   sync.Mutex
-	s    *SQLite
+	s    Store
 }
 
-var _ Store = (*Lazy)(nil)
+var (
+	_ Store   = (*Lazy)(nil)
+	_ Indexer = (*Lazy)(nil)
+)
 
-// OpenLazy returns a Store for the database at path, opened when first
-// used.
-func OpenLazy(path string) *Lazy { return &Lazy{path: path} }
+// OpenLazy returns a Store for the SQLite database at path, opened when
+// first used.
+func OpenLazy(path string) *Lazy {
+	return NewLazy(func(ctx context.Context) (Store, error) { return Open(ctx, path) })
+}
 
-func (l *Lazy) store(ctx context.Context) (*SQLite, error) {
+// NewLazy returns a Store that calls open when first used.
+func NewLazy(open func(context.Context) (Store, error)) *Lazy { return &Lazy{open: open} }
+
+func (l *Lazy) store(ctx context.Context) (Store, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.s != nil {
 		return l.s, nil
 	}
-	s, err := Open(ctx, l.path)
+	s, err := l.open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -126,3 +135,31 @@ func (l *Lazy) Tags(ctx context.Context) ([]Count, error) {
 	}
 	return s.Tags(ctx)
 }
+
+// Unembedded implements Indexer.
+func (l *Lazy) Unembedded(ctx context.Context, model string, limit int) ([]Note, int, error) {
+	s, err := l.store(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	ix, ok := s.(Indexer)
+	if !ok {
+		return nil, 0, errNoIndexer
+	}
+	return ix.Unembedded(ctx, model, limit)
+}
+
+// SetChunks implements Indexer.
+func (l *Lazy) SetChunks(ctx context.Context, n Note, model string, chunks []Chunk) (bool, error) {
+	s, err := l.store(ctx)
+	if err != nil {
+		return false, err
+	}
+	ix, ok := s.(Indexer)
+	if !ok {
+		return false, errNoIndexer
+	}
+	return ix.SetChunks(ctx, n, model, chunks)
+}
+
+var errNoIndexer = errorString("this notes store keeps no vectors")

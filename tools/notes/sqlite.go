@@ -36,6 +36,17 @@ const busyTimeoutMS = 15000
 type SQLite struct {
 	db   *sql.DB
 	path string
+	emb  Embedder
+}
+
+// Options configure a store when it is opened.
+type Options struct {
+	// Embedder embeds notes as they are created and updated, for search
+	// by meaning; nil stores no vectors and searches text only.
+	Embedder Embedder
+	// Space is the store's space in a shared database (PostgreSQL):
+	// the notes it creates, lists and searches. SQLite has no spaces.
+	Space string
 }
 
 var _ Store = (*SQLite)(nil)
@@ -49,6 +60,11 @@ const DefaultPath = ".agent/notes.db"
 // left exactly as it was; so is a database in a .agent folder reached
 // through a symlink (wrapping ErrLinked).
 func Open(ctx context.Context, path string) (*SQLite, error) {
+	return OpenSQLite(ctx, path, Options{})
+}
+
+// OpenSQLite is Open with options.
+func OpenSQLite(ctx context.Context, path string, o Options) (*SQLite, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("notes database %s: %w", path, err)
@@ -72,7 +88,7 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("notes database %s: %w", abs, err)
 	}
 	db.SetMaxIdleConns(4)
-	s := &SQLite{db: db, path: abs}
+	s := &SQLite{db: db, path: abs, emb: o.Embedder}
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -155,7 +171,7 @@ func (s *SQLite) openErr(err error) error {
 
 // wrap names the file in a failure of the database itself.
 func (s *SQLite) wrap(err error) error {
-	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) || errors.Is(err, ErrEmbedding) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return fmt.Errorf("notes database %s: %w", s.path, err)

@@ -34,6 +34,9 @@ func Run(t *testing.T, open func(t *testing.T) notes.Store) {
 		{"SearchFallback", testFallback},
 		{"SearchFilters", testSearchFilters},
 		{"SearchFollowsChanges", testSearchChanges},
+		{"SearchStems", testStemming},
+		{"SearchTagsAndFolders", testTagsAndFolders},
+		{"SearchPunctuatedWords", testPunctuated},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
