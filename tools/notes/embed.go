@@ -258,3 +258,16 @@ func meaningExcerpt(content string, start, end int) string {
 	s := strings.Join(strings.Fields(content[start:end]), " ")
 	return clipRunes(s, 200)
 }
+
+// embedChange embeds the text that change c gives note old: nil when the
+// title and content stay as they are.
+func embedChange(ctx context.Context, e Embedder, old Note, c Change, cache map[string][]float32) ([]Chunk, error) {
+	n, err := applyChange(old, c)
+	if err != nil {
+		return nil, err
+	}
+	if n.Title == old.Title && n.Content == old.Content {
+		return nil, nil
+	}
+	return embedNote(ctx, e, n.Title, n.Content, cache)
+}

@@ -130,17 +130,11 @@ func (s *SQLite) Update(ctx context.Context, id int64, c Change) (Note, error) {
 			if err != nil {
 				return Note{}, s.wrap(err)
 			}
-			n, err := applyChange(old, c)
-			if err != nil {
-				return Note{}, err
+			if cache == nil {
+				cache = map[string][]float32{}
 			}
-			if n.Title != old.Title || n.Content != old.Content {
-				if cache == nil {
-					cache = map[string][]float32{}
-				}
-				if chunks, err = embedNote(ctx, s.emb, n.Title, n.Content, cache); err != nil {
-					return Note{}, err
-				}
+			if chunks, err = embedChange(ctx, s.emb, old, c, cache); err != nil {
+				return Note{}, err
 			}
 			seen = &old
 		}

@@ -10,13 +10,11 @@ import (
 // testStemming: a word finds its other forms ("cache" finds "caches").
 func testStemming(t *testing.T, s notes.Store) {
 	create(t, s, "speed", "the proxy caches every answer", "")
-	create(t, s, "accents", "a café near the station", "")
 	create(t, s, "other", "nothing to see", "")
 	for _, c := range []struct{ q, want string }{
 		{"cache", "speed"},
 		{"caching", "speed"},
 		{"answers", "speed"},
-		{"cafe", "accents"},
 	} {
 		r := search(t, s, notes.SearchOptions{Query: c.q, Mode: notes.ModeText})
 		if got := titles(r); !sameSet(got, strings.Fields(c.want)) || r.Fallback != "" {
