@@ -184,3 +184,9 @@ func TestPostgresConcurrentMigration(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestPostgresMeaning(t *testing.T) {
+	notestest.RunMeaning(t, func(t *testing.T, e notes.Embedder) notes.Store {
+		return openPG(t, notes.Options{Embedder: e})
+	})
+}

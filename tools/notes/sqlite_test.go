@@ -62,3 +62,13 @@ func TestSQLiteFoldsDiacritics(t *testing.T) {
 		}
 	}
 }
+
+func TestSQLiteMeaning(t *testing.T) {
+	notestest.RunMeaning(t, func(t *testing.T, e notes.Embedder) notes.Store {
+		s, err := notes.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "notes.db"), notes.Options{Embedder: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
