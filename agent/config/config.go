@@ -189,6 +189,7 @@ func Load(in Input) (Config, error) {
 	if err := c.applyEnv(in.Env); err != nil {
 		return Config{}, err
 	}
+	c.applyNotesEnv(in.Env)
 	c.applyFlags(in.Flags)
 	if err := c.validate(); err != nil {
 		return Config{}, err
@@ -390,6 +391,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validatePermissions(); err != nil {
+		return err
+	}
+	if err := c.validateNotes(); err != nil {
 		return err
 	}
 	return c.validateContext()
