@@ -27,7 +27,7 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	if b.cfg.NotesOn() {
 		// Opened on first use: a run that never touches a note never
 		// creates the database.
-		store := notes.OpenLazy(notesPath(b))
+		store := lazyNotes(b.cfg, b.root, b.env)
 		for _, t := range notes.Tools(store) {
 			set.reg.Add(t)
 		}
@@ -92,10 +92,4 @@ func shellTool(b toolBuild) tools.Tool {
 		NewIgnorer:   func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) },
 		Stream:       func(ctx context.Context, b []byte) { tools.Output(ctx)(b) },
 	})
-}
-
-// notesPath is the notes database of the project: .agent/notes.db, or
-// notes.path when configured.
-func notesPath(b toolBuild) string {
-	return b.cfg.NotesPath(b.root, b.env["HOME"])
 }

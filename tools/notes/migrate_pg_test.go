@@ -70,4 +70,3 @@ func TestMigrateToPostgres(t *testing.T) {
 		t.Errorf("after the refused load %d notes, want 3", p.Total)
 	}
 }
-

@@ -13,20 +13,24 @@ const openaiBatch = 256
 // openaiEmbedder embeds through an OpenAI-compatible /v1/embeddings.
 type openaiEmbedder struct {
 	o      Options
-	client openai.Client
+	// The service alone, not openai.NewClient: the client would link
+	// every service of the API into the binary (megabytes).
+	svc openai.EmbeddingService
 }
 
 func newOpenAI(o Options) *openaiEmbedder {
 	opts := []option.RequestOption{option.WithHTTPClient(o.HTTPClient), option.WithMaxRetries(2)}
-	if o.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(o.BaseURL))
+	base := o.BaseURL
+	if base == "" {
+		base = "https://api.openai.com/v1/"
 	}
+	opts = append(opts, option.WithBaseURL(base))
 	if o.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(o.APIKey))
 	} else {
 		opts = append(opts, option.WithAPIKey("none")) // a local server needs none
 	}
-	return &openaiEmbedder{o: o, client: openai.NewClient(opts...)}
+	return &openaiEmbedder{o: o, svc: openai.NewEmbeddingService(opts...)}
 }
 
 // Model implements notes.Embedder.
@@ -44,7 +48,7 @@ func (e *openaiEmbedder) Embed(ctx context.Context, texts []string, _ bool) ([][
 		if e.o.Dimensions > 0 {
 			p.Dimensions = openai.Int(int64(e.o.Dimensions))
 		}
-		resp, err := e.client.Embeddings.New(ctx, p)
+		resp, err := e.svc.New(ctx, p)
 		if err != nil {
 			return nil, err
 		}
