@@ -12,7 +12,7 @@ const openaiBatch = 256
 
 // openaiEmbedder embeds through an OpenAI-compatible /v1/embeddings.
 type openaiEmbedder struct {
-	o      Options
+	o Options
 	// The service alone, not openai.NewClient: the client would link
 	// every service of the API into the binary (megabytes).
 	svc openai.EmbeddingService
