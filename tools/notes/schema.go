@@ -129,14 +129,19 @@ CREATE INDEX note_chunks_model ON note_chunks(model);
 ` + notesTriggersV3,
 }
 
+// notesInsertTriggerV3 indexes a new note. A bulk import drops it for
+// the time of its transaction and indexes all its notes in one statement
+// (Import).
+const notesInsertTriggerV3 = `CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+	INSERT INTO notes_fts(rowid, title, content, tags, folder) VALUES (new.id, new.title, new.content, new.tags, new.folder);
+	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
+END;`
+
 // notesTriggersV3 are the triggers from migration 3 on: the index holds
 // the tags and the folder too, and a note's chunks go when its title or
 // content changes (the writer that changed them stores new ones in the
 // same transaction, or leaves the note for reindex).
-const notesTriggersV3 = `CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
-	INSERT INTO notes_fts(rowid, title, content, tags, folder) VALUES (new.id, new.title, new.content, new.tags, new.folder);
-	INSERT INTO note_tags(note_id, tag) SELECT new.id, value FROM json_each(new.tags);
-END;
+const notesTriggersV3 = notesInsertTriggerV3 + `
 CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN
 	INSERT INTO notes_fts(notes_fts, rowid, title, content, tags, folder) VALUES ('delete', old.id, old.title, old.content, old.tags, old.folder);
 	DELETE FROM note_tags WHERE note_id = old.id;

@@ -1,11 +1,13 @@
 package notestest
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -90,6 +92,20 @@ type EmbedServer struct {
 	requests atomic.Int64
 	mu       sync.Mutex
 	texts    []string
+	last     Request
+}
+
+// Request is what the fake server last received.
+type Request struct {
+	Path, Auth string
+	Body       []byte
+}
+
+// Last is the last request received.
+func (s *EmbedServer) Last() Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }
 
 // DefaultDims is the size of the fake server's vectors.
@@ -160,6 +176,15 @@ func dimsOr(n int) int {
 }
 
 func (s *EmbedServer) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		auth = r.Header.Get("x-goog-api-key")
+	}
+	s.mu.Lock()
+	s.last = Request{Path: r.URL.Path, Auth: auth, Body: body}
+	s.mu.Unlock()
 	bad := func() { http.Error(w, `{"error":{"code":400,"message":"bad request"}}`, http.StatusBadRequest) }
 	w.Header().Set("Content-Type", "application/json")
 	switch {
