@@ -33,7 +33,7 @@ type benchDB struct {
 	path      string
 	textBytes int64
 	perSec    float64
-	perCPUSec float64 // notes per second of this process's CPU time
+	perCPUSec float64             // notes per second of this process's CPU time
 	queries   map[string][]string // rare, medium, common
 	shares    map[string]float64
 }

@@ -73,7 +73,7 @@ func (s *SQLite) Dump(ctx context.Context) (*Dump, error) {
 		d.History = append(d.History, v)
 	}
 	rows.Close()
-	rows, err = tx.QueryContext(ctx, `SELECT note_id, seq, model, span_start, span_end, vec FROM note_chunks ORDER BY note_id, seq`)
+	rows, err = tx.QueryContext(ctx, `SELECT c.note_id, c.seq, c.model, c.span_start, c.span_end, v.vec FROM note_chunks c JOIN note_vectors v ON v.chunk_id = c.id ORDER BY c.note_id, c.seq`)
 	if err != nil {
 		return nil, s.wrap(err)
 	}

@@ -100,8 +100,9 @@ INSERT INTO sqlite_sequence (name, seq) VALUES ('notes', max(
 	// unicode61, diacritics removed), so "cache" finds "caches", and
 	// holds the tags and the folder, so a tag finds its notes. It is
 	// rebuilt from the notes in place. And the chunks of notes with
-	// their vectors, for search by meaning: the sign bits first, so a
-	// scan of them does not read the vectors' overflow pages.
+	// their vectors, for search by meaning: the vectors in a table of
+	// their own, so that the scan of the chunks' sign bits reads small
+	// rows, not a page per vector.
 	`DROP TRIGGER notes_ai;
 DROP TRIGGER notes_ad;
 DROP TRIGGER notes_au_text;
@@ -115,17 +116,23 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(5.0, 1.0, 4.0, 2.0)');
 INSERT INTO notes_fts(notes_fts) VALUES ('rebuild');
 CREATE TABLE note_chunks (
-	id      INTEGER PRIMARY KEY,
-	note_id INTEGER NOT NULL,
-	seq     INTEGER NOT NULL,
-	model   TEXT NOT NULL,
+	id         INTEGER PRIMARY KEY,
+	note_id    INTEGER NOT NULL,
+	seq        INTEGER NOT NULL,
+	model      TEXT NOT NULL,
 	span_start INTEGER NOT NULL,
 	span_end   INTEGER NOT NULL,
-	bits    BLOB NOT NULL,
-	vec     BLOB NOT NULL
+	bits       BLOB NOT NULL
 );
 CREATE INDEX note_chunks_note ON note_chunks(note_id, model);
 CREATE INDEX note_chunks_model ON note_chunks(model);
+CREATE TABLE note_vectors (
+	chunk_id INTEGER PRIMARY KEY,
+	vec      BLOB NOT NULL
+);
+CREATE TRIGGER note_chunks_ad AFTER DELETE ON note_chunks BEGIN
+	DELETE FROM note_vectors WHERE chunk_id = old.id;
+END;
 ` + notesTriggersV3,
 }
 

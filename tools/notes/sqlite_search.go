@@ -58,7 +58,8 @@ func (s *SQLite) matchText(ctx context.Context, q *query, f filterSpec, limit in
 // matchVector ranks the notes by the similarity of their best chunk to v,
 // in two steps: a scan of every chunk's sign bits picks the candidates()
 // nearest by Hamming distance, then their vectors are read and ranked by
-// the exact dot product. The scan reads 1/32 of the vectors' bytes.
+// the exact dot product. The scan reads 1/32 of the vectors' bytes, and
+// their table only for the candidates.
 func (s *SQLite) matchVector(ctx context.Context, v []float32, model string, f filterSpec, limit int) ([]Hit, error) {
 	where, args, err := filter(f.Folder, f.Tag)
 	if err != nil {
@@ -120,7 +121,7 @@ func (s *SQLite) matchVector(ctx context.Context, v []float32, model string, f f
 	for i, c := range top {
 		ids[i] = c.id
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT note_id, span_start, span_end, vec FROM note_chunks WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
+	rows, err = s.db.QueryContext(ctx, `SELECT c.note_id, c.span_start, c.span_end, v.vec FROM note_chunks c JOIN note_vectors v ON v.chunk_id = c.id WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
 	if err != nil {
 		return nil, err
 	}

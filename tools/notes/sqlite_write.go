@@ -60,9 +60,16 @@ func (s *SQLite) model() string {
 // insertChunks stores a note's chunks with their vectors and sign bits.
 func insertChunks(ctx context.Context, tx *sql.Tx, id int64, model string, chunks []Chunk) error {
 	for i, c := range chunks {
-		_, err := tx.ExecContext(ctx, `INSERT INTO note_chunks (note_id, seq, model, span_start, span_end, bits, vec) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id, i, model, c.Start, c.End, signBits(c.Vector), vecBytes(c.Vector))
+		res, err := tx.ExecContext(ctx, `INSERT INTO note_chunks (note_id, seq, model, span_start, span_end, bits) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, i, model, c.Start, c.End, signBits(c.Vector))
 		if err != nil {
+			return err
+		}
+		cid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO note_vectors (chunk_id, vec) VALUES (?, ?)`, cid, vecBytes(c.Vector)); err != nil {
 			return err
 		}
 	}
