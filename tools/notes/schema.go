@@ -99,7 +99,9 @@ INSERT INTO sqlite_sequence (name, seq) VALUES ('notes', max(
 	// 3: search as people type. The index stems words (porter over
 	// unicode61, diacritics removed), so "cache" finds "caches", and
 	// holds the tags and the folder, so a tag finds its notes. It is
-	// rebuilt from the notes in place. And the chunks of notes with
+	// rebuilt from the notes in place. A bulk import's terms are kept in
+	// memory up to 16 MiB (not 1 MiB) before they are written, so fewer
+	// small segments are made and merged. And the chunks of notes with
 	// their vectors, for search by meaning: the vectors in a table of
 	// their own, so that the scan of the chunks' sign bits reads small
 	// rows, not a page per vector.
@@ -114,6 +116,7 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 	tokenize='porter unicode61 remove_diacritics 2'
 );
 INSERT INTO notes_fts(notes_fts, rank) VALUES ('rank', 'bm25(5.0, 1.0, 4.0, 2.0)');
+INSERT INTO notes_fts(notes_fts, rank) VALUES ('hashsize', 16777216);
 INSERT INTO notes_fts(notes_fts) VALUES ('rebuild');
 CREATE TABLE note_chunks (
 	id         INTEGER PRIMARY KEY,

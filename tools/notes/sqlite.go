@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -37,6 +38,10 @@ type SQLite struct {
 	db   *sql.DB
 	path string
 	emb  Embedder
+	// stmts are the search's prepared statements, by their text: a
+	// search then costs no parsing of SQL or of the FTS5 schema.
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
 }
 
 // Options configure a store when it is opened.
@@ -100,7 +105,34 @@ func OpenSQLite(ctx context.Context, path string, o Options) (*SQLite, error) {
 func (s *SQLite) Path() string { return s.path }
 
 // Close closes the database.
-func (s *SQLite) Close() error { return s.db.Close() }
+func (s *SQLite) Close() error {
+	s.mu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.mu.Unlock()
+	return s.db.Close()
+}
+
+// query runs a search statement, prepared once per store.
+func (s *SQLite) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s.mu.Lock()
+	st, ok := s.stmts[query]
+	if !ok {
+		var err error
+		if st, err = s.db.PrepareContext(ctx, query); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		if s.stmts == nil {
+			s.stmts = map[string]*sql.Stmt{}
+		}
+		s.stmts[query] = st
+	}
+	s.mu.Unlock()
+	return st.QueryContext(ctx, args...)
+}
 
 // checkHeader reads the first 100 bytes of path, SQLite's file header, and
 // refuses anything that is not an empty file or a SQLite file of ours (or

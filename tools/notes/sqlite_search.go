@@ -32,7 +32,7 @@ func (s *SQLite) matchText(ctx context.Context, q *query, f filterSpec, limit in
 	}
 	stmt += ` ORDER BY rank LIMIT ?`
 	all = append(all, limit)
-	rows, err := s.db.QueryContext(ctx, stmt, all...)
+	rows, err := s.query(ctx, stmt, all...)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *SQLite) fillHits(ctx context.Context, hits []Hit, spans map[int64][2]in
 	if withSpan {
 		content = "content"
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, title, `+content+`, folder, tags, session, created_at, updated_at FROM notes WHERE id IN (?`+
+	rows, err := s.query(ctx, `SELECT id, title, `+content+`, folder, tags, session, created_at, updated_at FROM notes WHERE id IN (?`+
 		strings.Repeat(",?", len(ids)-1)+`)`, ids...)
 	if err != nil {
 		return err
