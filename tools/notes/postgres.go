@@ -15,8 +15,9 @@ import (
 // Postgres is the Store on a PostgreSQL database that many agents share:
 // each store works in its space (a project's), ids are per space, every
 // change is one transaction with the note's row locked, and the search
-// runs in SQL (tsvector with ts_rank and ts_headline; vectors ranked by
-// a dot product in SQL).
+// runs in SQL (tsvector with ts_rank and ts_headline; the nearest
+// vectors picked in SQL by their sign bits, the few candidates ranked by
+// their exact dot product in the agent).
 type Postgres struct {
 	pool  *pgxpool.Pool
 	space string

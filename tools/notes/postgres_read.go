@@ -1,9 +1,11 @@
 package notes
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,45 +194,85 @@ ORDER BY h.score DESC, h.id`, args...)
 	return hits, rows.Err()
 }
 
-// matchVector ranks chunks in SQL: the sign bits' Hamming distance
-// (bit_count of the XOR) picks the candidates, the exact dot product of
-// their float4[] vectors ranks them, and each note counts with its best
-// chunk.
+// matchVector ranks chunks in two steps. In SQL, the sign bits' Hamming
+// distance (bit_count of the XOR, over small rows) picks the
+// candidates() nearest chunks; their float4[] vectors come back and are
+// ranked by the exact dot product here, each note by its best chunk (a
+// dot product in SQL, unnest per row, costs about 1 µs a number: 150 ms
+// for 200 candidates of 768). Then the best notes' metadata and chunk
+// text are read.
 func (p *Postgres) matchVector(ctx context.Context, v []float32, model string, f filterSpec, limit int) ([]Hit, error) {
-	where, args, err := p.pgFilter(f, []any{model, pgBits(signBits(v), len(v)), v, candidates(limit), limit})
+	where, args, err := p.pgFilter(f, []any{model, pgBits(signBits(v), len(v)), candidates(limit)})
 	if err != nil {
 		return nil, err
 	}
-	rows, err := p.pool.Query(ctx, `WITH cand AS (
-	SELECT c.space, c.note_id, c.span_start, c.span_end, c.vec
+	rows, err := p.pool.Query(ctx, `SELECT c.space, c.note_id, c.span_start, c.span_end, c.vec
 	FROM agent_notes.note_chunks c JOIN agent_notes.notes n ON n.space = c.space AND n.id = c.note_id
 	WHERE c.model = $1 AND length(c.bits) = length($2::varbit) AND`+where+`
-	ORDER BY bit_count(c.bits # $2::varbit), c.note_id LIMIT $4
-), scored AS (
-	SELECT space, note_id, span_start, span_end, (SELECT sum(a * b) FROM unnest(vec, $3::float4[]) AS t(a, b)) AS score FROM cand
-), best AS (
-	SELECT DISTINCT ON (space, note_id) * FROM scored ORDER BY space, note_id, score DESC
-), top AS (
-	SELECT * FROM best ORDER BY score DESC, note_id LIMIT $5
-)
-SELECT n.space, n.id, n.title, '', n.folder, n.tags, n.session, n.created_at, n.updated_at, t.score,
-	substring(convert_to(n.content, 'UTF8') FROM t.span_start + 1 FOR least(t.span_end - t.span_start, 2000))
-FROM top t JOIN agent_notes.notes n ON n.space = t.space AND n.id = t.note_id
-ORDER BY t.score DESC, t.note_id`, args...)
+	ORDER BY bit_count(c.bits # $2::varbit), c.note_id LIMIT $3`, args...)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		space string
+		id    int64
+	}
+	type best struct {
+		score      float64
+		start, end int32
+	}
+	bests := map[key]best{}
+	for rows.Next() {
+		var k key
+		var start, end int32
+		var vec []float32
+		if err := rows.Scan(&k.space, &k.id, &start, &end, &vec); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		score := dot(v, vec)
+		if b, ok := bests[k]; !ok || score > b.score {
+			bests[k] = best{score, start, end}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	keys := make([]key, 0, len(bests))
+	for k := range bests {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(bests[b].score, bests[a].score); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(a.space, b.space), cmp.Compare(a.id, b.id))
+	})
+	keys = keys[:min(limit, len(keys))]
+	spaces, ids, starts, ends := make([]string, len(keys)), make([]int64, len(keys)), make([]int32, len(keys)), make([]int32, len(keys))
+	for i, k := range keys {
+		spaces[i], ids[i], starts[i], ends[i] = k.space, k.id, bests[k].start, bests[k].end
+	}
+	rows, err = p.pool.Query(ctx, `SELECT n.space, n.id, n.title, '', n.folder, n.tags, n.session, n.created_at, n.updated_at,
+	substring(convert_to(n.content, 'UTF8') FROM k.start + 1 FOR least(k.stop - k.start, 2000))
+FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[]) WITH ORDINALITY AS k(space, id, start, stop, rank)
+JOIN agent_notes.notes n ON n.space = k.space AND n.id = k.id
+ORDER BY k.rank`, spaces, ids, starts, ends)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	hits := []Hit{}
+	hits := make([]Hit, 0, len(keys))
 	for rows.Next() {
 		var h Hit
-		var score float64
 		var created, updated time.Time
 		var chunk []byte
-		if err := rows.Scan(&h.Note.Space, &h.Note.ID, &h.Note.Title, &h.Note.Content, &h.Note.Folder, &h.Note.Tags, &h.Note.Session, &created, &updated, &score, &chunk); err != nil {
+		if err := rows.Scan(&h.Note.Space, &h.Note.ID, &h.Note.Title, &h.Note.Content, &h.Note.Folder, &h.Note.Tags, &h.Note.Session, &created, &updated, &chunk); err != nil {
 			return nil, err
 		}
-		h.Note.CreatedAt, h.Note.UpdatedAt, h.Score = created.UTC(), updated.UTC(), score
+		h.Note.CreatedAt, h.Note.UpdatedAt = created.UTC(), updated.UTC()
+		h.Score = bests[key{h.Note.Space, h.Note.ID}].score
 		text := strings.ToValidUTF8(string(chunk), "")
 		h.Excerpt = meaningExcerpt(text, 0, len(text))
 		if h.Note.Tags == nil {

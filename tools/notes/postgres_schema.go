@@ -15,9 +15,9 @@ var pgMigrations = []string{
 	// vector is kept by a trigger, weighted title A, content B, tags C,
 	// folder D, in the english configuration (stemming). Folders compare
 	// byte-wise (COLLATE "C") so that a folder's range holds exactly its
-	// subfolders. A chunk's vector is float4[] for the exact dot product,
-	// and its sign bits for the Hamming-distance scan that picks the
-	// candidates (no pgvector needed).
+	// subfolders. A chunk's vector is float4[] (TOASTed, read only for
+	// the candidates), and its sign bits serve the Hamming-distance scan
+	// that picks the candidates (no pgvector needed).
 	`CREATE TABLE agent_notes.spaces (
 	name    text PRIMARY KEY,
 	next_id bigint NOT NULL DEFAULT 1
