@@ -198,9 +198,8 @@ ORDER BY h.score DESC, h.id`, args...)
 // distance (bit_count of the XOR, over small rows) picks the
 // candidates() nearest chunks; their float4[] vectors come back and are
 // ranked by the exact dot product here, each note by its best chunk (a
-// dot product in SQL, unnest per row, costs about 1 µs a number: 150 ms
-// for 200 candidates of 768). Then the best notes' metadata and chunk
-// text are read.
+// dot product in SQL, with unnest per row, was most of a hybrid search's
+// time). Then the best notes' metadata and chunk text are read.
 func (p *Postgres) matchVector(ctx context.Context, v []float32, model string, f filterSpec, limit int) ([]Hit, error) {
 	where, args, err := p.pgFilter(f, []any{model, pgBits(signBits(v), len(v)), candidates(limit)})
 	if err != nil {
