@@ -44,7 +44,7 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools/fsedit", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "agent", banned: []string{
-			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite",
+			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite", "github.com/jackc/pgx",
 			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",
 			module + "/agent/llm/gemini", module + "/agent/llm/openai", module + "/agent/llm/anthropic",
 			module + "/tools/fsedit", module + "/cmd"}},
