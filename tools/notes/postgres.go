@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/jackc/pgx/v5"
@@ -32,6 +33,10 @@ var (
 
 // pgLock is the advisory lock key that serializes migrations: "NOTE".
 const pgLock = 0x4E4F5445
+
+// pgConnectTimeout bounds connecting when the address sets no
+// connect_timeout.
+const pgConnectTimeout = 10 * time.Second
 
 // MaxSpace bounds a space's name.
 const MaxSpace = 200
@@ -64,6 +69,10 @@ func OpenPostgres(ctx context.Context, url string, o Options) (*Postgres, error)
 		return nil, fmt.Errorf("notes database: the PostgreSQL address is not valid: %s", redact(err.Error(), url))
 	}
 	c := cfg.ConnConfig
+	if c.ConnectTimeout == 0 {
+		// An unreachable server fails the call in seconds, not minutes.
+		c.ConnectTimeout = pgConnectTimeout
+	}
 	name := fmt.Sprintf("postgres %s@%s/%s", c.User, c.Host, c.Database)
 	if !strings.HasPrefix(c.Host, "/") {
 		name = fmt.Sprintf("postgres %s@%s:%d/%s", c.User, c.Host, c.Port, c.Database)
