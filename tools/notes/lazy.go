@@ -150,16 +150,16 @@ func (l *Lazy) Unembedded(ctx context.Context, model string, limit int) ([]Note,
 }
 
 // SetChunks implements Indexer.
-func (l *Lazy) SetChunks(ctx context.Context, n Note, model string, chunks []Chunk) (bool, error) {
+func (l *Lazy) SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error) {
 	s, err := l.store(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	ix, ok := s.(Indexer)
 	if !ok {
-		return false, errNoIndexer
+		return nil, errNoIndexer
 	}
-	return ix.SetChunks(ctx, n, model, chunks)
+	return ix.SetChunks(ctx, model, es)
 }
 
 var errNoIndexer = errorString("this notes store keeps no vectors")

@@ -224,23 +224,32 @@ func (p *Postgres) Unembedded(ctx context.Context, model string, limit int) ([]N
 	return out, int(total), p.wrap(rows.Err())
 }
 
-// SetChunks replaces the chunks of n with chunks of model, unless its
-// title or content changed since n was read.
-func (p *Postgres) SetChunks(ctx context.Context, n Note, model string, chunks []Chunk) (bool, error) {
-	stored := false
+// SetChunks replaces the chunks of each note with es's, in one
+// transaction, unless its title or content changed since it was read.
+func (p *Postgres) SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error) {
+	var stored []int64
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		cur, err := p.getNote(ctx, tx, n.ID, true)
-		if err != nil {
-			return err
+		stored = nil
+		for _, e := range es {
+			cur, err := p.getNote(ctx, tx, e.Note.ID, true)
+			if errors.Is(err, ErrNotFound) {
+				continue // deleted since
+			}
+			if err != nil {
+				return err
+			}
+			if cur.Title != e.Note.Title || cur.Content != e.Note.Content {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM agent_notes.note_chunks WHERE space = $1 AND note_id = $2`, p.space, e.Note.ID); err != nil {
+				return err
+			}
+			if err := p.insertChunks(ctx, tx, e.Note.ID, model, e.Chunks); err != nil {
+				return err
+			}
+			stored = append(stored, e.Note.ID)
 		}
-		if cur.Title != n.Title || cur.Content != n.Content {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM agent_notes.note_chunks WHERE space = $1 AND note_id = $2`, p.space, n.ID); err != nil {
-			return err
-		}
-		stored = true
-		return p.insertChunks(ctx, tx, n.ID, model, chunks)
+		return nil
 	})
 	return stored, p.wrap(err)
 }

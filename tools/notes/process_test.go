@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	notestest.StopShared()
+	if bench.path != "" {
+		os.RemoveAll(filepath.Dir(bench.path)) // the benchmarks' corpus
+	}
 	os.Exit(code)
 }
 

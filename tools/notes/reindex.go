@@ -2,11 +2,11 @@ package notes
 
 import (
 	"context"
-	"fmt"
 )
 
-// ReindexBatch is how many notes Reindex embeds in one round: one call
-// to the embedding provider per note's chunks, one transaction per note.
+// ReindexBatch is how many notes Reindex embeds in one round: their
+// chunks in one call to the provider (split as the provider needs), their
+// vectors stored in one transaction.
 const ReindexBatch = 64
 
 // Reindex embeds the notes of ix that have no vectors of e's model (a
@@ -63,17 +63,25 @@ func embedMany(ctx context.Context, ix Indexer, e Embedder, notes []Note, done *
 		return err
 	}
 	k := 0
+	es := make([]Embedded, len(notes))
 	for i, n := range notes {
 		chunks := make([]Chunk, len(spans[i]))
 		for j, sp := range spans[i] {
 			chunks[j] = Chunk{Start: sp[0], End: sp[1], Vector: vecs[k]}
 			k++
 		}
-		ok, err := ix.SetChunks(ctx, n, e.Model(), chunks)
-		if err != nil {
-			return fmt.Errorf("note %d: %w", n.ID, err)
-		}
-		if ok {
+		es[i] = Embedded{Note: n, Chunks: chunks}
+	}
+	stored, err := ix.SetChunks(ctx, e.Model(), es)
+	if err != nil {
+		return err
+	}
+	ok := map[int64]bool{}
+	for _, id := range stored {
+		ok[id] = true
+	}
+	for _, n := range notes {
+		if ok[n.ID] {
 			*done++
 		} else {
 			skipped[n.ID]++

@@ -2,6 +2,7 @@ package notes
 
 import (
 	"context"
+	"errors"
 )
 
 var _ Indexer = (*SQLite)(nil)
@@ -30,26 +31,33 @@ func (s *SQLite) Unembedded(ctx context.Context, model string, limit int) ([]Not
 	return out, total, s.wrap(rows.Err())
 }
 
-// SetChunks replaces the chunks of n with chunks of model, unless its
-// title or content changed since n was read.
-func (s *SQLite) SetChunks(ctx context.Context, n Note, model string, chunks []Chunk) (bool, error) {
+// SetChunks replaces the chunks of each note with es's, in one
+// transaction, unless its title or content changed since it was read.
+func (s *SQLite) SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return false, s.wrap(err)
+		return nil, s.wrap(err)
 	}
 	defer tx.Rollback()
-	cur, err := getNote(ctx, tx, n.ID)
-	if err != nil {
-		return false, s.wrap(err)
+	var stored []int64
+	for _, e := range es {
+		cur, err := getNote(ctx, tx, e.Note.ID)
+		if errors.Is(err, ErrNotFound) {
+			continue // deleted since
+		}
+		if err != nil {
+			return nil, s.wrap(err)
+		}
+		if cur.Title != e.Note.Title || cur.Content != e.Note.Content {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM note_chunks WHERE note_id = ?`, e.Note.ID); err != nil {
+			return nil, s.wrap(err)
+		}
+		if err := insertChunks(ctx, tx, e.Note.ID, model, e.Chunks); err != nil {
+			return nil, s.wrap(err)
+		}
+		stored = append(stored, e.Note.ID)
 	}
-	if cur.Title != n.Title || cur.Content != n.Content {
-		return false, nil
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM note_chunks WHERE note_id = ?`, n.ID); err != nil {
-		return false, s.wrap(err)
-	}
-	if err := insertChunks(ctx, tx, n.ID, model, chunks); err != nil {
-		return false, s.wrap(err)
-	}
-	return true, s.wrap(tx.Commit())
+	return stored, s.wrap(tx.Commit())
 }

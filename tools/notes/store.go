@@ -153,10 +153,16 @@ type Indexer interface {
 	// Unembedded returns up to limit notes (with content) that have no
 	// vectors of model, and how many there are in all.
 	Unembedded(ctx context.Context, model string, limit int) ([]Note, int, error)
-	// SetChunks stores the chunks of note n, embedded by model, unless
-	// the note changed since n was read (its title or content): then it
-	// reports false and stores nothing.
-	SetChunks(ctx context.Context, n Note, model string, chunks []Chunk) (bool, error)
+	// SetChunks stores the chunks of each note, embedded by model, in
+	// one transaction, except for the notes whose title or content
+	// changed since they were read: it returns the ids it stored.
+	SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error)
+}
+
+// Embedded is a note as it was read and the chunks of its text.
+type Embedded struct {
+	Note   Note
+	Chunks []Chunk
 }
 
 // Marks around each match in Hit.Excerpt. They are control characters
