@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,14 +65,9 @@ with [notes.embeddings], run agent notes reindex afterwards.`,
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
 				bar := newProgress(d, "importing")
 				start := time.Now()
-				done := 0
-				for done < len(all) {
-					n := min(importBatch, len(all)-done)
-					if _, err := s.Import(ctx, all[done:done+n]); err != nil {
-						return fmt.Errorf("imported %d of %d notes, then: %w", done, len(all), err)
-					}
-					done += n
-					bar(done, len(all))
+				done, err := importBatches(ctx, s, all, bar)
+				if err != nil {
+					return fmt.Errorf("imported %d of %d notes, then: %w", done, len(all), err)
 				}
 				took := time.Since(start)
 				if o.asJSON {
@@ -86,6 +84,53 @@ with [notes.embeddings], run agent notes reindex afterwards.`,
 	cmd.Flags().StringVar(&folder, "folder", "", "put the notes under this folder")
 	cmd.Flags().StringVar(&tags, "tags", "", "add these tags to every note, comma-separated")
 	return cmd
+}
+
+// importBatches imports ns in transactions of importBatch notes and
+// returns how many were imported. PostgreSQL imports several batches at
+// once, on as many connections as there are cores (the server indexes
+// each note, to_tsvector, in the process of its connection); SQLite has
+// one writer, so one batch at a time.
+func importBatches(ctx context.Context, s notes.Store, ns []notes.NewNote, progress func(done, total int)) (int, error) {
+	workers := 1
+	if _, ok := s.(*notes.Postgres); ok {
+		workers = min(4, runtime.NumCPU())
+	}
+	var (
+		mu    sync.Mutex
+		done  int
+		first error
+		next  int
+		wg    sync.WaitGroup
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if first != nil || next >= len(ns) {
+					mu.Unlock()
+					return
+				}
+				from := next
+				next = min(next+importBatch, len(ns))
+				to := next
+				mu.Unlock()
+				_, err := s.Import(ctx, ns[from:to])
+				mu.Lock()
+				if err != nil {
+					first = cmp.Or(first, err)
+				} else {
+					done += to - from
+					progress(done, len(ns))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return done, first
 }
 
 // readImport reads the notes of one import argument: "-" (JSON Lines on
