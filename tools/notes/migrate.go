@@ -139,10 +139,10 @@ func (p *Postgres) Load(ctx context.Context, d *Dump) error {
 		}
 		rows = make([][]any, len(d.Chunks))
 		for i, c := range d.Chunks {
-			rows[i] = []any{p.space, c.NoteID, c.Seq, c.Model, c.Start, c.End, pgBits(signBits(c.Vector), len(c.Vector)), c.Vector}
+			rows[i] = []any{p.space, c.NoteID, c.Seq, c.Start, c.End, pgBits(signBits(c.Vector), len(c.Vector)), c.Vector, c.Model}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{pgSchema, "note_chunks"},
-			[]string{"space", "note_id", "seq", "model", "span_start", "span_end", "bits", "vec"}, pgx.CopyFromRows(rows)); err != nil {
+			[]string{"space", "note_id", "seq", "span_start", "span_end", "bits", "vec", "model"}, pgx.CopyFromRows(rows)); err != nil {
 			return fmt.Errorf("copy the vectors: %w", err)
 		}
 		_, err := tx.Exec(ctx, `UPDATE agent_notes.spaces SET next_id = $2 WHERE name = $1`, p.space, max(d.NextID, 1))

@@ -62,15 +62,28 @@ func (p *Postgres) model() string {
 
 // insertChunks stores a note's chunks with COPY.
 func (p *Postgres) insertChunks(ctx context.Context, tx pgx.Tx, id int64, model string, chunks []Chunk) error {
-	if len(chunks) == 0 {
-		return nil
-	}
+	return p.copyChunks(ctx, tx, model, chunkRows(p.space, id, chunks))
+}
+
+// chunkRows are a note's chunks as rows of note_chunks (without model).
+func chunkRows(space string, id int64, chunks []Chunk) [][]any {
 	rows := make([][]any, len(chunks))
 	for i, c := range chunks {
-		rows[i] = []any{p.space, id, i, model, c.Start, c.End, pgBits(signBits(c.Vector), len(c.Vector)), c.Vector}
+		rows[i] = []any{space, id, i, c.Start, c.End, pgBits(signBits(c.Vector), len(c.Vector)), c.Vector}
+	}
+	return rows
+}
+
+// copyChunks stores rows of chunkRows, of model, with one COPY.
+func (p *Postgres) copyChunks(ctx context.Context, tx pgx.Tx, model string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	for i := range rows {
+		rows[i] = append(rows[i], model)
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{pgSchema, "note_chunks"},
-		[]string{"space", "note_id", "seq", "model", "span_start", "span_end", "bits", "vec"}, pgx.CopyFromRows(rows))
+		[]string{"space", "note_id", "seq", "span_start", "span_end", "bits", "vec", "model"}, pgx.CopyFromRows(rows))
 	return err
 }
 
@@ -230,6 +243,7 @@ func (p *Postgres) SetChunks(ctx context.Context, model string, es []Embedded) (
 	var stored []int64
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
 		stored = nil
+		var rows [][]any
 		for _, e := range es {
 			cur, err := p.getNote(ctx, tx, e.Note.ID, true)
 			if errors.Is(err, ErrNotFound) {
@@ -244,12 +258,10 @@ func (p *Postgres) SetChunks(ctx context.Context, model string, es []Embedded) (
 			if _, err := tx.Exec(ctx, `DELETE FROM agent_notes.note_chunks WHERE space = $1 AND note_id = $2`, p.space, e.Note.ID); err != nil {
 				return err
 			}
-			if err := p.insertChunks(ctx, tx, e.Note.ID, model, e.Chunks); err != nil {
-				return err
-			}
+			rows = append(rows, chunkRows(p.space, e.Note.ID, e.Chunks)...)
 			stored = append(stored, e.Note.ID)
 		}
-		return nil
+		return p.copyChunks(ctx, tx, model, rows)
 	})
 	return stored, p.wrap(err)
 }
