@@ -137,20 +137,24 @@ func (l *Lazy) Tags(ctx context.Context) ([]Count, error) {
 }
 
 // Unembedded implements Indexer.
-func (l *Lazy) Unembedded(ctx context.Context, model string, limit int) ([]Note, int, error) {
-	s, err := l.store(ctx)
+func (l *Lazy) Unembedded(ctx context.Context, model string, after int64, limit int) ([]Note, error) {
+	ix, err := l.indexer(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	ix, ok := s.(Indexer)
-	if !ok {
-		return nil, 0, errNoIndexer
-	}
-	return ix.Unembedded(ctx, model, limit)
+	return ix.Unembedded(ctx, model, after, limit)
 }
 
-// SetChunks implements Indexer.
-func (l *Lazy) SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error) {
+// CountUnembedded implements Indexer.
+func (l *Lazy) CountUnembedded(ctx context.Context, model string) (int, error) {
+	ix, err := l.indexer(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return ix.CountUnembedded(ctx, model)
+}
+
+func (l *Lazy) indexer(ctx context.Context) (Indexer, error) {
 	s, err := l.store(ctx)
 	if err != nil {
 		return nil, err
@@ -158,6 +162,15 @@ func (l *Lazy) SetChunks(ctx context.Context, model string, es []Embedded) ([]in
 	ix, ok := s.(Indexer)
 	if !ok {
 		return nil, errNoIndexer
+	}
+	return ix, nil
+}
+
+// SetChunks implements Indexer.
+func (l *Lazy) SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error) {
+	ix, err := l.indexer(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return ix.SetChunks(ctx, model, es)
 }

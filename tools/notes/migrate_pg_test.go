@@ -56,7 +56,7 @@ func TestMigrateToPostgres(t *testing.T) {
 	if err != nil || len(r.Hits) != 1 || r.Hits[0].Note.ID != a.ID {
 		t.Errorf("the migrated vectors: %+v, %v", r.Hits, err)
 	}
-	if _, n, err := pg.Unembedded(ctx, e.Model(), 10); err != nil || n != 0 {
+	if n, err := pg.CountUnembedded(ctx, e.Model()); err != nil || n != 0 {
 		t.Errorf("%d notes left to embed after the migration (%v), want 0", n, err)
 	}
 	next, err := pg.Create(ctx, notes.NewNote{Title: "after"})

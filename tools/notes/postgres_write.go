@@ -212,29 +212,34 @@ func (p *Postgres) saveHistory(ctx context.Context, tx pgx.Tx, old Note, op stri
 	return err
 }
 
-// Unembedded returns up to limit notes of the space without vectors of
-// model, oldest id first, and how many there are.
-func (p *Postgres) Unembedded(ctx context.Context, model string, limit int) ([]Note, int, error) {
-	const missing = ` FROM agent_notes.notes n WHERE n.space = $1 AND NOT EXISTS (
-		SELECT 1 FROM agent_notes.note_chunks c WHERE c.space = n.space AND c.note_id = n.id AND c.model = $2)`
-	var total int64
-	if err := p.pool.QueryRow(ctx, `SELECT count(*)`+missing, p.space, model).Scan(&total); err != nil {
-		return nil, 0, p.wrap(err)
-	}
-	rows, err := p.pool.Query(ctx, `SELECT `+pgNoteColumns+missing+` ORDER BY n.id LIMIT $3`, p.space, model, limit)
+// pgUnembedded selects the space's notes without vectors of a model.
+const pgUnembedded = ` FROM agent_notes.notes n WHERE n.space = $1 AND NOT EXISTS (
+	SELECT 1 FROM agent_notes.note_chunks c WHERE c.space = n.space AND c.note_id = n.id AND c.model = $2)`
+
+// Unembedded returns up to limit notes of the space with ids above after
+// that have no vectors of model, in id order.
+func (p *Postgres) Unembedded(ctx context.Context, model string, after int64, limit int) ([]Note, error) {
+	rows, err := p.pool.Query(ctx, `SELECT `+pgNoteColumns+pgUnembedded+` AND n.id > $3 ORDER BY n.id LIMIT $4`, p.space, model, after, limit)
 	if err != nil {
-		return nil, 0, p.wrap(err)
+		return nil, p.wrap(err)
 	}
 	defer rows.Close()
 	var out []Note
 	for rows.Next() {
 		n, err := pgScanNote(rows)
 		if err != nil {
-			return nil, 0, p.wrap(err)
+			return nil, p.wrap(err)
 		}
 		out = append(out, n)
 	}
-	return out, int(total), p.wrap(rows.Err())
+	return out, p.wrap(rows.Err())
+}
+
+// CountUnembedded counts the space's notes without vectors of model.
+func (p *Postgres) CountUnembedded(ctx context.Context, model string) (int, error) {
+	var n int64
+	err := p.pool.QueryRow(ctx, `SELECT count(*)`+pgUnembedded, p.space, model).Scan(&n)
+	return int(n), p.wrap(err)
 }
 
 // SetChunks replaces the chunks of each note with es's, in one

@@ -11,47 +11,44 @@ const ReindexBatch = 64
 
 // Reindex embeds the notes of ix that have no vectors of e's model (a
 // bulk import, notes made before embeddings were configured, another
-// model's vectors), in batches, calling progress after each batch with
-// the notes done and the total. It returns how many notes it embedded. A
-// note changed while it was embedded is left for the next round.
+// model's vectors), in one pass in id order, a batch at a time, calling
+// progress after each batch with the notes done and the total. It
+// returns how many notes it embedded. A note changed while it was
+// embedded is left as it is: the change embedded it, or the next run
+// will.
 func Reindex(ctx context.Context, ix Indexer, e Embedder, progress func(done, total int)) (int, error) {
-	done, total := 0, -1
-	skipped := map[int64]int{}
+	total, err := ix.CountUnembedded(ctx, e.Model())
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	var after int64
 	for {
-		batch, left, err := ix.Unembedded(ctx, e.Model(), ReindexBatch+len(skipped))
+		batch, err := ix.Unembedded(ctx, e.Model(), after, ReindexBatch)
 		if err != nil {
 			return done, err
 		}
-		if total < 0 {
-			total = left
-		}
-		var todo []Note
-		for _, n := range batch {
-			if skipped[n.ID] < 3 {
-				todo = append(todo, n)
-			}
-		}
-		if len(todo) == 0 {
+		if len(batch) == 0 {
 			if progress != nil {
 				progress(done, total)
 			}
 			return done, nil
 		}
-		if len(todo) > ReindexBatch {
-			todo = todo[:ReindexBatch]
-		}
-		if err := embedMany(ctx, ix, e, todo, &done, skipped); err != nil {
+		after = batch[len(batch)-1].ID
+		n, err := embedMany(ctx, ix, e, batch)
+		done += n
+		if err != nil {
 			return done, err
 		}
 		if progress != nil {
-			progress(done, total)
+			progress(done, max(total, done))
 		}
 	}
 }
 
 // embedMany embeds the chunks of notes in one provider call and stores
-// each note's.
-func embedMany(ctx context.Context, ix Indexer, e Embedder, notes []Note, done *int, skipped map[int64]int) error {
+// them in one transaction; it returns how many notes it stored.
+func embedMany(ctx context.Context, ix Indexer, e Embedder, notes []Note) (int, error) {
 	var texts []string
 	spans := make([][][2]int, len(notes))
 	for i, n := range notes {
@@ -60,7 +57,7 @@ func embedMany(ctx context.Context, ix Indexer, e Embedder, notes []Note, done *
 	}
 	vecs, err := embedBatch(ctx, e, texts, false)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	k := 0
 	es := make([]Embedded, len(notes))
@@ -73,19 +70,5 @@ func embedMany(ctx context.Context, ix Indexer, e Embedder, notes []Note, done *
 		es[i] = Embedded{Note: n, Chunks: chunks}
 	}
 	stored, err := ix.SetChunks(ctx, e.Model(), es)
-	if err != nil {
-		return err
-	}
-	ok := map[int64]bool{}
-	for _, id := range stored {
-		ok[id] = true
-	}
-	for _, n := range notes {
-		if ok[n.ID] {
-			*done++
-		} else {
-			skipped[n.ID]++
-		}
-	}
-	return nil
+	return len(stored), err
 }

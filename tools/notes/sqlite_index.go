@@ -7,28 +7,33 @@ import (
 
 var _ Indexer = (*SQLite)(nil)
 
-// Unembedded returns up to limit notes without vectors of model, oldest
-// id first, and how many there are.
-func (s *SQLite) Unembedded(ctx context.Context, model string, limit int) ([]Note, int, error) {
-	const missing = ` FROM notes n WHERE NOT EXISTS (SELECT 1 FROM note_chunks c WHERE c.note_id = n.id AND c.model = ?)`
-	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*)`+missing, model).Scan(&total); err != nil {
-		return nil, 0, s.wrap(err)
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+noteColumns+missing+` ORDER BY n.id LIMIT ?`, model, limit)
+// unembeddedSQL selects the notes without vectors of a model.
+const unembeddedSQL = ` FROM notes n WHERE NOT EXISTS (SELECT 1 FROM note_chunks c WHERE c.note_id = n.id AND c.model = ?)`
+
+// Unembedded returns up to limit notes with ids above after that have
+// no vectors of model, in id order.
+func (s *SQLite) Unembedded(ctx context.Context, model string, after int64, limit int) ([]Note, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+noteColumns+unembeddedSQL+` AND n.id > ? ORDER BY n.id LIMIT ?`, model, after, limit)
 	if err != nil {
-		return nil, 0, s.wrap(err)
+		return nil, s.wrap(err)
 	}
 	defer rows.Close()
 	var out []Note
 	for rows.Next() {
 		n, err := scanNote(rows.Scan)
 		if err != nil {
-			return nil, 0, s.wrap(err)
+			return nil, s.wrap(err)
 		}
 		out = append(out, n)
 	}
-	return out, total, s.wrap(rows.Err())
+	return out, s.wrap(rows.Err())
+}
+
+// CountUnembedded counts the notes without vectors of model.
+func (s *SQLite) CountUnembedded(ctx context.Context, model string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*)`+unembeddedSQL, model).Scan(&n)
+	return n, s.wrap(err)
 }
 
 // SetChunks replaces the chunks of each note with es's, in one

@@ -150,9 +150,11 @@ type Store interface {
 // bulk import stored unembedded, or what an older model embedded.
 // Reindex drives it.
 type Indexer interface {
-	// Unembedded returns up to limit notes (with content) that have no
-	// vectors of model, and how many there are in all.
-	Unembedded(ctx context.Context, model string, limit int) ([]Note, int, error)
+	// Unembedded returns up to limit notes (with content) with ids above
+	// after that have no vectors of model, in id order.
+	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Note, error)
+	// CountUnembedded counts the notes that have no vectors of model.
+	CountUnembedded(ctx context.Context, model string) (int, error)
 	// SetChunks stores the chunks of each note, embedded by model, in
 	// one transaction, except for the notes whose title or content
 	// changed since they were read: it returns the ids it stored.
