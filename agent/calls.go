@@ -100,7 +100,11 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 			return cr, !v.byPolicy, nil
 		}
 	}
-	emit(Event{Type: EventToolStart, Iteration: b.iter, Call: &c, Rule: cr.Rule})
+	started := Event{Type: EventToolStart, Iteration: b.iter, Call: &c, Rule: cr.Rule}
+	if cr.Rule != "" {
+		started.Subject = def.Subject(raw)
+	}
+	emit(started)
 	ctx = tools.WithOutput(ctx, func(out []byte) {
 		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
 	})

@@ -89,6 +89,10 @@ type Event struct {
 	// Rule labels the user's permission rule that allowed the call of
 	// an EventToolStart without asking (`permissions.allow "docs/**"`).
 	Rule string
+	// Subject is what that rule judged: the call's project paths or
+	// command line, as its tool's definition names them (see
+	// tools.Definition.Subject).
+	Subject string
 }
 
 // Outcome labels of a CallResult, for display and the audit log.

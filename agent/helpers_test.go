@@ -27,12 +27,12 @@ type testTools struct {
 }
 
 type readArgs struct {
-	FilePath string `json:"file_path" jsonschema:"file to read"`
+	FilePath string `json:"file_path" path:"true" jsonschema:"file to read"`
 }
 
 type writeArgs struct {
 	OperationType string `json:"operation_type" enum:"create,overwrite,append"`
-	FilePath      string `json:"file_path"`
+	FilePath      string `json:"file_path" path:"true"`
 	Content       string `json:"content" verbatim:"true"`
 }
 

@@ -2,12 +2,9 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
-
-// pathParams are the parameters that name the file or folder a call works
-// on.
-var pathParams = []string{"file_path", "path", "directory_path", "dir"}
 
 // nestedInstructions returns the instructions files of the subfolders
 // this turn's calls worked in, not given before, as text to follow the
@@ -18,8 +15,14 @@ func (a *Agent) nestedInstructions(results []CallResult) string {
 	}
 	var b strings.Builder
 	for _, r := range results {
+		t, ok := a.Tools.Lookup(r.Tool)
+		if !ok {
+			continue
+		}
+		// The tool says which of its parameters are project paths.
+		paths := t.Definition().PathParams()
 		for _, p := range r.Params {
-			if !isPathParam(p.Name) || p.Value == "" {
+			if !slices.Contains(paths, p.Name) || p.Value == "" {
 				continue
 			}
 			name, text := a.Instructions(p.Value)
@@ -31,15 +34,6 @@ func (a *Agent) nestedInstructions(results []CallResult) string {
 		}
 	}
 	return b.String()
-}
-
-func isPathParam(name string) bool {
-	for _, p := range pathParams {
-		if name == p {
-			return true
-		}
-	}
-	return false
 }
 
 func lastElem(p string) string {

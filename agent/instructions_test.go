@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/tools"
 )
 
 func TestNestedInstructionsFollowTheResponses(t *testing.T) {
@@ -33,6 +34,27 @@ func TestNestedInstructionsFollowTheResponses(t *testing.T) {
 	}
 	if got := reqs[2].Messages[4].Text; strings.Contains(got, "use tabs") {
 		t.Errorf("the instructions were given twice: %q", got)
+	}
+}
+
+// TestNestedInstructionsOnlyForProjectPaths: a parameter called path that
+// its tool does not mark as a project path (another server's tool, whose
+// paths are its own) brings no instructions file.
+func TestNestedInstructionsOnlyForProjectPaths(t *testing.T) {
+	e := newEnv(t, texts(`<tool_call name="remote_get"><path>web/a.js</path></tool_call>`, "done")...)
+	type remoteArgs struct {
+		Path string `json:"path"`
+	}
+	e.agent.Tools.Add(tools.New("remote_get", "Gets from elsewhere.", func(context.Context, remoteArgs) (tools.Result, error) {
+		return tools.Result{Message: "got"}, nil
+	}))
+	asked := false
+	e.agent.Instructions = func(string) (string, string) { asked = true; return "web/AGENTS.md", "use tabs in web" }
+	if _, err := e.run("get it"); err != nil {
+		t.Fatal(err)
+	}
+	if asked {
+		t.Error("instructions were looked up for a parameter that is not a project path")
 	}
 }
 

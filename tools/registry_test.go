@@ -140,6 +140,28 @@ func TestDefinitionFromStruct(t *testing.T) {
 	}
 }
 
+// TestDefinitionDescribesItself: a path:"true" field is a project path,
+// the options mark what agent serve must leave out, and the definition
+// answers what the rules ask of it.
+func TestDefinitionDescribesItself(t *testing.T) {
+	type args struct {
+		File string `json:"file" path:"true"`
+		Text string `json:"text"`
+	}
+	def := tools.New("put", "Puts.", func(context.Context, args) (tools.Result, error) { return tools.Result{}, nil },
+		tools.Writes(), tools.NotServed()).Definition()
+	if got := def.PathParams(); len(got) != 1 || got[0] != "file" {
+		t.Errorf("PathParams = %v, want [file]", got)
+	}
+	if !def.NotServed || def.RunsPrograms() || def.CommandParam() != "" {
+		t.Errorf("definition %+v: want not served, no command", def)
+	}
+	run := tools.Definition{Params: []tools.Param{{Name: "line", Command: true}}}
+	if run.CommandParam() != "line" || !run.RunsPrograms() {
+		t.Errorf("a Command parameter does not make a tool that runs programs: %+v", run)
+	}
+}
+
 func TestDuplicateName(t *testing.T) {
 	reg := tools.NewRegistry(echoTool())
 	if err := reg.Add(echoTool()); !errors.Is(err, tools.ErrDuplicateTool) {

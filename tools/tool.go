@@ -47,6 +47,16 @@ type Param struct {
 	// their value as written: only one leading line break and the spaces
 	// after the final line break are removed. Other parameters are trimmed.
 	Verbatim bool
+	// Path marks a parameter whose value is a file or folder of the
+	// project, relative to its root: the user's path rules
+	// (permissions.allow and deny) judge a write by it, and the
+	// instructions file of its folder (a nested AGENTS.md) is given to
+	// the model after the call.
+	Path bool
+	// Command marks a parameter whose value is a command line the tool
+	// runs: the user's command rules ("run_command:git push") judge it
+	// as a shell would read it.
+	Command bool
 }
 
 // Definition describes a tool to the model and to the Registry.
@@ -64,7 +74,55 @@ type Definition struct {
 	AutoApproved bool
 	// Timeout overrides the Registry's default time limit when non-zero.
 	Timeout time.Duration
+	// NotServed keeps the tool out of what the agent offers other agents
+	// over MCP (agent serve), whatever its options: nobody is there to
+	// approve its calls, and a program run or a page fetched for another
+	// agent is a service to whoever reaches the server.
+	NotServed bool
 }
+
+// PathParams returns the names of the parameters that are project paths
+// (Param.Path), in definition order.
+func (d Definition) PathParams() []string {
+	var names []string
+	for _, p := range d.Params {
+		if p.Path {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
+// CommandParam returns the name of the parameter holding the command line
+// the tool runs (Param.Command); "" for a tool that runs no program.
+func (d Definition) CommandParam() string {
+	for _, p := range d.Params {
+		if p.Command {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// Subject is what a call with the raw arguments args works on, in one
+// line, for a person: its command line, or its project paths; "" when
+// the tool names neither.
+func (d Definition) Subject(args map[string]string) string {
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if c := d.CommandParam(); c != "" && args[c] != "" {
+		return words(args[c])
+	}
+	var paths []string
+	for _, p := range d.PathParams() {
+		if v := args[p]; v != "" {
+			paths = append(paths, words(v))
+		}
+	}
+	return strings.Join(paths, " ")
+}
+
+// RunsPrograms reports whether the tool runs a command line it is given.
+func (d Definition) RunsPrograms() bool { return d.CommandParam() != "" }
 
 // Param returns the parameter called name.
 func (d Definition) Param(name string) (Param, bool) {

@@ -20,6 +20,10 @@ func Writes() Option { return func(d *Definition) { d.Writes = true } }
 // Definition.AutoApproved).
 func NoApproval() Option { return func(d *Definition) { d.AutoApproved = true } }
 
+// NotServed keeps the tool out of what agent serve offers (see
+// Definition.NotServed).
+func NotServed() Option { return func(d *Definition) { d.NotServed = true } }
+
 // Timeout sets the tool's own time limit.
 func Timeout(t time.Duration) Option { return func(d *Definition) { d.Timeout = t } }
 
@@ -33,6 +37,7 @@ func Timeout(t time.Duration) Option { return func(d *Definition) { d.Timeout = 
 //	jsonschema:"text"      description shown to the model
 //	enum:"a,b,c"           allowed values (makes a string field an Enum)
 //	verbatim:"true"        keep the value as written (file content)
+//	path:"true"            the value is a project path (Param.Path)
 //
 // Field types: string, int, bool (or pointers to them, for optional
 // parameters whose absence matters), and anything else is a JSON value.
@@ -60,6 +65,7 @@ func New[A any](name, description string, fn func(context.Context, A) (Result, e
 			Description: f.Tag.Get("jsonschema"),
 			Required:    !strings.Contains(opt, "omitempty"),
 			Verbatim:    f.Tag.Get("verbatim") == "true",
+			Path:        f.Tag.Get("path") == "true",
 			Kind:        kindOf(f.Type),
 		}
 		if e := f.Tag.Get("enum"); e != "" {

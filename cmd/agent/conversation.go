@@ -147,7 +147,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		approval.Policy = agent.Policy(c.cfg.Approval)
 	}
 	if o.model == nil { // the demos' scripted runs keep to their own script
-		if approval.Permissions, err = permissions(c.cfg, fr); err != nil {
+		if approval.Permissions, err = permissions(c.cfg, fr, c.tools.defs()); err != nil {
 			return c, err
 		}
 	}

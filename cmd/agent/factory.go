@@ -167,9 +167,6 @@ type toolBuild struct {
 	env map[string]string
 	// warn says one line to the user (a server that did not start).
 	warn func(string)
-	// readOnly leaves out the tools that run programs (for serving over
-	// MCP, where nobody approves a command).
-	readOnly bool
 	// progs finds the helper programs (bwrap, espeak-ng, MCP servers);
 	// buildTools sets it.
 	progs *programs.Resolver
@@ -187,6 +184,19 @@ type toolSet struct {
 	// notes is the notes store behind the note tools; nil when they are
 	// off.
 	notes notes.Store
+	// leftOut are the definitions of the tools the agent has but did not
+	// offer here (no speech engine, the notes off), which the user's
+	// rules may still name.
+	leftOut []tools.Definition
+}
+
+// defs are the definitions of every tool the set knows, offered or not.
+func (s *toolSet) defs() []tools.Definition {
+	var out []tools.Definition
+	for _, t := range s.reg.Tools() {
+		out = append(out, t.Definition())
+	}
+	return append(out, s.leftOut...)
 }
 
 // Close closes everything the set opened, the last opened first.
@@ -218,17 +228,11 @@ func (f *factory) buildTools(ctx context.Context, b toolBuild) (*toolSet, error)
 }
 
 // catalog builds the tool set of the project at root with a fresh file
-// session, for commands that only show or parse (tools, parse, prompt).
-// The caller closes it.
+// session, for commands that only show or parse (tools, parse, prompt)
+// and for agent serve. The caller closes it.
 func (f *factory) catalog(ctx context.Context, root string, cfg config.Config) (*toolSet, error) {
-	return f.buildCatalog(ctx, root, cfg, false)
-}
-
-// buildCatalog is catalog, without the tools that run programs when
-// readOnly.
-func (f *factory) buildCatalog(ctx context.Context, root string, cfg config.Config, readOnly bool) (*toolSet, error) {
 	fr := f.fileRoot(root, cfg)
-	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr), env: f.environ(), warn: f.warn, readOnly: readOnly})
+	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr), env: f.environ(), warn: f.warn})
 	if err != nil {
 		fr.Close()
 		return nil, err

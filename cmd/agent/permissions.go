@@ -8,46 +8,29 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/agent/xmlcall"
-	"github.com/agentcli/agent/tools/audio"
+	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/shell/cmdline"
 )
 
-// pathParam is the parameter naming the file of a tool that writes
-// project files ("" for other tools): a bare glob rule covers each of
-// them.
-func pathParam(tool string) string {
-	switch tool {
-	case "write_file":
-		return "file_path"
-	case audio.Name:
-		return "output_path"
-	}
-	return ""
-}
-
-// commandTool is the tool whose rules match a command as a shell reads
-// it (tools/shell/cmdline).
-const commandTool = "run_command"
-
-// noteWriteTools are the note tools that change notes: a rule naming
-// note tools ("note_delete", "note_*") must name one of them.
-var noteWriteTools = []string{"note_create", "note_update", "note_delete"}
-
-// permissions turns the user's [permissions] rules into the loop's. Paths
+// permissions turns the user's [permissions] rules into the loop's. What
+// a rule may name comes from the tools' own definitions (defs: every tool
+// the agent knows, offered in this conversation or not): a path glob
+// covers the project paths (tools.Param.Path) of the tools that write, a
+// command rule the command line of a tool that runs programs
+// (tools.Param.Command), a note rule the note tools that write. Paths
 // are matched as the file tools resolve them under root, so "docs/../x"
 // or a symlink into a denied folder is judged by where the write lands.
-func permissions(cfg config.Config, root *fsedit.Root) (agent.Permissions, error) {
+func permissions(cfg config.Config, root *fsedit.Root, defs []tools.Definition) (agent.Permissions, error) {
 	var p agent.Permissions
-	var allowCommands []cmdline.Rule // every run_command allow rule, which cover a line together
+	k := ruleKinds{defs: defs, allowCommands: map[string][]cmdline.Rule{}}
 	for _, l := range []struct {
 		name  string
 		rules []string
 		dst   *[]agent.Rule
 	}{{"allow", cfg.Permissions.Allow, &p.Allow}, {"deny", cfg.Permissions.Deny, &p.Deny}} {
 		for _, text := range l.rules {
-			r, err := permissionRule(config.ParseRule(text), root, l.name == "deny", &allowCommands)
+			r, err := k.rule(config.ParseRule(text), root, l.name == "deny")
 			if err != nil {
 				return p, cfg.PermissionError(l.name, text, err.Error())
 			}
@@ -57,15 +40,57 @@ func permissions(cfg config.Config, root *fsedit.Root) (agent.Permissions, error
 	return p, nil
 }
 
-func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool, allowCommands *[]cmdline.Rule) (agent.Rule, error) {
-	if pr.Tool == commandTool {
-		return commandRule(pr, deny, allowCommands)
+// ruleKinds is what the rules know of the tools.
+type ruleKinds struct {
+	defs []tools.Definition
+	// allowCommands are each command tool's allow rules, which cover a
+	// line together.
+	allowCommands map[string][]cmdline.Rule
+}
+
+func (k *ruleKinds) find(name string) (tools.Definition, bool) {
+	i := slices.IndexFunc(k.defs, func(d tools.Definition) bool { return d.Name == name })
+	if i < 0 {
+		return tools.Definition{}, false
+	}
+	return k.defs[i], true
+}
+
+// pathWriter is a tool a path rule applies to: it writes, and names the
+// project paths it writes.
+func pathWriter(d tools.Definition) bool { return d.Writes && len(d.PathParams()) > 0 }
+
+// named lists the tools a "tool:pattern" rule may name, as the error
+// for one that names another says them: "write_file, audio_generation
+// or run_command".
+func (k *ruleKinds) named() string {
+	var names []string
+	for _, d := range k.defs {
+		if pathWriter(d) {
+			names = append(names, d.Name)
+		}
+	}
+	for _, d := range k.defs {
+		if d.RunsPrograms() {
+			names = append(names, d.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func (k *ruleKinds) rule(pr config.PermissionRule, root *fsedit.Root, deny bool) (agent.Rule, error) {
+	def, known := k.find(pr.Tool)
+	if known && def.RunsPrograms() {
+		return k.commandRule(pr, deny)
 	}
 	if pr.Tool == "" && strings.HasPrefix(pr.Pattern, "note_") && !strings.ContainsAny(pr.Pattern, "./") {
-		return noteRule(pr) // a tool name, not a file glob such as note_*.md
+		return k.noteRule(pr) // a tool name, not a file glob such as note_*.md
 	}
-	if pr.Tool != "" && pathParam(pr.Tool) == "" {
-		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use write_file, %s or %s, a note tool alone (note_delete, note_*), or a glob alone for every file write", pr.Tool, audio.Name, commandTool)
+	if pr.Tool != "" && !(known && pathWriter(def)) {
+		return agent.Rule{}, fmt.Errorf("%s is not a tool rules apply to: use %s, a note tool alone (note_delete, note_*), or a glob alone for every file write", pr.Tool, k.named())
 	}
 	if err := projectRelative(pr.Pattern); err != nil {
 		return agent.Rule{}, err
@@ -75,30 +100,38 @@ func permissionRule(pr config.PermissionRule, root *fsedit.Root, deny bool, allo
 		return agent.Rule{}, fmt.Errorf("%v: write a glob like \"docs/**\" or \"*.md\"", err)
 	}
 	return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
-		param := pathParam(q.Tool.Name)
-		if param == "" || pr.Tool != "" && pr.Tool != q.Tool.Name {
+		if pr.Tool != "" && pr.Tool != q.Tool.Name || !pathWriter(q.Tool) {
 			return false
 		}
-		p, _ := q.Input.Values[param].(string)
-		rel, ok := root.Canonical(p)
-		return ok && g.Match(rel)
+		for _, param := range q.Tool.PathParams() {
+			p, _ := q.Input.Values[param].(string)
+			if rel, ok := root.Canonical(p); ok && g.Match(rel) {
+				return true
+			}
+		}
+		return false
 	}}, nil
 }
 
-// commandRule is a run_command rule, read as a command line
-// (tools/shell/cmdline). A deny rule covers a call when it covers one of
-// the programs the line runs, and is unsure of it when what runs cannot
-// be known without running it. The allow rules cover a line together:
-// every program must start with one of them, and nothing may be decided
-// at run time; the rule named is the one of the first program.
-func commandRule(pr config.PermissionRule, deny bool, allowCommands *[]cmdline.Rule) (agent.Rule, error) {
+// commandRule is a rule of a tool that runs programs (run_command), read
+// as a command line (tools/shell/cmdline). A deny rule covers a call when
+// it covers one of the programs the line runs, and is unsure of it when
+// what runs cannot be known without running it. The allow rules of a
+// tool cover a line together: every program must start with one of
+// them, and nothing may be decided at run time; the rule named is the
+// one of the first program.
+func (k *ruleKinds) commandRule(pr config.PermissionRule, deny bool) (agent.Rule, error) {
 	cr, err := cmdline.ParseRule(pr.Pattern)
 	if err != nil {
 		return agent.Rule{}, err
 	}
 	command := func(q agent.Question) (string, bool) {
-		cmd, _ := q.Input.Values["command"].(string)
-		return cmd, q.Tool.Name == commandTool
+		param := q.Tool.CommandParam()
+		if param == "" || q.Tool.Name != pr.Tool {
+			return "", false
+		}
+		cmd, _ := q.Input.Values[param].(string)
+		return cmd, true
 	}
 	if deny {
 		judge := func(q agent.Question) (cmdline.Verdict, string) {
@@ -121,17 +154,23 @@ func commandRule(pr config.PermissionRule, deny bool, allowCommands *[]cmdline.R
 			},
 		}, nil
 	}
-	index := len(*allowCommands)
-	*allowCommands = append(*allowCommands, cr)
+	index := len(k.allowCommands[pr.Tool])
+	k.allowCommands[pr.Tool] = append(k.allowCommands[pr.Tool], cr)
 	return agent.Rule{Text: pr.Text, Covers: func(q agent.Question) bool {
 		cmd, ok := command(q)
-		return ok && cmdline.Allowed(cmdline.Parse(cmd), *allowCommands) == index
+		return ok && cmdline.Allowed(cmdline.Parse(cmd), k.allowCommands[pr.Tool]) == index
 	}}, nil
 }
 
 // noteRule is a rule naming note tools: "note_delete", or a glob of
 // names such as "note_*" (every change to notes).
-func noteRule(pr config.PermissionRule) (agent.Rule, error) {
+func (k *ruleKinds) noteRule(pr config.PermissionRule) (agent.Rule, error) {
+	var noteWriteTools []string // the note tools that change notes
+	for _, d := range k.defs {
+		if d.Writes && strings.HasPrefix(d.Name, "note_") {
+			noteWriteTools = append(noteWriteTools, d.Name)
+		}
+	}
 	named := false
 	for _, name := range noteWriteTools {
 		ok, err := path.Match(pr.Pattern, name)
@@ -164,17 +203,10 @@ func projectRelative(pattern string) error {
 
 // ruleActivity is the activity line of a call a permission rule let run
 // unasked: `write_file docs/a.md: allowed by permissions.allow "docs/**"`.
-func ruleActivity(c *xmlcall.Call, rule string) string {
-	what := c.Name
-	param := pathParam(c.Name)
-	if c.Name == commandTool {
-		param = "command"
+func ruleActivity(ev agent.Event) string {
+	what := ev.Call.Name
+	if ev.Subject != "" {
+		what += " " + ev.Subject
 	}
-	if v := c.Args()[param]; param != "" && v != "" {
-		what += " " + oneLineText(v)
-	}
-	return what + ": allowed by " + rule
+	return what + ": allowed by " + ev.Rule
 }
-
-// oneLineText is s with its runs of white space made single spaces.
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -6,19 +6,43 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 )
 
+// knownTools are the definitions of every tool the agent has, as the real
+// registry builder gives them, and a question of one of them.
+func knownTools(t *testing.T, dir string) (defs []tools.Definition, question func(tool, param, value string) agent.Question) {
+	t.Helper()
+	set, err := (&factory{}).catalog(t.Context(), dir, config.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { set.Close() })
+	defs = set.defs()
+	return defs, func(tool, param, value string) agent.Question {
+		for _, d := range defs {
+			if d.Name == tool {
+				return agent.Question{Tool: d, Input: tools.Input{Values: map[string]any{param: value}}}
+			}
+		}
+		t.Fatalf("no tool %s", tool)
+		return agent.Question{}
+	}
+}
+
 // TestCommandRules checks the wiring of run_command rules: the matching
 // itself is tools/shell/cmdline's, tested there.
 func TestCommandRules(t *testing.T) {
-	root := fsedit.NewRoot(t.TempDir(), fsedit.Options{})
+	dir := t.TempDir()
+	root := fsedit.NewRoot(dir, fsedit.Options{})
 	defer root.Close()
+	defs, question := knownTools(t, dir)
 	p, err := permissions(config.Config{Permissions: config.Permissions{
 		Allow: []string{"run_command:go test", "run_command:go vet", "run_command:git push"},
 		Deny:  []string{"run_command:rm -rf", "run_command:git push"},
-	}}, root)
+	}}, root, defs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +65,7 @@ func TestCommandRules(t *testing.T) {
 		{"git -C . push", deny, `permissions.deny "run_command:git push"`}, // deny beats allow
 		{"go test $(rm -rf x)", deny, `permissions.deny "run_command:rm -rf"`},
 	} {
-		q := agent.Question{Tool: tools.Definition{Name: "run_command"}, Input: tools.Input{Values: map[string]any{"command": tc.cmd}}}
-		d, ok := p.Decide(q)
+		d, ok := p.Decide(question("run_command", "command", tc.cmd))
 		got := none
 		switch {
 		case ok && d.Ask:
@@ -69,12 +92,10 @@ func TestPermissionRulesPerTool(t *testing.T) {
 		Allow: []string{"write_file:docs/**", "run_command:go test"},
 		Deny:  []string{"*.wav", "note_delete", "note_*.md"},
 	}}
-	p, err := permissions(cfg, root)
+	defs, q := knownTools(t, dir)
+	p, err := permissions(cfg, root, defs)
 	if err != nil {
 		t.Fatal(err)
-	}
-	q := func(tool, param, value string) agent.Question {
-		return agent.Question{Tool: tools.Definition{Name: tool}, Input: tools.Input{Values: map[string]any{param: value}}}
 	}
 	for _, tc := range []struct {
 		q     agent.Question
@@ -100,8 +121,10 @@ func TestPermissionRulesPerTool(t *testing.T) {
 }
 
 func TestBadPermissionRules(t *testing.T) {
-	root := fsedit.NewRoot(t.TempDir(), fsedit.Options{})
+	dir := t.TempDir()
+	root := fsedit.NewRoot(dir, fsedit.Options{})
 	defer root.Close()
+	defs, _ := knownTools(t, dir)
 	for rule, want := range map[string]string{
 		"note_delete:*":    "note_delete is not a tool rules apply to",
 		"note_get":         "names no note tool that changes notes",
@@ -116,9 +139,23 @@ func TestBadPermissionRules(t *testing.T) {
 		"migrations/":            `"migrations/**"`,
 		"write_file:migrations/": `"migrations/**"`,
 	} {
-		_, err := permissions(config.Config{Permissions: config.Permissions{Deny: []string{rule}}}, root)
+		_, err := permissions(config.Config{Permissions: config.Permissions{Deny: []string{rule}}}, root, defs)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "permissions.deny rule") {
 			t.Errorf("rule %q: err = %v, want %q", rule, err, want)
 		}
+	}
+}
+
+// TestRunSaysWhichRuleAllowedAWrite: a write an allow rule lets run
+// unasked is named on stderr with the path the rule judged, as the
+// tool's definition names it.
+func TestRunSaysWhichRuleAllowedAWrite(t *testing.T) {
+	model := llmtest.Texts(`<tool_call name="write_file" id="1"><operation_type>create</operation_type><file_path>docs/a.md</file_path><content>hi</content></tool_call>`, "done")
+	errOut, code := runWithUserConfig(t, model, "[permissions]\nallow = [\"write_file:docs/**\"]\n", "write it")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := `write_file docs/a.md: allowed by permissions.allow "write_file:docs/**"`; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }

@@ -117,7 +117,7 @@ func (p *textPrinter) event(ev agent.Event) {
 	case agent.EventToolStart:
 		if ev.Rule != "" {
 			p.breakLine()
-			fmt.Fprintf(p.errOut, "  %s\n", safeText(ruleActivity(ev.Call, ev.Rule)))
+			fmt.Fprintf(p.errOut, "  %s\n", safeText(ruleActivity(ev)))
 		}
 	case agent.EventResult:
 		p.breakLine()

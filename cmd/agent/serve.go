@@ -130,8 +130,9 @@ type served struct {
 // permissions.deny rules applied to every write, every call and every
 // change through the REST API in the audit log.
 func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*served, error) {
-	// Never a command tool: nobody is there to approve one.
-	set, err := d.buildCatalog(ctx, root, cfg, true)
+	// The tools that say they are never served (a command, a fetch:
+	// nobody is there to approve one) are left out by the server.
+	set, err := d.catalog(ctx, root, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +144,7 @@ func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config,
 		closeAll()
 		return nil, err
 	}
-	perms, err := permissions(cfg, fr)
+	perms, err := permissions(cfg, fr, set.defs())
 	if err != nil {
 		closeAll()
 		return nil, err

@@ -20,15 +20,19 @@ import (
 // It is the one place where tool families are added.
 func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	set := &toolSet{reg: tools.NewRegistry(b.files.Tools()...)}
-	if !b.readOnly {
-		set.reg.Add(shellTool(b))
-		set.reg.Add(webTool(b))
-	}
+	set.reg.Add(shellTool(b))
+	set.reg.Add(webTool(b))
 	set.essential = set.reg.Names()
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
+	} else {
+		set.leftOut = append(set.leftOut, audio.Definition())
 	}
-	if b.cfg.NotesOn() {
+	if !b.cfg.NotesOn() {
+		for _, t := range notes.Tools(nil) {
+			set.leftOut = append(set.leftOut, t.Definition())
+		}
+	} else {
 		// Opened on first use: a run that never touches a note never
 		// creates the database.
 		store := lazyNotes(b.cfg, b.root, b.env)

@@ -37,7 +37,7 @@ const Timeout = 10 * time.Minute
 // Args are the tool's parameters, as the seed's example call writes them.
 type Args struct {
 	Text       string `json:"text" verbatim:"true" jsonschema:"the words to speak"`
-	OutputPath string `json:"output_path" jsonschema:"the .wav file to write, relative to the project"`
+	OutputPath string `json:"output_path" path:"true" jsonschema:"the .wav file to write, relative to the project"`
 	Voice      string `json:"voice,omitempty"`
 	Provider   string `json:"provider,omitempty"`
 }
@@ -99,6 +99,14 @@ func New[S speaker](w fileWriter, speakers ...S) *Tool {
 	}
 	t.Tool = definedTool{Tool: t.Tool, def: def}
 	return t
+}
+
+// Definition is the tool's definition without its engines, whose names
+// New writes into the voice and provider descriptions: what the user's
+// permission rules know of the tool on a machine with no engine, where
+// it is not offered.
+func Definition() tools.Definition {
+	return tools.New(Name, description, (*Tool)(nil).run, tools.Writes(), tools.Timeout(Timeout)).Definition()
 }
 
 func voiceHint(provider string) string {

@@ -81,6 +81,9 @@ func files(t *testing.T, dir string) []string {
 
 func TestGenerateGemini(t *testing.T) {
 	f := setup(t, 0, false)
+	if tool, _ := f.reg.Lookup(audio.Name); strings.Join(tool.Definition().PathParams(), ",") != "output_path" {
+		t.Errorf("the tool does not name output_path as its project path: %+v", tool.Definition())
+	}
 	text := "Hello, this is a demonstration of the audio generation tool."
 	res := f.call(t, map[string]string{"text": text, "output_path": "audio/demo.wav", "voice": "zephyr", "provider": "gemini"})
 	if res.IsError() {

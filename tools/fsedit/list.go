@@ -26,7 +26,7 @@ const (
 
 // ListArgs are list_directory's parameters.
 type ListArgs struct {
-	Path  string `json:"path,omitempty" jsonschema:"folder relative to the project root; default the root"`
+	Path  string `json:"path,omitempty" path:"true" jsonschema:"folder relative to the project root; default the root"`
 	Depth *int   `json:"depth,omitempty" jsonschema:"how many folder levels to show, 1-10; default 2"`
 }
 

@@ -18,7 +18,7 @@ var readDesc string
 
 // ReadArgs are read_file's parameters.
 type ReadArgs struct {
-	FilePath    string `json:"file_path" jsonschema:"path relative to the project root"`
+	FilePath    string `json:"file_path" path:"true" jsonschema:"path relative to the project root"`
 	StartLine   *int   `json:"start_line,omitempty" jsonschema:"first line to return, 1-based"`
 	EndLine     *int   `json:"end_line,omitempty" jsonschema:"last line to return, inclusive"`
 	LineNumbers bool   `json:"line_numbers,omitempty" jsonschema:"prefix each line with its number"`

@@ -29,7 +29,7 @@ const (
 // SearchArgs are search_files' parameters.
 type SearchArgs struct {
 	Pattern string `json:"pattern" jsonschema:"regular expression (RE2 syntax) matched against each line"`
-	Path    string `json:"path,omitempty" jsonschema:"folder or file to search, relative to the project root; default the root"`
+	Path    string `json:"path,omitempty" path:"true" jsonschema:"folder or file to search, relative to the project root; default the root"`
 	Glob    string `json:"glob,omitempty" jsonschema:"only files matching this pattern, e.g. *.go or src/**/*.{ts,tsx}"`
 }
 

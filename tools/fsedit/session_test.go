@@ -37,3 +37,20 @@ func TestSessionStateCarriesReads(t *testing.T) {
 		t.Error("bad state accepted")
 	}
 }
+
+// TestToolsNameTheirPaths: each file tool says which parameter is the
+// project path it works on, for the permission rules and nested
+// instructions.
+func TestToolsNameTheirPaths(t *testing.T) {
+	p := newProject(t, nil)
+	want := map[string]string{"read_file": "file_path", "write_file": "file_path", "list_directory": "path", "search_files": "path"}
+	for _, tool := range p.sess.Tools() {
+		def := tool.Definition()
+		if got := def.PathParams(); len(got) != 1 || got[0] != want[def.Name] {
+			t.Errorf("%s: PathParams = %v, want [%s]", def.Name, got, want[def.Name])
+		}
+		if def.NotServed || def.RunsPrograms() {
+			t.Errorf("%s: definition %+v: a file tool is served and runs nothing", def.Name, def)
+		}
+	}
+}

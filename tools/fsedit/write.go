@@ -22,7 +22,7 @@ var writeDesc string
 // WriteArgs are write_file's parameters.
 type WriteArgs struct {
 	OperationType string  `json:"operation_type" enum:"replace,create,rewrite,partial" jsonschema:"see above"`
-	FilePath      string  `json:"file_path" jsonschema:"path relative to the project root"`
+	FilePath      string  `json:"file_path" path:"true" jsonschema:"path relative to the project root"`
 	Content       string  `json:"content" verbatim:"true" jsonschema:"new text; the whole file for create, rewrite"`
 	OldText       *string `json:"old_text,omitempty" verbatim:"true" jsonschema:"replace: the text to change"`
 	ReplaceAll    bool    `json:"replace_all,omitempty" jsonschema:"replace: change every occurrence"`

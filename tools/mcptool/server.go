@@ -18,10 +18,6 @@ import (
 	"github.com/agentcli/agent/tools"
 )
 
-// NeverServed are tools no server offers, whatever the options: a shell
-// over the network is a remote code execution service.
-var NeverServed = []string{"run_command"}
-
 // ServeOptions choose what a server offers.
 type ServeOptions struct {
 	// AllowWrites offers the tools that change something; without it only
@@ -56,7 +52,7 @@ type ServedCall struct {
 // Served reports whether a server with opts offers def.
 func (o ServeOptions) Served(def tools.Definition) bool {
 	switch {
-	case slices.Contains(NeverServed, def.Name), slices.Contains(o.Exclude, def.Name):
+	case def.NotServed, slices.Contains(o.Exclude, def.Name):
 		return false
 	case strings.HasPrefix(def.Name, Prefix): // another server's tools are not ours to pass on
 		return false

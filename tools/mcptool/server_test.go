@@ -18,7 +18,8 @@ import (
 )
 
 // testRegistry is the file tools on a temporary project holding a.txt,
-// plus a stand-in run_command.
+// plus a stand-in run_command, which says of itself (as the real one
+// does) that it is never served.
 func testRegistry(t testing.TB) (*tools.Registry, string) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
@@ -31,7 +32,7 @@ func testRegistry(t testing.TB) (*tools.Registry, string) {
 	reg.Add(tools.New("run_command", "Runs a command.", func(context.Context, cmdArgs) (tools.Result, error) {
 		t.Error("run_command must never be served")
 		return tools.Result{}, nil
-	}))
+	}, tools.Writes(), tools.NotServed()))
 	return reg, dir
 }
 

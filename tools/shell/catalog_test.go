@@ -27,5 +27,8 @@ func TestCatalogEntrySize(t *testing.T) {
 	if def.Timeout <= DefaultMaxTime || !def.Writes {
 		t.Errorf("definition %+v: want Writes and an outer limit above the longest timeout", def)
 	}
-
+	// What the rules and agent serve read from the definition.
+	if def.CommandParam() != "command" || !def.RunsPrograms() || !def.NotServed || len(def.PathParams()) != 0 {
+		t.Errorf("definition %+v: want the command parameter marked, never served, no path", def)
+	}
 }

@@ -53,10 +53,12 @@ func New(root string, opts Options) *Tool {
 		Name:        "run_command",
 		Description: strings.TrimSpace(description),
 		Params: []tools.Param{
-			{Name: "command", Kind: tools.String, Required: true, Description: "the command line"},
+			{Name: "command", Kind: tools.String, Required: true, Description: "the command line", Command: true},
 			{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds (default %d, max %d)", int(opts.Timeout/time.Second), maxSec)},
 		},
 		Writes: true,
+		// A shell over the network is a remote code execution service.
+		NotServed: true,
 		// The command's own timeout decides; this outer limit leaves room
 		// for the grace period and the two scans.
 		Timeout: opts.MaxTime + opts.Grace + 2*opts.ScanTime + 30*time.Second,

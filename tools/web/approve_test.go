@@ -87,4 +87,7 @@ func TestCatalogEntrySize(t *testing.T) {
 	if !def.Writes || def.AutoApproved {
 		t.Errorf("definition %+v: a fetch must be asked about like a write", def)
 	}
+	if !def.NotServed || def.RunsPrograms() || len(def.PathParams()) != 0 {
+		t.Errorf("definition %+v: a fetch is never served, runs nothing, names no project path", def)
+	}
 }

@@ -115,7 +115,7 @@ func New(opts Options) *Tool {
 		CheckRedirect: t.checkRedirect,
 		// No Jar: cookies are neither kept nor sent.
 	}
-	t.Tool = tools.New(Name, description, t.fetch, tools.Writes())
+	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.NotServed())
 	return t
 }
 
