@@ -31,9 +31,9 @@ type Agent struct {
 	MaxIterations int
 	// MaxTokens bounds each reply; 0 leaves it to the provider.
 	MaxTokens int
-	// Approval decides about calls that write. Its Policy is where the
-	// conversation starts; SetPolicy changes it later.
-	Approval Approval
+	// Approval decides about calls that write; nil asks nobody and so
+	// refuses them (the ask policy with no one to ask).
+	Approval *Approval
 	// Audit receives one entry per call; nil keeps none.
 	Audit *Audit
 	// Watcher notices project files changed by someone else between
@@ -59,11 +59,6 @@ type Agent struct {
 	described map[string]bool
 	// repeats is the state of the current run.
 	repeats *repeats
-	// approver lasts for the conversation: the policy and the scopes a
-	// person allowed always.
-	approver approver
-	// policySet records that the policy was initialised from Approval.
-	policySet bool
 	// wrote is what the agent's own calls changed since the Watcher
 	// last looked.
 	wrote []string
@@ -81,30 +76,12 @@ type Watcher interface {
 	Changes(ours []string) string
 }
 
-// SetPolicy changes the approval policy for the rest of the
-// conversation (the chat's mode switch). It is safe to call while a run
-// is in progress; it applies from the next call that needs approval.
-func (a *Agent) SetPolicy(p Policy) {
-	a.policySet = true
-	a.approver.setPolicy(p)
-}
-
-// Policy returns the approval policy in force.
-func (a *Agent) Policy() Policy {
-	a.initPolicy()
-	return a.approver.current()
-}
-
-func (a *Agent) initPolicy() {
-	if a.policySet {
-		return
+// approval is the Agent's Approval, or one that asks nobody.
+func (a *Agent) approval() *Approval {
+	if a.Approval == nil {
+		a.Approval = NewApproval(PolicyAsk)
 	}
-	a.policySet = true
-	p := a.Approval.Policy
-	if p == "" {
-		p = PolicyAsk
-	}
-	a.approver.setPolicy(p)
+	return a.Approval
 }
 
 // Outcome is the summary of one Run.
@@ -152,7 +129,6 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		maxIter = DefaultMaxIterations
 	}
 	a.repeats = newRepeats()
-	a.initPolicy()
 
 	if err := a.answerDangling(); err != nil {
 		return fail(err)

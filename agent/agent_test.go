@@ -324,21 +324,21 @@ var writeOut = `<tool_call name="write_file" id="w"><operation_type>create</oper
 func TestRunApproval(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		approval Approval
+		approval approvalSetup
 		code     string
 		message  string
 	}{
-		{"ask without a terminal", Approval{Policy: PolicyAsk, NoOneToAsk: "HINT"}, tools.CodePolicyDenied, "no one to ask; HINT"},
-		{"empty policy means ask", Approval{}, tools.CodePolicyDenied, "no one to ask"},
-		{"never", Approval{Policy: PolicyNever}, tools.CodePolicyDenied, "allows no writes"},
-		{"plan", Approval{Policy: PolicyPlan}, tools.CodePolicyDenied, "plan mode"},
-		{"user declines", Approval{Policy: PolicyAsk, Ask: answer(Deny)}, tools.CodePolicyDenied, "declined"},
-		{"user allows", Approval{Policy: PolicyAsk, Ask: answer(Allow)}, "", ""},
-		{"auto", Approval{Policy: PolicyAuto}, "", ""},
+		{"ask without a terminal", approvalSetup{Policy: PolicyAsk, NoOneToAsk: "HINT"}, tools.CodePolicyDenied, "no one to ask; HINT"},
+		{"empty policy means ask", approvalSetup{}, tools.CodePolicyDenied, "no one to ask"},
+		{"never", approvalSetup{Policy: PolicyNever}, tools.CodePolicyDenied, "allows no writes"},
+		{"plan", approvalSetup{Policy: PolicyPlan}, tools.CodePolicyDenied, "plan mode"},
+		{"user declines", approvalSetup{Policy: PolicyAsk, Ask: answer(Deny)}, tools.CodePolicyDenied, "declined"},
+		{"user allows", approvalSetup{Policy: PolicyAsk, Ask: answer(Allow)}, "", ""},
+		{"auto", approvalSetup{Policy: PolicyAuto}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, texts(writeOut, "ok")...)
-			e.agent.Approval = tc.approval
+			e.agent.Approval = tc.approval.approval()
 			if _, err := e.run("write"); err != nil {
 				t.Fatal(err)
 			}
@@ -361,10 +361,10 @@ func TestRunApprovalAlwaysLastsTheConversation(t *testing.T) {
 		"ok",
 		`<tool_call name="write_file"><operation_type>create</operation_type><file_path>three.md</file_path><content>z</content></tool_call>`,
 		"ok again")...)
-	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
+	e.agent.Approval = approvalSetup{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
 		asked++
 		return Answer{Decision: AllowAlways}, nil
-	})}
+	})}.approval()
 	if _, err := e.run("write"); err != nil {
 		t.Fatal(err)
 	}
@@ -382,13 +382,13 @@ func TestRunDeclineWithReasonReachesTheModelAndLaterWritesAreAsked(t *testing.T)
 	e := newEnv(t, texts(
 		writeOut+`<tool_call name="write_file" id="w2"><operation_type>create</operation_type><file_path>two.md</file_path><content>y</content></tool_call>`,
 		"ok")...)
-	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: AskFunc(func(_ context.Context, q Question) (Answer, error) {
+	e.agent.Approval = approvalSetup{Policy: PolicyAsk, Ask: AskFunc(func(_ context.Context, q Question) (Answer, error) {
 		asked = append(asked, q.Call.ID)
 		if q.Call.ID == "w" {
 			return Answer{Decision: Deny, Reason: "use the existing helper"}, nil
 		}
 		return Answer{Decision: Allow}, nil
-	})}
+	})}.approval()
 	if _, err := e.run("write"); err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestRunPolicyRefusalSkipsLaterWrites(t *testing.T) {
 	e := newEnv(t, texts(
 		writeOut+`<tool_call name="write_file" id="w2"><operation_type>create</operation_type><file_path>two.md</file_path><content>y</content></tool_call>`,
 		"ok")...)
-	e.agent.Approval = Approval{Policy: PolicyNever}
+	e.agent.Approval = approvalSetup{Policy: PolicyNever}.approval()
 	if _, err := e.run("write"); err != nil {
 		t.Fatal(err)
 	}
@@ -419,25 +419,25 @@ func TestRunPolicyRefusalSkipsLaterWrites(t *testing.T) {
 
 func TestSetPolicyBetweenTurns(t *testing.T) {
 	e := newEnv(t, texts(writeOut, "planned", writeOut, "done")...)
-	e.agent.SetPolicy(PolicyPlan)
+	e.agent.Approval.SetPolicy(PolicyPlan)
 	if _, err := e.run("plan it"); err != nil {
 		t.Fatal(err)
 	}
 	if e.exists("out.md") {
 		t.Fatal("plan mode wrote a file")
 	}
-	e.agent.SetPolicy(PolicyAuto)
+	e.agent.Approval.SetPolicy(PolicyAuto)
 	if _, err := e.run("do it"); err != nil {
 		t.Fatal(err)
 	}
-	if !e.exists("out.md") || e.agent.Policy() != PolicyAuto {
-		t.Errorf("auto after plan: file written %v, policy %s", e.exists("out.md"), e.agent.Policy())
+	if !e.exists("out.md") || e.agent.Approval.Policy() != PolicyAuto {
+		t.Errorf("auto after plan: file written %v, policy %s", e.exists("out.md"), e.agent.Approval.Policy())
 	}
 }
 
 func TestRunReadsNeedNoApproval(t *testing.T) {
 	e := newEnv(t, texts(readREADME, "ok")...)
-	e.agent.Approval = Approval{Policy: PolicyNever}
+	e.agent.Approval = approvalSetup{Policy: PolicyNever}.approval()
 	e.writeFile("README.md", "r")
 	if _, err := e.run("read"); err != nil {
 		t.Fatal(err)
@@ -593,10 +593,10 @@ func TestRunAutoApprovedWritesAreNotAsked(t *testing.T) {
 	}, tools.Writes(), tools.NoApproval())
 	e.agent.Tools = tools.NewRegistry(note)
 	asked := 0
-	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
+	e.agent.Approval = approvalSetup{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
 		asked++
 		return Answer{}, nil
-	})}
+	})}.approval()
 	if _, err := e.run("note it"); err != nil {
 		t.Fatal(err)
 	}
@@ -606,7 +606,7 @@ func TestRunAutoApprovedWritesAreNotAsked(t *testing.T) {
 	// Plan mode still refuses it: it is a write.
 	e2 := newEnv(t, texts(`<tool_call name="note" id="n"><text>x</text></tool_call>`, "ok")...)
 	e2.agent.Tools = tools.NewRegistry(note)
-	e2.agent.SetPolicy(PolicyPlan)
+	e2.agent.Approval.SetPolicy(PolicyPlan)
 	if _, err := e2.run("note it"); err != nil {
 		t.Fatal(err)
 	}
@@ -619,7 +619,7 @@ func TestRunEndsAnEndlessReply(t *testing.T) {
 	huge := `<tool_call name="write_file" id="w"><operation_type>create</operation_type><file_path>out.md</file_path><content>` +
 		strings.Repeat("A", maxReplyBytes+1024)
 	e := newEnv(t, texts(huge, "sorry")...)
-	e.agent.Approval = Approval{Policy: PolicyAuto}
+	e.agent.Approval = approvalSetup{Policy: PolicyAuto}.approval()
 	if _, err := e.run("write"); err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestPlanModeAsksAboutFetches(t *testing.T) {
 					return tc.ask.Ask(ctx, q)
 				})
 			}
-			e.agent.SetPolicy(PolicyPlan)
+			e.agent.Approval.SetPolicy(PolicyPlan)
 			if _, err := e.run("look it up"); err != nil {
 				t.Fatal(err)
 			}

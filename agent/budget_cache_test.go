@@ -32,7 +32,7 @@ func TestAnthropicCacheThroughARun(t *testing.T) {
 	g := &guardTools{root: root, read: map[string]string{}}
 	a := &agent.Agent{
 		Model: model, Tools: g.registry(), Session: agent.NewSession(root), System: systemPrompt,
-		Approval: agent.Approval{Policy: agent.PolicyAuto}, Budget: &agent.Budget{Window: 200000, Reads: g},
+		Approval: agent.NewApproval(agent.PolicyAuto), Budget: &agent.Budget{Window: 200000, Reads: g},
 	}
 	defer a.Session.Close()
 	out, err := a.Run(t.Context(), "What is in a.txt?", nil)

@@ -27,7 +27,7 @@ func TestSmallOllamaWindowRefusedInOneLine(t *testing.T) {
 	g := &guardTools{root: root, read: map[string]string{}}
 	a := &agent.Agent{
 		Model: model, Tools: g.registry(), Session: agent.NewSession(root), System: systemPrompt,
-		Approval: agent.Approval{Policy: agent.PolicyAuto},
+		Approval: agent.NewApproval(agent.PolicyAuto),
 		Budget:   &agent.Budget{Window: w.Tokens, Source: w.Source, Hint: w.Hint, Reads: g},
 	}
 	defer a.Session.Close()
@@ -69,7 +69,7 @@ func TestSmallOllamaWindowNeverOverflowed(t *testing.T) {
 	g := &guardTools{root: root, read: map[string]string{}}
 	a := &agent.Agent{
 		Model: model, Tools: g.registry(), Session: agent.NewSession(root), System: "You are terse. Read files with read_file.",
-		Approval: agent.Approval{Policy: agent.PolicyAuto},
+		Approval: agent.NewApproval(agent.PolicyAuto),
 		Budget:   &agent.Budget{Window: w.Tokens, Source: w.Source, Hint: w.Hint, Reads: g},
 	}
 	defer a.Session.Close()

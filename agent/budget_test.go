@@ -131,7 +131,7 @@ func TestBudgetKeepsEveryRequestInTheWindow(t *testing.T) {
 	budget := &agent.Budget{Window: window, Reads: g}
 	a := &agent.Agent{
 		Model: model, Tools: g.registry(), Session: agent.NewSession(root), System: systemPrompt,
-		Approval: agent.Approval{Policy: agent.PolicyAuto}, MaxIterations: 30, Budget: budget,
+		Approval: agent.NewApproval(agent.PolicyAuto), MaxIterations: 30, Budget: budget,
 	}
 	defer a.Session.Close()
 	var codes []string

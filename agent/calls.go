@@ -89,11 +89,11 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	info := tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet}
 	ctx = tools.WithInfo(ctx, info)
 	if def.Writes {
-		v, err := b.a.decide(ctx, t, Question{Call: c, Tool: def, Input: in})
+		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in})
 		if err != nil {
 			return cr, false, err
 		}
-		cr.Rule = v.rule
+		cr.Rule, cr.DecidedBy = v.rule, v.by
 		if v.deny != nil {
 			cr.Result = *v.deny
 			cr.ByPolicy = v.byPolicy

@@ -48,7 +48,7 @@ func newConversation(t testing.TB, turns, window int) *conversation {
 	g := &guardTools{root: root, read: map[string]string{}}
 	a := &agent.Agent{
 		Model: model, Tools: g.registry(), Session: agent.NewSession(root), System: systemPrompt,
-		Approval: agent.Approval{Policy: agent.PolicyAuto}, MaxIterations: turns + 5,
+		Approval: agent.NewApproval(agent.PolicyAuto), MaxIterations: turns + 5,
 	}
 	if window > 0 {
 		a.Budget = &agent.Budget{Window: window, Reads: g}

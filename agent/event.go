@@ -119,6 +119,10 @@ type CallResult struct {
 	// Rule labels the user's permission rule that decided the call
 	// (allowed it unasked or refused it); empty when none did.
 	Rule string
+	// DecidedBy names the approval rule that decided a call that writes
+	// ("permissions.deny", "mode", "policy", "always", "person", ...: see
+	// approvalRules); empty for a call that needed no approval.
+	DecidedBy string
 }
 
 // Outcome returns the call's outcome label (OutcomeOK, OutcomeError, ...).

@@ -113,7 +113,7 @@ func runFault(t *testing.T, p provider, tc faultCase) {
 		Model:    p.newModel(t, srv, pol),
 		Tools:    faultTools(root),
 		Session:  sess,
-		Approval: agent.Approval{Policy: agent.PolicyAuto},
+		Approval: agent.NewApproval(agent.PolicyAuto),
 		Audit:    agent.NewAudit(root),
 	}
 	defer a.Audit.Close()

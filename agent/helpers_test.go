@@ -105,7 +105,7 @@ func newEnv(t *testing.T, replies ...llmtest.Reply) *env {
 		Tools:    tt.registry(),
 		Session:  NewSession(root),
 		System:   "You are a test.",
-		Approval: Approval{Policy: PolicyAuto},
+		Approval: approvalSetup{Policy: PolicyAuto}.approval(),
 		Audit:    NewAudit(root),
 	}
 	t.Cleanup(func() {
@@ -200,4 +200,19 @@ func readJSONL(t *testing.T, path string) []map[string]any {
 		out = append(out, m)
 	}
 	return out
+}
+
+// approvalSetup describes an Approval for a test: the policy it starts
+// with, who is asked, and the user's rules.
+type approvalSetup struct {
+	Policy      Policy
+	Ask         Asker
+	NoOneToAsk  string
+	Permissions Permissions
+}
+
+func (s approvalSetup) approval() *Approval {
+	a := NewApproval(s.Policy)
+	a.Ask, a.NoOneToAsk, a.Permissions = s.Ask, s.NoOneToAsk, s.Permissions
+	return a
 }

@@ -44,7 +44,7 @@ func TestPermissionRules(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, texts(writeOut, "ok")...)
-			e.agent.Approval = Approval{Policy: tc.policy, Ask: tc.ask, Permissions: tc.perms}
+			e.agent.Approval = approvalSetup{Policy: tc.policy, Ask: tc.ask, Permissions: tc.perms}.approval()
 			if _, err := e.run("write"); err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ var unsureRule = Rule{Text: "run_command:rm -rf", Covers: func(Question) bool { 
 func TestPermissionsMustAsk(t *testing.T) {
 	t.Run("no one to ask, even under auto", func(t *testing.T) {
 		e := newEnv(t, texts(writeOut, "ok")...)
-		e.agent.Approval = Approval{Policy: PolicyAuto, Permissions: Permissions{Deny: []Rule{unsureRule}}}
+		e.agent.Approval = approvalSetup{Policy: PolicyAuto, Permissions: Permissions{Deny: []Rule{unsureRule}}}.approval()
 		if _, err := e.run("write"); err != nil {
 			t.Fatal(err)
 		}
@@ -123,10 +123,10 @@ func TestPermissionsMustAsk(t *testing.T) {
 			asked = append(asked, q)
 			return Answer{Decision: AllowAlways}, nil
 		})
-		e.agent.Approval = Approval{Policy: PolicyAuto, Ask: ask, Permissions: Permissions{
+		e.agent.Approval = approvalSetup{Policy: PolicyAuto, Ask: ask, Permissions: Permissions{
 			Deny:  []Rule{unsureRule},
 			Allow: []Rule{pathRule("*.md")},
-		}}
+		}}.approval()
 		if _, err := e.run("write"); err != nil {
 			t.Fatal(err)
 		}

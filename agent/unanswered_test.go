@@ -16,9 +16,9 @@ const readThenWrite = `<tool_call name="read_file" id="1"><file_path>a.md</file_
 func TestRunInterruptedAtApprovalAnswersEveryCall(t *testing.T) {
 	e := newEnv(t, texts(readThenWrite, "next answer")...)
 	e.writeFile("a.md", "hello\n")
-	e.agent.Approval = Approval{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
+	e.agent.Approval = approvalSetup{Policy: PolicyAsk, Ask: AskFunc(func(context.Context, Question) (Answer, error) {
 		return Answer{}, context.Canceled
-	})}
+	})}.approval()
 	out, err := e.run("write")
 	if err == nil {
 		t.Fatal("run did not fail")
@@ -43,7 +43,7 @@ func TestRunInterruptedAtApprovalAnswersEveryCall(t *testing.T) {
 	}
 	defer s.Close()
 	readJSONL(t, s.Path())
-	e.agent.Session, e.agent.Approval = s, Approval{Policy: PolicyAuto}
+	e.agent.Session, e.agent.Approval = s, approvalSetup{Policy: PolicyAuto}.approval()
 	if _, err := e.run("go on"); err != nil {
 		t.Fatal(err)
 	}

@@ -12,32 +12,32 @@ import (
 	"github.com/agentcli/agent/tools"
 )
 
-// Asker answers the loop's approval questions by asking in the chat. It is
-// safe to call from the loop's goroutine: the question goes to the
-// program as a message and Ask waits for the user's answer, or for ctx to
-// end (the user stopped the run).
+// Asker is the loop's agent.Asker in the chat: it asks in the chat's
+// dialog. It is safe to call from the loop's goroutine: the question goes
+// to the program as a message and Ask waits for the user's answer, or for
+// ctx to end (the user stopped the run).
 type Asker struct {
 	inbox chan<- tea.Msg
 	quit  <-chan struct{}
 }
 
-// Ask shows req in the chat and returns the user's verdict.
-func (a Asker) Ask(ctx context.Context, req Request) (Verdict, error) {
-	reply := make(chan Verdict, 1)
+// Ask shows q in the chat and returns the user's answer.
+func (a Asker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error) {
+	reply := make(chan agent.Answer, 1)
 	select {
-	case a.inbox <- askMsg{req: req, reply: reply}:
+	case a.inbox <- askMsg{q: q, reply: reply}:
 	case <-ctx.Done():
-		return Verdict{}, ctx.Err()
+		return agent.Answer{}, ctx.Err()
 	case <-a.quit:
-		return Verdict{}, context.Canceled
+		return agent.Answer{}, context.Canceled
 	}
 	select {
 	case v := <-reply:
 		return v, nil
 	case <-ctx.Done():
-		return Verdict{}, ctx.Err()
+		return agent.Answer{}, ctx.Err()
 	case <-a.quit:
-		return Verdict{}, context.Canceled
+		return agent.Answer{}, context.Canceled
 	}
 }
 
@@ -54,9 +54,9 @@ type question struct {
 	bodyWidth int
 }
 
-// answer sends the verdict; the reply channel has room for it.
+// answer sends the answer; the reply channel has room for it.
 func (q *question) answer(d agent.Decision, reason string) {
-	q.reply <- Verdict{Decision: d, Reason: strings.TrimSpace(reason)}
+	q.reply <- agent.Answer{Decision: d, Reason: strings.TrimSpace(reason)}
 }
 
 // dialogBorder is the dialog's rows around its text.
@@ -79,14 +79,15 @@ func innerWidth(width int) int { return max(min(width, 200)-4, 20) }
 func (q *question) layout(st *styles, width, rows int) layout {
 	w := innerWidth(width)
 	var l layout
-	title := st.warn.Render("Allow ") + st.tool.Render(visible(q.req.Tool)) + st.warn.Render("?") + " " + visible(q.req.Summary)
+	p := q.q.Preview
+	title := st.warn.Render("Allow ") + st.tool.Render(visible(q.q.Tool.Name)) + st.warn.Render("?") + " " + visible(p.Summary)
 	l.title = strings.Split(ansi.Wrap(title, w, ""), "\n")
 	if q.typing {
 		l.keys = strings.Split(ansi.Hardwrap("Why not? (told to the model; Enter sends) "+visible(q.reason)+"▏", w, true), "\n")
 	} else {
-		scope := q.req.ScopeLabel
+		scope := p.ScopeLabel
 		if scope == "" {
-			scope = q.req.Tool
+			scope = q.q.Tool.Name
 		}
 		keys := st.key.Render("y") + " yes  " + st.key.Render("n") + " no  " + st.key.Render("r") + " no, with a reason  " +
 			st.key.Render("a") + " always (" + visible(tools.ShowBlanks(scope)) + ")  " + st.dim.Render("esc stops")
@@ -108,13 +109,13 @@ func (q *question) layout(st *styles, width, rows int) layout {
 // wrapped into as many rows as it needs.
 func (q *question) wrapBody(st *styles, w int) []string {
 	body := []string{}
-	for _, l := range q.req.Lines {
+	for _, l := range q.q.Preview.Lines {
 		for _, row := range wrapRows(visible(tools.ShowBlanks(l)), w) {
 			body = append(body, st.dim.Render(row))
 		}
 	}
-	if q.req.Diff != "" {
-		for _, l := range strings.Split(strings.TrimRight(visible(q.req.Diff), "\n"), "\n") {
+	if d := q.q.Preview.Diff; d != "" {
+		for _, l := range strings.Split(strings.TrimRight(visible(d), "\n"), "\n") {
 			for _, row := range wrapRows(l, w) {
 				body = append(body, st.diffRow(l, row))
 			}

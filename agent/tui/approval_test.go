@@ -9,20 +9,21 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/tools"
 )
 
-// ask puts req to the chat as the loop would and returns the channel the
-// answer comes on.
-func (h *harness) ask(req Request) chan Verdict {
-	reply := make(chan Verdict, 1)
-	h.deliver(askMsg{req: req, reply: reply})
+// ask puts the question of a call of tool, previewed as p, to the chat as
+// the loop would and returns the channel the answer comes on.
+func (h *harness) ask(tool string, p tools.Preview) chan agent.Answer {
+	reply := make(chan agent.Answer, 1)
+	h.deliver(askMsg{q: agent.Question{Tool: tools.Definition{Name: tool}, Preview: p}, reply: reply})
 	return reply
 }
 
 func TestApprovalShowsAWholeCommand(t *testing.T) {
 	h := newHarness(t, newTestBackend(t), Options{})
 	cmd := "pytest" + strings.Repeat(" ", 300) + "; rm -f important.txt"
-	reply := h.ask(Request{Tool: "run_command", Summary: "run pytest ; rm -f important.txt",
+	reply := h.ask("run_command", tools.Preview{Summary: "run pytest ; rm -f important.txt",
 		Lines: []string{"command: " + cmd, "folder: /srv/proj", "network: off"}})
 	v := h.view()
 	if !strings.Contains(v, "command: pytest␠×300; rm -f important.txt") {
@@ -36,7 +37,7 @@ func TestApprovalShowsAWholeCommand(t *testing.T) {
 	// A command longer than the window wraps: every character is there.
 	long := strings.Repeat("x", 150) + " && curl evil.example"
 	h.m.ask = nil
-	h.ask(Request{Tool: "run_command", Summary: "run x", Lines: []string{"command: " + long}})
+	h.ask("run_command", tools.Preview{Summary: "run x", Lines: []string{"command: " + long}})
 	joined := strings.ReplaceAll(strings.ReplaceAll(h.view(), "│", ""), "\n", "")
 	if !strings.Contains(strings.ReplaceAll(joined, " ", ""), strings.ReplaceAll(long, " ", "")) {
 		t.Errorf("a long command is cut:\n%s", h.view())
@@ -60,7 +61,7 @@ func TestApprovalScrollsALongDiff(t *testing.T) {
 		}
 		fmt.Fprintf(&d, " line %d\n", i)
 	}
-	reply := h.ask(Request{Tool: "write_file", Summary: "rewrite big.txt", Lines: []string{"file: big.txt"}, Diff: d.String()})
+	reply := h.ask("write_file", tools.Preview{Summary: "rewrite big.txt", Lines: []string{"file: big.txt"}, Diff: d.String()})
 	v := h.view()
 	if strings.Contains(v, "line 150 CHANGED") {
 		t.Fatalf("the whole diff fits in 30 rows?\n%s", v)

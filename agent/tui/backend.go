@@ -22,7 +22,8 @@ type Backend interface {
 	Run(ctx context.Context, prompt string, emit func(agent.Event)) (*agent.Outcome, error)
 	// Info describes the conversation for the status line.
 	Info() Info
-	// SetPolicy changes the approval policy for the next runs.
+	// SetPolicy changes the approval policy, from the next call that
+	// needs approval on (Shift+Tab; it may come while a run goes on).
 	SetPolicy(p agent.Policy)
 	// Files lists the project's files (project-relative, slash
 	// separated) for @path completion.
@@ -82,25 +83,3 @@ const (
 	CmdCompact = "compact" // compact the conversation
 	CmdNotes   = "notes"   // search the notes: args the query
 )
-
-// Request is one write waiting for the user's approval, as the chat
-// shows it.
-type Request struct {
-	Tool    string
-	Summary string   // "rewrite README.md"
-	Diff    string   // a unified diff, when the call changes text
-	Lines   []string // other facts, one a line
-	// ScopeLabel says what "always" covers ("write_file", "commands
-	// starting with go test").
-	ScopeLabel string
-}
-
-// Verdict is the user's answer to a Request.
-type Verdict struct {
-	Decision agent.Decision
-	Reason   string // a typed reason for a denial; goes to the model
-}
-
-// Always is the Decision for "always" (this tool, or the preview's
-// scope, for the rest of the conversation).
-const Always = agent.AllowAlways

@@ -198,7 +198,6 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 	if r.Cleared {
 		m.last = nil
 		m.info = m.backend.Info()
-		m.info.Policy = m.policy
 	}
 	if r.Text != "" {
 		md := newMarkdown(&m.st, m.width)

@@ -51,10 +51,8 @@ func (b *testBackend) Run(ctx context.Context, prompt string, emit func(agent.Ev
 	b.mu.Lock()
 	pol := b.policy
 	b.mu.Unlock()
-	b.a.Approval = agent.Approval{Policy: pol, Ask: agent.AskFunc(func(ctx context.Context, q agent.Question) (agent.Answer, error) {
-		v, err := b.ask.Ask(ctx, Request{Tool: q.Tool.Name, Summary: q.Preview.Summary, Diff: fmt.Sprint("+", q.Input.Values["content"])})
-		return agent.Answer{Decision: v.Decision, Reason: v.Reason}, err
-	})}
+	b.a.Approval = agent.NewApproval(pol)
+	b.a.Approval.Ask = b.ask
 	return b.a.Run(ctx, prompt, emit)
 }
 

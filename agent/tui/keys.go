@@ -64,8 +64,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.comp = completion{}
 		return nil
 	case "shift+tab":
-		m.policy = nextPolicy(m.policy)
-		m.info.Policy = m.policy
+		// The conversation owns the policy; the status line shows it.
+		m.info.Policy = nextPolicy(m.info.Policy)
+		m.backend.SetPolicy(m.info.Policy)
 		return nil
 	case "enter":
 		return m.submit()
@@ -207,7 +208,7 @@ func (m *Model) answerKey(k tea.KeyPressMsg) tea.Cmd {
 	case "y", "enter":
 		q.answer(agent.Allow, "")
 	case "a":
-		q.answer(Always, "")
+		q.answer(agent.AllowAlways, "")
 	case "n":
 		q.answer(agent.Deny, "")
 	case "r":

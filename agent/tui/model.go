@@ -88,7 +88,6 @@ type Model struct {
 	errSeen bool // the run's error has been shown
 	iter    int
 	info    Info
-	policy  agent.Policy
 	frame   int
 
 	// printing into the scrollback, strictly in order
@@ -143,10 +142,6 @@ func New(ctx context.Context, o Options) *Model {
 	}
 	m.st = newStyles(m.dark)
 	m.info = o.Backend.Info()
-	m.policy = m.info.Policy
-	if m.policy == "" {
-		m.policy = agent.PolicyAsk
-	}
 	m.input = newEditor(m.width)
 	return m
 }
@@ -460,7 +455,7 @@ func (m *Model) working(frame string) string {
 
 // cachedStatus is the status line, redrawn when what it shows changes.
 func (m *Model) cachedStatus() string {
-	key := fmt.Sprintf("%+v %d %t %s %d %s %t", m.info, m.iter, m.running, m.policy, m.width, m.hint, m.dark)
+	key := fmt.Sprintf("%+v %d %t %d %s %t", m.info, m.iter, m.running, m.width, m.hint, m.dark)
 	if key != m.statusKey {
 		m.statusKey, m.statusView = key, m.statusLine()
 	}

@@ -236,8 +236,8 @@ func TestShiftTabCyclesModes(t *testing.T) {
 	h := newHarness(t, b, Options{})
 	for _, want := range []agent.Policy{agent.PolicyAuto, PolicyPlan, agent.PolicyAsk} {
 		h.press(tea.KeyTab, tea.ModShift)
-		if h.m.policy != want {
-			t.Fatalf("policy = %s, want %s", h.m.policy, want)
+		if b.policy != want || h.m.info.Policy != want {
+			t.Fatalf("policy = %s (shown %s), want %s", b.policy, h.m.info.Policy, want)
 		}
 	}
 	h.press(tea.KeyTab, tea.ModShift)

@@ -24,8 +24,8 @@ type runDoneMsg struct {
 
 // askMsg is a write waiting for approval; the answer goes to reply.
 type askMsg struct {
-	req   Request
-	reply chan<- Verdict
+	q     agent.Question
+	reply chan<- agent.Answer
 }
 
 // commandDoneMsg is a backend command's answer.

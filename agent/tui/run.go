@@ -77,7 +77,7 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 	m.md = newMarkdown(&m.st, m.width)
 	m.live = nil
 	m.cards = map[string]*card{}
-	b, inbox, quit, pol := m.backend, m.inbox, m.quit, m.policy
+	b, inbox, quit := m.backend, m.inbox, m.quit
 	deliver := func(msg tea.Msg) {
 		select {
 		case inbox <- msg:
@@ -85,7 +85,6 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 		}
 	}
 	run := func() tea.Msg {
-		b.SetPolicy(pol)
 		out, err := b.Run(ctx, prompt, func(e agent.Event) { deliver(eventMsg{run: id, event: e}) })
 		// Through the inbox too, so the end comes after every event.
 		deliver(runDoneMsg{run: id, outcome: out, err: err})
@@ -276,9 +275,6 @@ func (m *Model) finish(out *agent.Outcome, err error) {
 func (m *Model) mergeInfo(i Info) Info {
 	if i.TokensIn == 0 && i.TokensOut == 0 {
 		i.TokensIn, i.TokensOut = m.info.TokensIn, m.info.TokensOut
-	}
-	if i.Policy == "" {
-		i.Policy = m.policy
 	}
 	return i
 }

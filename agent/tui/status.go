@@ -41,7 +41,7 @@ func (m *Model) statusLine() string {
 }
 
 func (m *Model) modeLabel() string {
-	switch m.policy {
+	switch m.info.Policy {
 	case agent.PolicyAuto:
 		return m.st.modeAuto.Render("auto-approve")
 	case PolicyPlan:

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -103,7 +102,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 		Editor:      func() ([]string, error) { return editorCommand(d.environ(), progs) },
 		Tmux:        tmux,
 	})
-	b.ask = m.Asker()
+	b.a.Approval.Ask = m.Asker() // before the first run
 	return tui.Run(ctx, m, d.io.In, d.io.Out)
 }
 
@@ -118,17 +117,13 @@ func firstNonEmpty(ss ...string) string {
 
 // chatBackend adapts the conversation (the same builder `agent run` uses)
 // to the chat: approval asked in the chat's dialog, the policy changed
-// between turns by Shift+Tab.
+// by Shift+Tab.
 type chatBackend struct {
 	d    *factory
 	o    *runOptions
 	root string
 	conv *conversation
 	a    *agent.Agent
-	ask  tui.Asker
-
-	mu     sync.Mutex
-	policy agent.Policy
 }
 
 func (o *runOptions) convOptions() convOptions {
@@ -153,14 +148,12 @@ func newChatBackend(ctx context.Context, d *factory, o *runOptions) (*chatBacken
 // describes (tests set its model).
 func newChatBackendWith(ctx context.Context, d *factory, o *runOptions, co convOptions) (*chatBackend, error) {
 	b := &chatBackend{d: d, o: o, root: o.dir}
-	co.approval = agent.Approval{Ask: agent.AskFunc(b.askInChat)}
 	conv, err := d.newConversation(ctx, co)
 	if err != nil {
 		return nil, err
 	}
 	b.conv, b.a = conv, conv.agent
-	b.policy = o.policy(agent.Policy(conv.cfg.Approval))
-	b.a.SetPolicy(b.policy)
+	b.a.Approval.SetPolicy(o.policy(agent.Policy(conv.cfg.Approval)))
 	if o.maxIterations > 0 {
 		b.a.MaxIterations = o.maxIterations
 	}
@@ -171,27 +164,7 @@ func (b *chatBackend) close() { b.conv.Close() }
 
 // Run runs one turn of the conversation.
 func (b *chatBackend) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
-	b.mu.Lock()
-	pol := b.policy
-	b.mu.Unlock()
-	b.a.SetPolicy(pol)
 	return b.conv.Run(ctx, text, emit)
-}
-
-// askInChat is the loop's Asker: the question goes to the chat's dialog.
-func (b *chatBackend) askInChat(ctx context.Context, q agent.Question) (agent.Answer, error) {
-	r := tui.Request{
-		Tool:       q.Tool.Name,
-		Summary:    q.Preview.Summary,
-		Diff:       q.Preview.Diff,
-		Lines:      q.Preview.Lines,
-		ScopeLabel: q.Preview.ScopeLabel,
-	}
-	v, err := b.ask.Ask(ctx, r)
-	if err != nil {
-		return agent.Answer{Decision: agent.Deny}, err
-	}
-	return agent.Answer{Decision: v.Decision, Reason: v.Reason}, nil
 }
 
 func (b *chatBackend) Info() tui.Info {
@@ -199,13 +172,11 @@ func (b *chatBackend) Info() tui.Info {
 	if model == "" {
 		provider, model = "", provider
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	return tui.Info{
 		Provider: provider, Model: model,
 		Folder:  tildePath(b.root),
 		Session: b.a.Session.ID,
-		Policy:  b.policy,
+		Policy:  b.a.Approval.Policy(),
 	}
 }
 
@@ -218,11 +189,7 @@ func tildePath(p string) string {
 	return p
 }
 
-func (b *chatBackend) SetPolicy(p agent.Policy) {
-	b.mu.Lock()
-	b.policy = p
-	b.mu.Unlock()
-}
+func (b *chatBackend) SetPolicy(p agent.Policy) { b.a.Approval.SetPolicy(p) }
 
 // maxCompletionFiles bounds the walk for @path completion.
 const maxCompletionFiles = 20000

@@ -35,9 +35,9 @@ type convOptions struct {
 	model llm.Model
 	// system, when set, is the system prompt instead of the built one.
 	system string
-	// approval is the approval hook; its policy defaults to the
-	// configured one.
-	approval agent.Approval
+	// policy is the approval policy the conversation starts with; the
+	// configured one when empty.
+	policy agent.Policy
 }
 
 // conversation is one conversation with everything it opened: the
@@ -142,10 +142,11 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		return c, err
 	}
 
-	approval := o.approval
-	if approval.Policy == "" {
-		approval.Policy = agent.Policy(c.cfg.Approval)
+	policy := o.policy
+	if policy == "" {
+		policy = agent.Policy(c.cfg.Approval)
 	}
+	approval := agent.NewApproval(policy)
 	if o.model == nil { // the demos' scripted runs keep to their own script
 		if approval.Permissions, err = permissions(c.cfg, fr, c.tools.defs()); err != nil {
 			return c, err

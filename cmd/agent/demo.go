@@ -98,7 +98,7 @@ func runDemo(ctx context.Context, d *factory, o *runOptions, do demoOptions) err
 	co := convOptions{
 		dir: dir,
 		// Nothing is at stake in a temporary project.
-		approval: agent.Approval{Policy: agent.PolicyAuto},
+		policy: agent.PolicyAuto,
 	}
 	if live {
 		co.flags = config.Flags{Provider: o.provider, Model: o.model}

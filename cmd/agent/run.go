@@ -210,7 +210,7 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		a.MaxIterations = o.maxIterations
 	}
 	policy := o.policy(agent.Policy(conv.cfg.Approval))
-	a.SetPolicy(policy)
+	a.Approval.SetPolicy(policy)
 	a.Approval.NoOneToAsk = "tell the user to rerun the command with --yes to allow writes"
 	// Ask only when someone can answer, on the terminal itself.
 	if policy == agent.PolicyAsk {

@@ -146,7 +146,7 @@ func newSelftest(ctx context.Context, d *factory, name, dir string, keep bool) (
 		model:  model,
 		system: "(the self-check's scripted model needs no system prompt)",
 		// The checks are about the tools and the loop, not approval.
-		approval: agent.Approval{Policy: agent.PolicyAuto},
+		policy: agent.PolicyAuto,
 	})
 	if err != nil {
 		cleanup()
