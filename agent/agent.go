@@ -76,6 +76,15 @@ type Watcher interface {
 	Changes(ours []string) string
 }
 
+// SetSession makes s the conversation's session from the next run on
+// (the chat's /clear and /resume). The model of s has been given none of
+// the Unshown tools' definitions in this process: the first call of one
+// is answered with it again.
+func (a *Agent) SetSession(s *Session) {
+	a.Session = s
+	a.described = nil
+}
+
 // approval is the Agent's Approval, or one that asks nobody.
 func (a *Agent) approval() *Approval {
 	if a.Approval == nil {

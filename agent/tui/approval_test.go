@@ -21,7 +21,7 @@ func (h *harness) ask(tool string, p tools.Preview) chan agent.Answer {
 }
 
 func TestApprovalShowsAWholeCommand(t *testing.T) {
-	h := newHarness(t, newTestBackend(t), Options{})
+	h := newHarness(t, newTestConv(t), Options{})
 	cmd := "pytest" + strings.Repeat(" ", 300) + "; rm -f important.txt"
 	reply := h.ask("run_command", tools.Preview{Summary: "run pytest ; rm -f important.txt",
 		Lines: []string{"command: " + cmd, "folder: /srv/proj", "network: off"}})
@@ -51,7 +51,7 @@ func TestApprovalShowsAWholeCommand(t *testing.T) {
 }
 
 func TestApprovalScrollsALongDiff(t *testing.T) {
-	h := newHarness(t, newTestBackend(t), Options{})
+	h := newHarness(t, newTestConv(t), Options{})
 	var d strings.Builder
 	d.WriteString("--- a/big.txt\n+++ b/big.txt\n@@ -1,300 +1,300 @@\n")
 	for i := 1; i <= 300; i++ {

@@ -16,9 +16,7 @@ import (
 // benchModel is a chat with n earlier messages (user and model turns
 // already printed into the scrollback, and in the input history).
 func benchModel(b *testing.B, n int) *Model {
-	tb := &testBackend{policy: agent.PolicyAsk}
-	tb.a = &agent.Agent{Session: agent.NewSession(b.TempDir())}
-	m := New(context.Background(), Options{Backend: tb, Width: 100})
+	m := New(context.Background(), Options{Conversation: newTestConv(b), Width: 100})
 	m.resize(100, 40)
 	for i := 0; i < n; i++ {
 		m.history.entries = append(m.history.entries, fmt.Sprintf("message %d", i))

@@ -13,26 +13,26 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// command is a slash command with its one-line help.
-type command struct {
-	name, args, help string
+// The chat's own commands, around the conversation's in /help.
+var (
+	helpCommand = Command{Name: "help", Help: "list the commands and keys"}
+	exitCommand = Command{Name: "exit", Help: "quit (Ctrl+C twice does too)"}
+)
+
+// builtins are the commands /help lists, in order: the chat's and the
+// conversation's.
+func (m *Model) builtins() []Command {
+	return append(append([]Command{helpCommand}, m.commands...), exitCommand)
 }
 
-// builtins are the chat's commands, in the order /help lists them.
-var builtins = []command{
-	{"help", "", "list the commands and keys"},
-	{CmdClear, "", "start a new conversation"},
-	{CmdTools, "", "list the tools the model can use"},
-	{CmdModel, "[provider/]model", "switch model for the rest of the conversation"},
-	{CmdUndo, "", "revert the last turn's file changes and tell the model"},
-	{CmdRedo, "", "put back what the last /undo reverted"},
-	{CmdRewind, "", "go back to before an earlier turn: files and conversation"},
-	{CmdBackups, "", "list the backups of changed files"},
-	{CmdResume, "", "pick an earlier session of this project"},
-	{CmdPrompt, "", "show what the model was told (the system prompt)"},
-	{CmdCompact, "", "shorten the conversation to free context"},
-	{CmdNotes, "query", "search the notes"},
-	{"exit", "", "quit (Ctrl+C twice does too)"},
+// command is the conversation's command called name.
+func (m *Model) command(name string) (Command, bool) {
+	for _, c := range m.commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Command{}, false
 }
 
 // customCommand is a markdown file from .agent/commands or the user's
@@ -117,9 +117,9 @@ func fillCommand(text, args string) string {
 // commandItems are the completions for a partial command name.
 func (m *Model) commandItems(prefix string) []compItem {
 	var out []compItem
-	for _, c := range builtins {
-		if strings.HasPrefix(c.name, prefix) {
-			out = append(out, compItem{value: c.name, help: c.help})
+	for _, c := range m.builtins() {
+		if strings.HasPrefix(c.Name, prefix) {
+			out = append(out, compItem{value: c.Name, help: c.Help})
 		}
 	}
 	names := make([]string, 0, len(m.custom))
@@ -128,16 +128,16 @@ func (m *Model) commandItems(prefix string) []compItem {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if strings.HasPrefix(n, prefix) && !isBuiltin(n) {
+		if strings.HasPrefix(n, prefix) && !m.isBuiltin(n) {
 			out = append(out, compItem{value: n, help: m.custom[n].help})
 		}
 	}
 	return out
 }
 
-func isBuiltin(name string) bool {
-	for _, c := range builtins {
-		if c.name == name {
+func (m *Model) isBuiltin(name string) bool {
+	for _, c := range m.builtins() {
+		if c.Name == name {
 			return true
 		}
 	}
@@ -155,13 +155,13 @@ func (m *Model) slash(text string) tea.Cmd {
 	case "exit", "quit":
 		return m.exit()
 	}
-	if isBuiltin(name) {
+	if c, ok := m.command(name); ok {
 		if m.running {
 			m.println(m.st.dim.Render("  (still working: esc stops the current reply first)"))
 			return nil
 		}
 		m.println(m.st.dim.Render("  /" + name + " " + args))
-		return m.backendCommand(name, args)
+		return m.runCommand(c, args)
 	}
 	if c, ok := m.custom[name]; ok {
 		read := c.read
@@ -180,15 +180,17 @@ func (m *Model) slash(text string) tea.Cmd {
 // customMsg is a custom command's text, ready to send.
 type customMsg struct{ text, shown string }
 
-func (m *Model) backendCommand(name, args string) tea.Cmd {
-	b, ctx := m.backend, m.ctx
+// runCommand runs one of the conversation's commands in a command of
+// its own (no I/O in Update).
+func (m *Model) runCommand(c Command, args string) tea.Cmd {
+	ctx := m.ctx
 	return func() tea.Msg {
-		r, err := b.Command(ctx, name, args)
-		return commandDoneMsg{name: name, reply: r, err: err}
+		r, err := c.Run(ctx, args)
+		return commandDoneMsg{name: c.Name, reply: r, err: err}
 	}
 }
 
-// commandDone shows a backend command's answer.
+// commandDone shows a conversation command's answer.
 func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.println(m.errorLine(fmt.Errorf("/%s: %w", msg.name, msg.err)))
@@ -197,7 +199,7 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 	r := msg.reply
 	if r.Cleared {
 		m.last = nil
-		m.info = m.backend.Info()
+		m.info = m.conv.Info()
 	}
 	if r.Text != "" {
 		md := newMarkdown(&m.st, m.width)
@@ -210,22 +212,22 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 	if r.Input != "" {
 		m.input.SetValue(r.Input)
 	}
-	m.info = m.mergeInfo(m.backend.Info())
+	m.info = m.mergeInfo(m.conv.Info())
 	return nil
 }
 
 func (m *Model) helpText() string {
 	var b strings.Builder
 	b.WriteString(m.st.heading.Render("Commands") + "\n")
-	for _, c := range builtins {
-		n := "/" + c.name
-		if c.args != "" {
-			n += " " + c.args
+	for _, c := range m.builtins() {
+		n := "/" + c.Name
+		if c.Args != "" {
+			n += " " + c.Args
 		}
-		fmt.Fprintf(&b, "  %-22s %s\n", n, m.st.dim.Render(c.help))
+		fmt.Fprintf(&b, "  %-22s %s\n", n, m.st.dim.Render(c.Help))
 	}
 	for _, it := range m.commandItems("") {
-		if !isBuiltin(it.value) {
+		if !m.isBuiltin(it.value) {
 			fmt.Fprintf(&b, "  %-22s %s\n", "/"+it.value, m.st.dim.Render(it.help))
 		}
 	}

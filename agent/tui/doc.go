@@ -1,5 +1,5 @@
 // Package tui is the interactive chat: a Bubble Tea program that sends the
-// user's messages to a Backend, shows the loop's events as they stream
+// user's messages to a Conversation, shows the loop's events as they stream
 // (prose as markdown, a card per tool call, the approval dialog) and
 // answers the loop's approval questions.
 //
@@ -11,10 +11,11 @@
 // the conversation.
 //
 // The package never runs tools or talks to providers: everything it does
-// to the conversation goes through Backend, which cmd/agent implements
-// over the shared loop. Update does no I/O; the Backend is called from
-// commands (tea.Cmd), and the loop's events and questions come back as
-// messages through one inbox channel.
+// to the conversation goes through the Conversation interface, which
+// *conversation.Conversation implements (the chat lists and runs the
+// conversation's own table of slash commands). Update does no I/O; the
+// conversation is called from commands (tea.Cmd), and the loop's events
+// and questions come back as messages through one inbox channel.
 //
 // Start-up is kept cheap: nothing here runs at package init, and the
 // markdown renderer and the code highlighter are small and build their

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,110 +14,66 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
-	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
 )
 
-// testBackend is the real loop over real file tools in a temporary
-// project, with a scripted model: the chat is driven exactly as in
-// production, less the terminal.
-type testBackend struct {
+// testConv is the real conversation (the conversation package's
+// Builder, the file tools, sessions, backups and approval) over a
+// scripted model in a temporary project: the chat is driven exactly as
+// in production, less the terminal and the provider.
+type testConv struct {
+	*conversation.Conversation
 	root   string
 	script *llmtest.Script
-	a      *agent.Agent
-	ask    Asker
-
-	mu       sync.Mutex
-	policy   agent.Policy
-	commands []string // "name args" of each Command call
-	attached []string
+	// switched is the model /model built last.
+	switched *llmtest.Script
 }
 
-func newTestBackend(t *testing.T, replies ...llmtest.Reply) *testBackend {
+func newTestConv(t testing.TB, replies ...llmtest.Reply) *testConv {
 	t.Helper()
-	root := t.TempDir()
-	files := fsedit.NewSession(fsedit.NewRoot(root, fsedit.Options{}))
+	// A short folder, so that the status line shows it whole.
+	root, err := os.MkdirTemp("", "proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
 	s := llmtest.NewScript(replies...)
 	s.ModelName = "script/test-model"
-	b := &testBackend{root: root, script: s, policy: agent.PolicyAsk}
-	b.a = &agent.Agent{Model: s, Tools: tools.NewRegistry(files.Tools()...), Session: agent.NewSession(root), System: "test"}
-	t.Cleanup(func() { b.a.Session.Close() })
+	b := &testConv{root: root, script: s}
+	builder := &conversation.Builder{
+		LocalConfig: func(string) (config.Config, error) { return config.Defaults(), nil },
+		// /model builds a scripted model of the name asked for.
+		Config: func(_ context.Context, _ string, f config.Flags) (config.Config, error) {
+			cfg := config.Defaults()
+			cfg.Provider, cfg.Model = f.Provider, f.Model
+			return cfg, nil
+		},
+		Model: func(_ context.Context, cfg config.Config) (llm.Model, error) {
+			b.switched = llmtest.NewScript(reply("Reviewed."))
+			b.switched.ModelName = cfg.Provider + "/" + cfg.Model
+			return b.switched, nil
+		},
+	}
+	c, err := builder.New(context.Background(), conversation.Options{Dir: root, Model: s, System: "You are a test.", Policy: agent.PolicyAsk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	b.Conversation = c
 	return b
 }
 
-func (b *testBackend) Run(ctx context.Context, prompt string, emit func(agent.Event)) (*agent.Outcome, error) {
-	b.mu.Lock()
-	pol := b.policy
-	b.mu.Unlock()
-	b.a.Approval = agent.NewApproval(pol)
-	b.a.Approval.Ask = b.ask
-	return b.a.Run(ctx, prompt, emit)
-}
-
-func (b *testBackend) Info() Info {
-	return Info{Provider: "script", Model: "test-model", Folder: "~/proj", Session: b.a.Session.ID, Policy: b.policy}
-}
-
-func (b *testBackend) SetPolicy(p agent.Policy) {
-	b.mu.Lock()
-	b.policy = p
-	b.mu.Unlock()
-}
-
-func (b *testBackend) Files(context.Context) ([]string, error) {
-	ents, err := os.ReadDir(b.root)
-	var out []string
-	for _, e := range ents {
-		if !e.IsDir() {
-			out = append(out, e.Name())
-		}
-	}
-	return out, err
-}
-
-func (b *testBackend) Attach(ctx context.Context, path string) (string, error) {
-	res, err := b.a.Tools.Call(ctx, "read_file", map[string]string{"file_path": path})
-	if err != nil {
-		return "", err
-	}
-	if res.IsError() {
-		return "", fmt.Errorf("%s", res.Message)
-	}
-	b.mu.Lock()
-	b.attached = append(b.attached, path)
-	b.mu.Unlock()
-	return "<file path=\"" + path + "\">\n" + res.Content + "</file>", nil
-}
-
-func (b *testBackend) Command(_ context.Context, name, args string) (Reply, error) {
-	b.mu.Lock()
-	b.commands = append(b.commands, strings.TrimSpace(name+" "+args))
-	b.mu.Unlock()
-	switch name {
-	case CmdRewind, CmdResume:
-		if args == "" {
-			return Reply{Choices: []Choice{{Label: "turn 1: hello", Value: "1"}, {Label: "turn 2: more", Value: "2"}}}, nil
-		}
-		r := Reply{Text: "went back to " + args, Cleared: true}
-		if name == CmdRewind {
-			r.Input = "the message of turn " + args
-		}
-		return r, nil
-	case CmdCompact:
-		return Reply{}, ErrUnsupported
-	}
-	return Reply{Text: "did **" + name + "** " + args}, nil
-}
-
-func (b *testBackend) write(t *testing.T, name, content string) {
+func (b *testConv) write(t *testing.T, name, content string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(b.root, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func (b *testBackend) read(t *testing.T, name string) string {
+func (b *testConv) read(t *testing.T, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(b.root, name))
 	if err != nil {
@@ -132,21 +87,21 @@ func (b *testBackend) read(t *testing.T, name string) string {
 type harness struct {
 	t    *testing.T
 	m    *Model
-	b    *testBackend
+	b    *testConv
 	msgs chan tea.Msg
 	quit bool
 	wg   sync.WaitGroup
 }
 
-func newHarness(t *testing.T, b *testBackend, o Options) *harness {
+func newHarness(t *testing.T, b *testConv, o Options) *harness {
 	t.Helper()
-	o.Backend = b
+	o.Conversation = b
 	if o.Root == "" {
 		o.Root = b.root
 	}
 	o.Width = 80
 	m := New(context.Background(), o)
-	b.ask = m.Asker()
+	b.SetAsker(m.Asker(), "")
 	h := &harness{t: t, m: m, b: b, msgs: make(chan tea.Msg, 1024)}
 	t.Cleanup(func() {
 		m.Close()

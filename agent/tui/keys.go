@@ -66,7 +66,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "shift+tab":
 		// The conversation owns the policy; the status line shows it.
 		m.info.Policy = nextPolicy(m.info.Policy)
-		m.backend.SetPolicy(m.info.Policy)
+		m.conv.SetPolicy(m.info.Policy)
 		return nil
 	case "enter":
 		return m.submit()
@@ -100,12 +100,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // afterEdit updates the completion after the text changed, asking the
-// backend for the file list the first time an @ is typed.
+// conversation for the file list the first time an @ is typed.
 func (m *Model) afterEdit() tea.Cmd {
 	m.complete()
 	if m.comp.kind == '@' && m.files == nil && !m.filesAsked {
 		m.filesAsked = true
-		b, ctx := m.backend, m.ctx
+		b, ctx := m.conv, m.ctx
 		return func() tea.Msg {
 			f, err := b.Files(ctx)
 			return filesMsg{files: f, err: err}
@@ -235,7 +235,8 @@ func (m *Model) pickerKey(s string) tea.Cmd {
 		m.picker = nil
 		c := p.choices[p.sel]
 		m.println(m.st.dim.Render("  /" + p.command + " " + visible(c.Label)))
-		return m.backendCommand(p.command, c.Value)
+		cmd, _ := m.command(p.command)
+		return m.runCommand(cmd, c.Value)
 	}
 	return nil
 }

@@ -23,7 +23,8 @@ const textareaPkg = "charm.land/bubbles/v2/textarea"
 
 // Options configure the chat.
 type Options struct {
-	Backend Backend
+	// Conversation is the conversation the chat shows.
+	Conversation Conversation
 	// Prompt, when set, is sent as soon as the chat opens.
 	Prompt string
 	// Root is the project folder: custom commands are read from its
@@ -56,12 +57,13 @@ type Model struct {
 	// thought gathers the model's separate reasoning of the reply so far.
 	thought strings.Builder
 
-	opts    Options
-	backend Backend
-	st      styles
-	dark    bool
-	width   int
-	height  int
+	opts     Options
+	conv     Conversation
+	commands []Command // the conversation's slash commands
+	st       styles
+	dark     bool
+	width    int
+	height   int
 
 	ctx   context.Context
 	inbox chan tea.Msg
@@ -129,19 +131,20 @@ func New(ctx context.Context, o Options) *Model {
 		o.Width = 80
 	}
 	m := &Model{
-		opts:    o,
-		backend: o.Backend,
-		dark:    true,
-		width:   o.Width,
-		ctx:     ctx,
-		inbox:   make(chan tea.Msg, 256),
-		quit:    make(chan struct{}),
-		cards:   map[string]*card{},
-		history: loadHistory(o.Root),
-		custom:  loadCustomCommands(o.Root, o.ConfigDir, o.ReadCommand),
+		opts:     o,
+		conv:     o.Conversation,
+		commands: o.Conversation.Commands(),
+		dark:     true,
+		width:    o.Width,
+		ctx:      ctx,
+		inbox:    make(chan tea.Msg, 256),
+		quit:     make(chan struct{}),
+		cards:    map[string]*card{},
+		history:  loadHistory(o.Root),
+		custom:   loadCustomCommands(o.Root, o.ConfigDir, o.ReadCommand),
 	}
 	m.st = newStyles(m.dark)
-	m.info = o.Backend.Info()
+	m.info = o.Conversation.Info()
 	m.input = newEditor(m.width)
 	return m
 }

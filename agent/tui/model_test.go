@@ -17,7 +17,7 @@ import (
 func reply(s string) llmtest.Reply { return llmtest.Reply{Text: s} }
 
 func TestQuestionAnswered(t *testing.T) {
-	b := newTestBackend(t, reply("Here is the answer: **forty-two**.\n\n```go\nfunc main() {}\n```\n"))
+	b := newTestConv(t, reply("Here is the answer: **forty-two**.\n\n```go\nfunc main() {}\n```\n"))
 	h := newHarness(t, b, Options{})
 	h.say("what is it?")
 	h.until("the answer", func() bool { return h.idle() && strings.Contains(h.printed(), "forty-two") })
@@ -30,13 +30,13 @@ func TestQuestionAnswered(t *testing.T) {
 	if strings.Contains(out, "**") {
 		t.Errorf("markdown left unrendered:\n%s", out)
 	}
-	if v := h.view(); !strings.Contains(v, "script/test-model") || !strings.Contains(v, "~/proj") {
+	if v := h.view(); !strings.Contains(v, "script/test-model") || !strings.Contains(v, b.Info().Folder) {
 		t.Errorf("status line lacks model or folder:\n%s", v)
 	}
 }
 
 func TestReadShownAsCard(t *testing.T) {
-	b := newTestBackend(t,
+	b := newTestConv(t,
 		reply(`Let me look.<tool_call name="read_file"><file_path>notes.txt</file_path></tool_call>`),
 		reply("The file says hello."))
 	b.write(t, "notes.txt", "hello\n")
@@ -62,7 +62,7 @@ const writeCall = `<tool_call name="write_file"><operation_type>rewrite</operati
 </content></tool_call>`
 
 func TestWriteApproved(t *testing.T) {
-	b := newTestBackend(t,
+	b := newTestConv(t,
 		reply(`<tool_call name="read_file"><file_path>a.txt</file_path></tool_call>`),
 		reply(writeCall), reply("Rewritten."))
 	b.write(t, "a.txt", "old\n")
@@ -84,7 +84,7 @@ func TestWriteApproved(t *testing.T) {
 }
 
 func TestWriteDeniedWithReason(t *testing.T) {
-	b := newTestBackend(t,
+	b := newTestConv(t,
 		reply(`<tool_call name="read_file"><file_path>a.txt</file_path></tool_call>`),
 		reply(writeCall), reply("Understood."))
 	b.write(t, "a.txt", "old\n")
@@ -111,7 +111,7 @@ func TestWriteDeniedWithReason(t *testing.T) {
 }
 
 func TestStopMidStreamThenNextMessage(t *testing.T) {
-	b := newTestBackend(t,
+	b := newTestConv(t,
 		llmtest.Reply{Text: "I am writing a long", Block: true},
 		reply("Second answer."))
 	h := newHarness(t, b, Options{})
@@ -127,7 +127,7 @@ func TestStopMidStreamThenNextMessage(t *testing.T) {
 }
 
 func TestCtrlCTwiceQuits(t *testing.T) {
-	b := newTestBackend(t)
+	b := newTestConv(t)
 	h := newHarness(t, b, Options{})
 	h.press('c', tea.ModCtrl)
 	if !strings.Contains(h.view(), "again to quit") {
@@ -143,7 +143,7 @@ func TestCtrlCTwiceQuits(t *testing.T) {
 }
 
 func TestAtPathCompletion(t *testing.T) {
-	b := newTestBackend(t, reply("It says hi."))
+	b := newTestConv(t, reply("It says hi."))
 	b.write(t, "README.md", "hi there\n")
 	b.write(t, "main.go", "package main\n")
 	h := newHarness(t, b, Options{})
@@ -155,21 +155,19 @@ func TestAtPathCompletion(t *testing.T) {
 	}
 	h.press(tea.KeyEnter)
 	h.until("the answer", func() bool { return h.idle() && strings.Contains(h.printed(), "It says hi.") })
-	if len(b.attached) != 1 || b.attached[0] != "README.md" {
-		t.Errorf("attached %v", b.attached)
-	}
-	if last := b.script.Requests()[0].Messages; !strings.Contains(last[len(last)-1].Text, "hi there") {
-		t.Errorf("the file's text did not reach the model")
+	if last := b.script.Requests()[0].Messages; !strings.Contains(last[len(last)-1].Text, "<file path=\"README.md\">\nhi there") {
+		t.Errorf("README.md was not attached for the model: %q", last[len(last)-1].Text)
 	}
 }
 
+// TestSlashCommands drives the conversation's own commands, listed and
+// completed from its table, the pickers of /rewind and /resume, and a
+// custom command, against the real conversation.
 func TestSlashCommands(t *testing.T) {
-	b := newTestBackend(t)
+	b := newTestConv(t, reply("Hi."), reply("More."))
 	cmdDir := filepath.Join(b.root, ".agent", "commands")
 	os.MkdirAll(cmdDir, 0o755)
 	os.WriteFile(filepath.Join(cmdDir, "review.md"), []byte("# Review a file\nReview $ARGUMENTS carefully.\n"), 0o644)
-	b.script = llmtest.NewScript(reply("Reviewed."))
-	b.a.Model = b.script
 	files := fsedit.NewRoot(b.root, fsedit.Options{})
 	t.Cleanup(func() { files.Close() })
 	h := newHarness(t, b, Options{ReadCommand: func(_ bool, name string) ([]byte, error) {
@@ -187,36 +185,67 @@ func TestSlashCommands(t *testing.T) {
 
 	h.say("/help")
 	h.settle()
-	for _, c := range builtins {
-		if !strings.Contains(h.printed(), "/"+c.name) {
-			t.Errorf("/help lacks /%s", c.name)
+	for _, c := range h.m.builtins() {
+		if !strings.Contains(h.printed(), "/"+c.Name) {
+			t.Errorf("/help lacks /%s", c.Name)
 		}
 	}
-	for _, name := range []string{CmdClear, CmdTools, CmdModel + " gemini/flash", CmdUndo, CmdRedo, CmdBackups, CmdPrompt, CmdNotes + " todo"} {
-		h.say("/" + name)
-		h.until("/"+name, func() bool { return strings.Contains(h.printed(), "did "+name) })
+	if len(h.m.builtins()) != len(b.Commands())+2 {
+		t.Errorf("/help lists %d commands, want the conversation's %d and /help and /exit", len(h.m.builtins()), len(b.Commands()))
 	}
 	h.say("/compact")
-	h.until("/compact", func() bool { return strings.Contains(h.printed(), "not available") })
-	for i, name := range []string{CmdRewind, CmdResume} {
-		h.say("/" + name)
-		h.until("the picker", func() bool { return h.m.picker != nil })
-		h.press(tea.KeyDown)
-		h.press(tea.KeyEnter)
-		h.until("the pick", func() bool { return strings.Count(h.printed(), "went back to 2") == i+1 })
-		b.commands = b.commands[:len(b.commands)-2]
-		if name == CmdRewind {
-			// The rewound turn's message is back in the input box.
-			if got := h.m.input.Value(); got != "the message of turn 2" {
-				t.Errorf("input after /rewind = %q", got)
-			}
-			h.m.input.SetValue("")
-		}
+	h.until("/compact", func() bool { return strings.Contains(h.printed(), "/compact: nothing to compact") })
+
+	h.say("hello")
+	h.until("the first answer", func() bool { return h.idle() && strings.Contains(h.printed(), "Hi.") })
+	h.say("more")
+	h.until("the second answer", func() bool { return h.idle() && strings.Contains(h.printed(), "More.") })
+	first := b.SessionID()
+
+	// /rewind offers the turns, the latest first; the pick goes back to
+	// before it and gives its message back to the input box.
+	h.say("/rewind")
+	h.until("the picker", func() bool { return h.m.picker != nil })
+	if n := len(h.m.picker.choices); n != 2 {
+		t.Fatalf("/rewind offers %d turns, want 2", n)
 	}
-	want := []string{"clear", "tools", "model gemini/flash", "undo", "redo", "backups", "prompt", "notes todo", "compact"}
-	if strings.Join(b.commands, ",") != strings.Join(want, ",") {
-		t.Errorf("backend commands = %q", b.commands)
+	h.press(tea.KeyDown)
+	h.press(tea.KeyEnter)
+	h.until("the rewind", func() bool { return strings.Contains(h.printed(), "Rewound to before turn 1") })
+	if got := h.m.input.Value(); got != "hello" {
+		t.Errorf("input after /rewind = %q", got)
 	}
+	h.m.input.SetValue("")
+
+	for cmd, want := range map[string]string{
+		"clear":              "New conversation.",
+		"tools":              "read_file",
+		"model gemini/flash": "Now using gemini/flash.",
+		"undo":               "Nothing to undo",
+		"redo":               "Nothing to redo",
+		"backups":            "No backups yet.",
+		"prompt":             "You are a test.",
+		"notes todo":         "The note tools are off",
+	} {
+		h.say("/" + cmd)
+		h.until("/"+cmd, func() bool { return strings.Contains(h.printed(), want) })
+	}
+	if b.SessionID() == first {
+		t.Errorf("/clear kept the session")
+	}
+
+	// /resume offers the project's other sessions; the pick resumes it.
+	h.say("/resume")
+	h.until("the picker", func() bool { return h.m.picker != nil })
+	if c := h.m.picker.choices; len(c) != 1 || c[0].Value != first {
+		t.Fatalf("/resume offers %+v, want the first session", c)
+	}
+	h.press(tea.KeyEnter)
+	h.until("the resume", func() bool { return strings.Contains(h.printed(), "Resumed session "+first) })
+	if b.SessionID() != first {
+		t.Errorf("session after /resume = %s, want %s", b.SessionID(), first)
+	}
+
 	h.say("/nosuch")
 	h.settle()
 	if !strings.Contains(h.printed(), "unknown command /nosuch") {
@@ -224,20 +253,20 @@ func TestSlashCommands(t *testing.T) {
 	}
 	h.say("/review main.go")
 	h.until("the custom command's answer", func() bool { return h.idle() && strings.Contains(h.printed(), "Reviewed.") })
-	if msgs := b.script.Requests()[0].Messages; !strings.Contains(msgs[len(msgs)-1].Text, "Review main.go carefully.") {
-		t.Errorf("custom command text not sent: %q", msgs[len(msgs)-1].Text)
+	if msgs := b.switched.Requests()[0].Messages; !strings.Contains(msgs[len(msgs)-1].Text, "Review main.go carefully.") {
+		t.Errorf("custom command text not sent to the model /model chose: %q", msgs[len(msgs)-1].Text)
 	}
 	h.say("/exit")
 	h.until("quit", func() bool { return h.quit })
 }
 
 func TestShiftTabCyclesModes(t *testing.T) {
-	b := newTestBackend(t, reply("ok"))
+	b := newTestConv(t, reply("ok"))
 	h := newHarness(t, b, Options{})
 	for _, want := range []agent.Policy{agent.PolicyAuto, PolicyPlan, agent.PolicyAsk} {
 		h.press(tea.KeyTab, tea.ModShift)
-		if b.policy != want || h.m.info.Policy != want {
-			t.Fatalf("policy = %s (shown %s), want %s", b.policy, h.m.info.Policy, want)
+		if b.Policy() != want || h.m.info.Policy != want {
+			t.Fatalf("policy = %s (shown %s), want %s", b.Policy(), h.m.info.Policy, want)
 		}
 	}
 	h.press(tea.KeyTab, tea.ModShift)
@@ -246,13 +275,13 @@ func TestShiftTabCyclesModes(t *testing.T) {
 	}
 	h.say("go")
 	h.until("the answer", func() bool { return h.idle() && strings.Contains(h.printed(), "ok") })
-	if b.policy != agent.PolicyAuto {
-		t.Errorf("backend policy = %s", b.policy)
+	if b.Policy() != agent.PolicyAuto {
+		t.Errorf("conversation's policy = %s", b.Policy())
 	}
 }
 
 func TestNarrowTerminalAndHistory(t *testing.T) {
-	b := newTestBackend(t, reply("one"), reply("two"))
+	b := newTestConv(t, reply("one"), reply("two"))
 	h := newHarness(t, b, Options{})
 	h.deliver(tea.WindowSizeMsg{Width: 60, Height: 20})
 	h.say("first message")
@@ -287,7 +316,7 @@ func TestNarrowTerminalAndHistory(t *testing.T) {
 }
 
 func TestProviderErrorIsOneCalmLine(t *testing.T) {
-	b := newTestBackend(t, llmtest.Reply{Text: "", Err: errString("401 unauthorized: bad key\nsecond line")}, reply("back"))
+	b := newTestConv(t, llmtest.Reply{Text: "", Err: errString("401 unauthorized: bad key\nsecond line")}, reply("back"))
 	h := newHarness(t, b, Options{})
 	h.say("hi")
 	h.until("the error", func() bool { return h.idle() && strings.Contains(h.printed(), "✗") })
@@ -305,7 +334,7 @@ type errString string
 func (e errString) Error() string { return string(e) }
 
 func TestLargePasteIsAPlaceholder(t *testing.T) {
-	b := newTestBackend(t, reply("got it"))
+	b := newTestConv(t, reply("got it"))
 	h := newHarness(t, b, Options{})
 	big := strings.Repeat("line of pasted text\n", 5000)
 	h.deliver(tea.PasteMsg{Content: big})

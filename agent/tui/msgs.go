@@ -28,7 +28,7 @@ type askMsg struct {
 	reply chan<- agent.Answer
 }
 
-// commandDoneMsg is a backend command's answer.
+// commandDoneMsg is a conversation command's answer.
 type commandDoneMsg struct {
 	name  string
 	reply Reply

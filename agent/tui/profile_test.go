@@ -140,7 +140,7 @@ func TestPrintedFollowsProfile(t *testing.T) {
 		{colorprofile.ANSI256, "38;5;", "38;2;"},
 		{colorprofile.ASCII, "\x1b[1m", "38;"},
 	} {
-		b := newTestBackend(t, reply("Here is **bold** and `code`.\n"))
+		b := newTestConv(t, reply("Here is **bold** and `code`.\n"))
 		h := newHarness(t, b, Options{})
 		h.feed(tea.ColorProfileMsg{Profile: c.profile})
 		h.say("colours?")

@@ -30,7 +30,7 @@ func (m *Model) send(text string) tea.Cmd {
 	if len(paths) == 0 {
 		return m.startRun(prompt)
 	}
-	b := m.backend
+	b := m.conv
 	ctx := m.ctx
 	return func() tea.Msg {
 		var sb strings.Builder
@@ -77,7 +77,7 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 	m.md = newMarkdown(&m.st, m.width)
 	m.live = nil
 	m.cards = map[string]*card{}
-	b, inbox, quit := m.backend, m.inbox, m.quit
+	b, inbox, quit := m.conv, m.inbox, m.quit
 	deliver := func(msg tea.Msg) {
 		select {
 		case inbox <- msg:
@@ -267,11 +267,11 @@ func (m *Model) finish(out *agent.Outcome, err error) {
 	case !m.errSeen:
 		m.println(m.errorLine(err))
 	}
-	m.info = m.mergeInfo(m.backend.Info())
+	m.info = m.mergeInfo(m.conv.Info())
 }
 
 // mergeInfo keeps the token counts the chat has been adding up when the
-// backend does not count them itself.
+// conversation does not count them itself.
 func (m *Model) mergeInfo(i Info) Info {
 	if i.TokensIn == 0 && i.TokensOut == 0 {
 		i.TokensIn, i.TokensOut = m.info.TokensIn, m.info.TokensOut

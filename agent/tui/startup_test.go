@@ -18,7 +18,7 @@ func TestPrepareRestoresCollector(t *testing.T) {
 	if l := debug.SetMemoryLimit(-1); l != startLimit {
 		t.Fatalf("after Prepare the memory limit is %d, want %d", l, startLimit)
 	}
-	b := newTestBackend(t)
+	b := newTestConv(t)
 	h := newHarness(t, b, Options{})
 	h.until("settled", func() bool { return gcPercent == -2 })
 	if p := debug.SetGCPercent(73); p != 73 {

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
@@ -154,9 +152,9 @@ the current content is backed up first either way.`,
 				return err
 			}
 			defer root.Close()
-			rep, err := redo(cmd.Context(), root, nil, force)
+			rep, err := conversation.Redo(cmd.Context(), root, nil, force)
 			switch {
-			case errors.Is(err, errRedoRewound):
+			case errors.Is(err, conversation.ErrRedoRewound):
 				fmt.Fprintf(d.io.Out, "nothing to redo: %v\n", err)
 				return nil
 			case errors.Is(err, fsedit.ErrNothingToRedo):
@@ -194,7 +192,7 @@ func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreRep
 	} else {
 		fmt.Fprintf(d.io.Out, "redid run %s; 'agent undo' reverts it again\n", rep.Run)
 	}
-	told, err := noteInSession(root.Dir(), kind, rep)
+	told, err := conversation.RecordRestore(root.Dir(), kind, rep)
 	switch {
 	case err != nil:
 		fmt.Fprintf(d.io.ErrOut, "agent: the %s is done, but the conversation could not record it: %v\n", kind, err)
@@ -214,71 +212,6 @@ func printFiles(d *factory, rep fsedit.RestoreReport) {
 	for _, dir := range rep.FoldersMade {
 		fmt.Fprintf(d.io.Out, "  %-9s %s/\n", "made", safeText(dir))
 	}
-}
-
-// noteInSession records an undo or redo in the session the run was part
-// of, so the model hears of it when the conversation goes on. The log's
-// time is kept: an undo does not make an older session the one
-// --continue picks.
-// errRedoRewound is redo's answer when what was undone went with turns a
-// rewind dropped: a rewind clears what could be redone, as a new write
-// does, for the conversation no longer has those turns.
-var errRedoRewound = errors.New("what was undone went with the turns rewound in the chat")
-
-// redo re-applies the run undone last, unless a rewind of its
-// conversation came after the undo. current, when given, is the open
-// conversation's session (it may not be on disk yet).
-func redo(ctx context.Context, root *fsedit.Root, current *agent.Session, force bool) (fsedit.RestoreReport, error) {
-	if rewound, err := redoRewound(root.Dir(), root, current); err != nil {
-		return fsedit.RestoreReport{}, err
-	} else if rewound {
-		return fsedit.RestoreReport{}, errRedoRewound
-	}
-	return root.Redo(ctx, force)
-}
-
-// redoRewound reports whether what a redo would put back was undone
-// before its conversation was rewound.
-func redoRewound(dir string, root *fsedit.Root, current *agent.Session) (bool, error) {
-	_, session, undoneAt, err := root.NextRedo()
-	if errors.Is(err, fsedit.ErrNothingToRedo) || err == nil && session == "" {
-		return false, nil // Redo says so itself
-	}
-	if err != nil {
-		return false, err
-	}
-	s := current
-	if s == nil || s.ID != session {
-		if s, err = agent.OpenSession(dir, session); errors.Is(err, agent.ErrNoSession) {
-			return false, nil
-		} else if err != nil {
-			return false, err
-		}
-		defer s.Close()
-	}
-	return s.RewoundSince(undoneAt), nil
-}
-
-func noteInSession(dir, kind string, rep fsedit.RestoreReport) (told bool, err error) {
-	if rep.Session == "" || len(rep.Changed()) == 0 {
-		return false, nil
-	}
-	s, err := agent.OpenSession(dir, rep.Session)
-	if errors.Is(err, agent.ErrNoSession) {
-		return false, nil // a write from outside a conversation (agent tool-call)
-	}
-	if err != nil {
-		return false, err
-	}
-	fi, statErr := os.Stat(s.Path())
-	err = s.RecordUndo(kind, rep.Run, rep.Changed())
-	if cerr := s.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && statErr == nil {
-		err = os.Chtimes(s.Path(), time.Time{}, fi.ModTime())
-	}
-	return err == nil, err
 }
 
 // reportRestore prints what a restore of one change set did, or turns its
@@ -332,14 +265,6 @@ func printBackupsJSON(d *factory, sets []backup.ChangeSet) error {
 	return enc.Encode(out)
 }
 
-// summarizeFiles lists up to n paths and counts the rest.
-func summarizeFiles(files []string, n int) string {
-	if len(files) <= n {
-		return strings.Join(files, ", ")
-	}
-	return fmt.Sprintf("%s (+%d more)", strings.Join(files[:n], ", "), len(files)-n)
-}
-
 // printChangeSets prints the project's change sets as a table, oldest
 // first.
 func printChangeSets(d *factory, root *fsedit.Root) error {
@@ -358,7 +283,7 @@ func printChangeSets(d *factory, root *fsedit.Root) error {
 	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTIME\tFILES")
 	for _, c := range sets {
-		files := summarizeFiles(c.Files(), 3)
+		files := c.FileSummary(3)
 		switch {
 		case c.UndoRun != "":
 			files += " (undo of run " + c.UndoRun + ")"

@@ -64,7 +64,7 @@ func changeSetIDs(cmd *cobra.Command, d *factory) []cobra.Completion {
 	out := make([]cobra.Completion, 0, len(sets))
 	for i := len(sets) - 1; i >= 0; i-- {
 		c := sets[i]
-		out = append(out, cobra.CompletionWithDesc(c.ID, c.Time.Local().Format("2006-01-02 15:04")+" "+summarizeFiles(c.Files(), 3)))
+		out = append(out, cobra.CompletionWithDesc(c.ID, c.Time.Local().Format("2006-01-02 15:04")+" "+c.FileSummary(3)))
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/agentcli/agent/agent/selfcheck"
 )
 
 func TestDemoChatToolsRunsTheWholeLoopOffline(t *testing.T) {
@@ -18,7 +20,7 @@ func TestDemoChatToolsRunsTheWholeLoopOffline(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"── user",
-		demoPrompt,
+		selfcheck.DemoPrompt,
 		"── model, reply 1",
 		`<tool_call name="read_file" id="1">`,
 		// The response carries README.md as read by the real file tool.

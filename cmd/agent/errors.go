@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/agentcli/agent/agent/conversation"
 )
 
 // Exit codes of the agent command.
@@ -29,6 +31,13 @@ func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
+// isUsage reports whether err is bad usage: ours, or what the
+// conversation package marks so (a session that does not exist).
+func isUsage(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue) || errors.Is(err, conversation.ErrUsage)
+}
+
 // exitError carries a specific exit code for an error already reported
 // (or one that needs no more words than its message).
 type exitError struct {
@@ -46,14 +55,13 @@ func (e exitError) Unwrap() error { return e.err }
 
 // exitCode maps an error returned by a command to the process exit code.
 func exitCode(err error) int {
-	var ue usageError
 	var ee exitError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue):
+	case isUsage(err):
 		return exitUsage
 	default:
 		return exitFailed

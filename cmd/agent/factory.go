@@ -4,33 +4,38 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
-	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/shell"
+	"github.com/agentcli/agent/tts"
 )
 
-// factory is the only place that builds concrete things: the
-// configuration, the model, the tool registry, and the conversations that
-// run, the chat, the demo, the self-checks and serve all use (gh's
-// Factory pattern). Commands receive it and ask for what they need; tests
-// build one with hooks that swap a part (a scripted model, test tools)
-// instead of swapping commands.
+// factory supplies what the commands need from the world outside the
+// agent: the environment, the streams, the configuration with its trust
+// question, the provider constructor, the helper programs, the backup
+// key (gh's Factory pattern). Conversations, the tool catalog and what
+// agent serve offers are built by the conversation package's Builder,
+// which the factory fills in (builder). Tests build one with hooks that
+// swap a part (a scripted model, test tools) instead of swapping
+// commands.
 type factory struct {
 	io *streams
 
 	// newModel builds the configured provider's model; buildModel when
 	// nil. Tests point it at a scripted model.
 	newModel func(ctx context.Context, cfg config.Config) (llm.Model, error)
-	// newTools builds the tools of a conversation; builtinTools when
-	// nil. Tests give a smaller set.
-	newTools func(ctx context.Context, b toolBuild) (*toolSet, error)
+	// newTools builds the tools of a project; the agent's own when nil.
+	// Tests give a smaller set.
+	newTools func(ctx context.Context, in conversation.ToolInput) (*conversation.ToolSet, error)
 	// env is the environment; os.Environ when nil.
 	env map[string]string
 	// now is the clock of system prompts; time.Now when nil.
@@ -50,12 +55,51 @@ type factory struct {
 
 func newFactory(io *streams) *factory { return &factory{io: io} }
 
+// builder is the conversation package's Builder, with this factory's
+// parts.
+func (f *factory) builder() *conversation.Builder {
+	return &conversation.Builder{
+		Config:      f.loadConfig,
+		LocalConfig: f.localConfig,
+		Model:       f.model,
+		Tools:       f.newTools,
+		UserDir:     userConfigDir(f.environ()),
+		Now:         f.now,
+		Warn:        f.warn,
+		BackupKey:   f.backupKey,
+		Programs:    f.programs,
+		Version:     version,
+		Speech:      func(cfg config.Config) tts.Settings { return speechSettings(cfg, f.environ(), "") },
+		Notes: func(cfg config.Config, root string) notes.Store {
+			return lazyNotes(cfg, root, f.environ())
+		},
+		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error) {
+			return addMCPTools(ctx, cfg, root, progs, reg, f.warn)
+		},
+	}
+}
+
+// shellOptions are the [shell] settings as run_command's options.
+func shellOptions(cfg config.Config) shell.Options { return conversation.ShellOptions(cfg) }
+
 // environ returns the environment the configuration is read from.
 func (f *factory) environ() map[string]string {
 	if f.env != nil {
 		return f.env
 	}
 	return config.EnvMap(os.Environ())
+}
+
+// userConfigDir is $XDG_CONFIG_HOME/agent, or ~/.config/agent; "" when
+// neither variable is set.
+func userConfigDir(env map[string]string) string {
+	if dir := env["XDG_CONFIG_HOME"]; dir != "" {
+		return filepath.Join(dir, "agent")
+	}
+	if home := env["HOME"]; home != "" {
+		return filepath.Join(home, ".config", "agent")
+	}
+	return ""
 }
 
 // loadConfig loads the effective configuration for the project folder
@@ -117,17 +161,9 @@ func (f *factory) model(ctx context.Context, cfg config.Config) (llm.Model, erro
 }
 
 // fileRoot returns the file tools' sandbox for the project folder dir
-// with the configured file settings. Listings and searches hide what the
-// file tree hides (prompt's rules). The caller closes it.
+// with the configured file settings. The caller closes it.
 func (f *factory) fileRoot(dir string, cfg config.Config) *fsedit.Root {
-	return f.fileRootWith(dir, fileOptions(cfg))
-}
-
-// fileRootWith is fileRoot with the options given.
-func (f *factory) fileRootWith(dir string, opts fsedit.Options) *fsedit.Root {
-	opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
-	opts.BackupKey = f.backupKey
-	return fsedit.NewRoot(dir, opts)
+	return f.builder().FileRoot(dir, cfg)
 }
 
 // configuredFileRoot returns the sandbox for the project folder dir (""
@@ -145,98 +181,9 @@ func (f *factory) configuredFileRoot(dir string) (*fsedit.Root, error) {
 	return f.fileRoot(dir, cfg), nil
 }
 
-// fileOptions maps the configuration's file and backup settings onto the
-// file tools' options.
-func fileOptions(cfg config.Config) fsedit.Options {
-	return fsedit.Options{
-		MaxReadBytes:   int64(cfg.Files.ReadLimit),
-		BackupMaxAge:   time.Duration(cfg.Backups.MaxAge),
-		BackupMaxBytes: int64(cfg.Backups.MaxSize),
-		AllowSecrets:   cfg.Files.AllowSecrets,
-	}
-}
-
-// toolBuild is what building a conversation's tools takes.
-type toolBuild struct {
-	root string
-	cfg  config.Config
-	// files is the file tools' session of the conversation: what the
-	// model read, kept with the conversation.
-	files *fsedit.Session
-	// env is the environment (keys of engines other than the chat's).
-	env map[string]string
-	// warn says one line to the user (a server that did not start).
-	warn func(string)
-	// progs finds the helper programs (bwrap, espeak-ng, MCP servers);
-	// buildTools sets it.
-	progs *programs.Resolver
-}
-
-// toolSet is a conversation's registry and what must be closed with it
-// (stores, clients, the sandbox's folder handle).
-type toolSet struct {
-	reg *tools.Registry
-	// essential names the tools the small-window prompt describes (the
-	// file tools and run_command); the others it only names. Empty means
-	// every tool.
-	essential []string
-	closers   []func() error
-	// notes is the notes store behind the note tools; nil when they are
-	// off.
-	notes notes.Store
-	// leftOut are the definitions of the tools the agent has but did not
-	// offer here (no speech engine, the notes off), which the user's
-	// rules may still name.
-	leftOut []tools.Definition
-}
-
-// defs are the definitions of every tool the set knows, offered or not.
-func (s *toolSet) defs() []tools.Definition {
-	var out []tools.Definition
-	for _, t := range s.reg.Tools() {
-		out = append(out, t.Definition())
-	}
-	return append(out, s.leftOut...)
-}
-
-// Close closes everything the set opened, the last opened first.
-func (s *toolSet) Close() error {
-	var errs []error
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		errs = append(errs, s.closers[i]())
-	}
-	s.closers = nil
-	return errors.Join(errs...)
-}
-
-// buildTools builds a conversation's tools with the configured time
-// limit: the one registry builder, where every tool family is added.
-func (f *factory) buildTools(ctx context.Context, b toolBuild) (*toolSet, error) {
-	build := f.newTools
-	if build == nil {
-		build = builtinTools
-	}
-	if b.progs == nil {
-		b.progs = f.programs(b.root, b.cfg)
-	}
-	set, err := build(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	set.reg.Timeout = time.Duration(b.cfg.ToolTimeout)
-	return set, nil
-}
-
 // catalog builds the tool set of the project at root with a fresh file
-// session, for commands that only show or parse (tools, parse, prompt)
-// and for agent serve. The caller closes it.
-func (f *factory) catalog(ctx context.Context, root string, cfg config.Config) (*toolSet, error) {
-	fr := f.fileRoot(root, cfg)
-	set, err := f.buildTools(ctx, toolBuild{root: root, cfg: cfg, files: fsedit.NewSession(fr), env: f.environ(), warn: f.warn})
-	if err != nil {
-		fr.Close()
-		return nil, err
-	}
-	set.closers = append([]func() error{fr.Close}, set.closers...)
-	return set, nil
+// session, for commands that only show or parse (tools, parse). The
+// caller closes it.
+func (f *factory) catalog(ctx context.Context, root string, cfg config.Config) (*conversation.ToolSet, error) {
+	return f.builder().Catalog(ctx, root, cfg)
 }

@@ -24,6 +24,15 @@ func nonStdDeps(t *testing.T, pkg string) []string {
 	return deps
 }
 
+// faceBans are what the packages below the faces never import: the CLI,
+// the TUI, a concrete model provider (the speech and embedding engines
+// use the Gemini and OpenAI SDKs of their own accord).
+var faceBans = []string{
+	"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land",
+	module + "/agent/llm/gemini", module + "/agent/llm/openai", module + "/agent/llm/anthropic", module + "/agent/llm/ollama",
+	module + "/agent/tui", module + "/cmd",
+}
+
 // TestImportRules keeps the layering of architecture.md: lower packages
 // never reach up, and the loop never depends on a concrete provider, the
 // CLI or a store.
@@ -48,6 +57,10 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools/shell/cmdline", allowed: []string{"mvdan.cc/sh/v3/"}}, // a leaf: the shell parser only
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
+		// The conversation and the self-checks run on the loop and the
+		// tools; never the CLI, the TUI or a concrete provider.
+		{pkg: "agent/conversation", banned: faceBans},
+		{pkg: "agent/selfcheck", banned: faceBans},
 		{pkg: "agent", banned: []string{
 			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite", "github.com/jackc/pgx",
 			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",

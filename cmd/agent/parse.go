@@ -43,7 +43,7 @@ run for a given reply, without running anything.`,
 				return err
 			}
 			defer set.Close()
-			calls, errs := xmlcall.Parse(string(in), set.reg.ParamNames)
+			calls, errs := xmlcall.Parse(string(in), set.Registry().ParamNames)
 			enc := json.NewEncoder(d.io.Out)
 			enc.SetEscapeHTML(false)
 			return enc.Encode(parseOutput(calls, errs))

@@ -12,12 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 )
-
-// fixedPromptTarget is the size the never-changing part of the prompt
-// (role, protocol, built-in tool catalog) should stay under.
-const fixedPromptTarget = 6 << 10
 
 type promptOptions struct {
 	dir    string
@@ -66,22 +63,14 @@ and which form was chosen and why.
 			if cmd.Flags().Changed("style") {
 				tree.Style = o.style
 			}
-			// Build the tools as a run does, so their catalog is the same.
-			set, err := d.catalog(cmd.Context(), root, cfg)
-			if err != nil {
-				return err
-			}
-			defer set.Close()
-			files := d.fileRoot(root, cfg)
-			defer files.Close()
-			ch, err := d.nextPrompt(cmd.Context(), files, cfg, set, tree)
+			ch, err := d.builder().NextPrompt(cmd.Context(), root, cfg, tree)
 			if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
 				return writePromptStats(d.io.Out, ch, err)
 			}
 			if err != nil {
 				return err
 			}
-			text := ch.prompt.String()
+			text := ch.Prompt.String()
 			if d.io.stdoutTTY {
 				// AGENTS.md and file names are anyone's text: show
 				// their control characters, do not obey them.
@@ -126,8 +115,8 @@ func projectFolder(dir string) (string, error) {
 // writePromptStats prints one line per section, the total, the size of
 // the fixed part that every request repeats, and which form was chosen
 // for the model's window and why (or why none fits: fitErr).
-func writePromptStats(w io.Writer, ch promptChoice, fitErr error) error {
-	p := ch.prompt
+func writePromptStats(w io.Writer, ch conversation.PromptChoice, fitErr error) error {
+	p := ch.Prompt
 	var b strings.Builder
 	row := func(name string, bytes, tokens int) {
 		fmt.Fprintf(&b, "%-13s %8s %8s\n", name, groupDigits(bytes), groupDigits(tokens))
@@ -146,24 +135,24 @@ func writePromptStats(w io.Writer, ch promptChoice, fitErr error) error {
 	row("total", len(all), prompt.EstimateTokens(all))
 	// The file tools alone stay under the target (a test keeps them
 	// so); optional tools (commands, speech, notes, MCP) add to it.
-	fmt.Fprintf(&b, "\nrole + protocol + tools: %s bytes (the file tools' part is kept under %s)\n", groupDigits(fixed), groupDigits(fixedPromptTarget))
+	fmt.Fprintf(&b, "\nrole + protocol + tools: %s bytes (the file tools' part is kept under %s)\n", groupDigits(fixed), groupDigits(conversation.FixedPromptTarget))
 	instr := "none"
 	if p.InstructionsFile != "" {
 		instr = p.InstructionsFile
 	}
 	fmt.Fprintf(&b, "instructions file: %s\n", instr)
 	fmt.Fprintf(&b, "tree: %s lines, %s files, collapsed folders: %s\n", groupDigits(p.Tree.Lines), groupDigits(p.Tree.Files), groupDigits(p.Tree.Collapsed))
-	if ch.window.Tokens > 0 {
-		fmt.Fprintf(&b, "window: %s tokens, from %s\n", groupDigits(ch.window.Tokens), ch.window.Source)
-		if ch.window.Note != "" {
-			fmt.Fprintf(&b, "note: %s\n", ch.window.Note)
+	if ch.Window.Tokens > 0 {
+		fmt.Fprintf(&b, "window: %s tokens, from %s\n", groupDigits(ch.Window.Tokens), ch.Window.Source)
+		if ch.Window.Note != "" {
+			fmt.Fprintf(&b, "note: %s\n", ch.Window.Note)
 		}
 	}
 	switch {
 	case fitErr != nil:
 		fmt.Fprintf(&b, "form: none fits: %v\n", fitErr)
 	default:
-		fmt.Fprintf(&b, "form: %s (%s)\n", formNames[ch.fit.Index], ch.fit.Why)
+		fmt.Fprintf(&b, "form: %s (%s)\n", ch.FormName(), ch.Fit.Why)
 	}
 	if len(p.Unshown) > 0 {
 		fmt.Fprintf(&b, "tools only named: %s\n", groupDigits(len(p.Unshown)))

@@ -80,8 +80,7 @@ func execute(ctx context.Context, io *streams, args []string) int {
 		msg = "interrupted"
 	}
 	fmt.Fprintln(io.ErrOut, "agent: "+safeText(strings.TrimSpace(msg)))
-	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(msg, "unknown command") {
+	if isUsage(err) || strings.HasPrefix(msg, "unknown command") {
 		fmt.Fprintln(io.ErrOut, helpHint(cmd))
 		return exitUsage
 	}

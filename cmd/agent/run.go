@@ -14,6 +14,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
@@ -89,16 +90,24 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.outputFormat, "output-format", formatText, "text, json or stream-json")
+	conversationFlags(cmd, o, "for this request")
+	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
+	return cmd
+}
+
+// conversationFlags are the flags of run and chat that choose the
+// conversation: the model, its limit per message (per, in the help),
+// the project, the session and the approval.
+func conversationFlags(cmd *cobra.Command, o *runOptions, per string) {
+	f := cmd.Flags()
 	f.StringVar(&o.provider, "provider", "", config.ProviderFlagHelp())
 	f.StringVar(&o.model, "model", "", "model name")
-	f.IntVar(&o.maxIterations, "max-iterations", 0, fmt.Sprintf("model calls allowed for this request (default %d)", agent.DefaultMaxIterations))
+	f.IntVar(&o.maxIterations, "max-iterations", 0, fmt.Sprintf("model calls allowed %s (default %d)", per, agent.DefaultMaxIterations))
 	f.StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")
 	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the last conversation in this project")
 	f.StringVar(&o.sessionID, "session", "", "continue the conversation with this id")
 	f.BoolVarP(&o.yes, "yes", "y", false, "allow writes without asking (same as --approval auto)")
 	f.StringVar(&o.approval, "approval", "", "how writes are approved: ask, auto or never (default ask)")
-	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
-	return cmd
 }
 
 // complete checks the flags and reads the prompt.
@@ -153,17 +162,13 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// policy is the approval policy: the flags over the configuration.
-func (o *runOptions) policy(configured agent.Policy) agent.Policy {
-	switch {
-	case o.yes:
+// policy is the approval policy the flags ask for; "" leaves it to the
+// configuration.
+func (o *runOptions) policy() agent.Policy {
+	if o.yes {
 		return agent.PolicyAuto
-	case o.approval != "":
-		return agent.Policy(o.approval)
-	case configured != "":
-		return configured
 	}
-	return agent.PolicyAsk
+	return agent.Policy(o.approval)
 }
 
 func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
@@ -182,48 +187,32 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		return err
 	}
 	o.dir = root
-	conv, err := d.newConversation(ctx, convOptions{
-		dir: root,
-		flags: config.Flags{
-			Provider:      o.provider,
-			Model:         o.model,
-			Approval:      o.approval,
-			MaxIterations: o.maxIterations,
-			Reasoning:     o.reasoning,
-		},
-		sessionID:    o.sessionID,
-		continueLast: o.continueLast,
-	})
+	conv, err := d.builder().New(ctx, o.conversation())
 	if err != nil {
 		return err
 	}
 	defer conv.Close()
-	a := conv.agent
 	if o.piped != "" || o.pipedCut > 0 {
-		piped, cut := fitPiped(o.piped, o.pipedCut, a.Budget.ReadBudget()-len(o.prompt))
+		piped, cut := fitPiped(o.piped, o.pipedCut, conv.ReadBudget()-len(o.prompt))
 		if cut > 0 {
 			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", cutNote(len(piped), cut))
 		}
 		o.prompt = withPiped(o.prompt, piped, cut)
 	}
-	if o.maxIterations > 0 {
-		a.MaxIterations = o.maxIterations
-	}
-	policy := o.policy(agent.Policy(conv.cfg.Approval))
-	a.Approval.SetPolicy(policy)
-	a.Approval.NoOneToAsk = "tell the user to rerun the command with --yes to allow writes"
+	const noOne = "tell the user to rerun the command with --yes to allow writes"
+	conv.SetAsker(nil, noOne)
 	// Ask only when someone can answer, on the terminal itself.
-	if policy == agent.PolicyAsk {
+	if conv.Policy() == agent.PolicyAsk {
 		if in, out, closeTTY := approvalTerminal(o.io); in != nil {
 			defer closeTTY()
-			a.Approval.Ask = &terminalAsker{in: in, out: out, color: colorOn(o.io)}
+			conv.SetAsker(&terminalAsker{in: in, out: out, color: colorOn(o.io)}, noOne)
 		}
 	}
 
 	if tp, ok := p.(*textPrinter); ok {
 		// Waits for the model are shown on stderr (text output only).
-		tp.spin = newSpinner(o.io, a.Model.Name())
-		a.Model = waitingModel{Model: a.Model, spin: tp.spin}
+		tp.spin = newSpinner(o.io, conv.Model().Name())
+		conv.SetModel(waitingModel{Model: conv.Model(), spin: tp.spin})
 		defer tp.spin.stop()
 	}
 
@@ -239,7 +228,7 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	runStart := time.Now()
 	out, runErr := conv.Run(ctx, o.prompt, emit)
 	if out != nil {
-		p.summarize(summarize(out, backupEntries(d, conv), runStart))
+		p.summarize(summarize(out, backupEntries(conv.Root()), runStart))
 	}
 	if runErr != nil && ctx.Err() != nil {
 		runErr = errInterrupted
@@ -252,8 +241,8 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 
 // backupEntries reads the project's backup manifest; a manifest that
 // cannot be read leaves the summary to the calls' own reports.
-func backupEntries(d *factory, conv *conversation) []backup.Entry {
-	st, err := d.fileRoot(conv.root, conv.cfg).Backups()
+func backupEntries(root *fsedit.Root) []backup.Entry {
+	st, err := root.Backups()
 	if err != nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
@@ -79,7 +80,9 @@ func (h *runHarness) runContext(ctx context.Context, args ...string) (string, st
 	io := &streams{In: strings.NewReader(h.stdin), Out: &out, ErrOut: &errOut, stdinTTY: h.stdinTTY, stdoutTTY: h.stdoutTTY, stderrTTY: h.stderrTTY, openTTY: h.openTTY}
 	d := newFactory(io)
 	d.newModel = func(context.Context, config.Config) (llm.Model, error) { return h.model, nil }
-	d.newTools = func(context.Context, toolBuild) (*toolSet, error) { return &toolSet{reg: h.registry()}, nil }
+	d.newTools = func(context.Context, conversation.ToolInput) (*conversation.ToolSet, error) {
+		return conversation.NewToolSet(h.registry()), nil
+	}
 	d.env = map[string]string{"GEMINI_API_KEY": "test-key", "XDG_CONFIG_HOME": h.t.TempDir()}
 	root := newRootCmd(d)
 	root.SetArgs(append([]string{"run", "--dir", h.dir}, args...))

@@ -25,6 +25,16 @@ func callSummary(c *xmlcall.Call) string {
 	return b.String()
 }
 
+// ruleActivity is the activity line of a call a permission rule let run
+// unasked: `write_file docs/a.md: allowed by permissions.allow "docs/**"`.
+func ruleActivity(ev agent.Event) string {
+	what := ev.Call.Name
+	if ev.Subject != "" {
+		what += " " + ev.Subject
+	}
+	return what + ": allowed by " + ev.Rule
+}
+
 // retryText words a retry for the user: "rate limited by gemini, retrying
 // in 12 s (2/3)".
 func retryText(r *agent.Retry) string {

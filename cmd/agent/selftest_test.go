@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentcli/agent/agent/selfcheck"
 )
 
 // startXDG is the configuration folder the tests started with.
@@ -49,9 +51,9 @@ func TestSelfChecksPass(t *testing.T) {
 
 func TestSelfCheckFailureExitsOne(t *testing.T) {
 	d := &factory{io: &streams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-	cmd := newSelfTestCmd(d, "test-broken", "a check that fails", "", func(ctx context.Context, st *selftest) {
-		st.check("passes", true, "")
-		st.check("fails", false, "because %s", "it must")
+	cmd := newSelfTestCmd(d, "test-broken", "a check that fails", "", func(ctx context.Context, st *selfcheck.Checker) {
+		st.Check("passes", true, "")
+		st.Check("fails", false, "because %s", "it must")
 	})
 	cmd.SetArgs(nil)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true

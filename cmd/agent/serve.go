@@ -2,20 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"os"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/serve"
 	"github.com/agentcli/agent/tools/mcptool"
-	"github.com/agentcli/agent/tools/notes"
 )
 
 // serveOptions are the flags of agent serve.
@@ -76,16 +69,13 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := ensureStateDir(root); err != nil { // the audit log, notes, backups
-		return err
-	}
-	sv, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
+	sv, err := d.builder().Serve(ctx, root, cfg, o.allowWrites)
 	if err != nil {
 		return err
 	}
-	defer sv.close()
+	defer sv.Close()
 	if o.stdio {
-		return sv.mcp.Run(ctx, serve.StdioTransport(d.io.In, d.io.Out))
+		return sv.MCP.Run(ctx, serve.StdioTransport(d.io.In, d.io.Out))
 	}
 	token := os.Getenv("AGENT_SERVE_TOKEN")
 	if token == "" {
@@ -98,8 +88,8 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 		Addr:   o.httpAddr,
 		Token:  token,
 		NoAuth: o.noAuth,
-		MCP:    mcptool.HTTPHandler(sv.mcp),
-		Notes:  sv.notes,
+		MCP:    mcptool.HTTPHandler(sv.MCP),
+		Notes:  sv.Notes,
 	})
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -109,76 +99,9 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 		mode = "writes allowed"
 	}
 	where := fmt.Sprintf("MCP at http://%s/mcp", s.Addr())
-	if sv.notes != nil {
+	if sv.Notes != nil {
 		where += fmt.Sprintf(" and the notes API at http://%s/notes", s.Addr())
 	}
 	fmt.Fprintf(d.io.ErrOut, "agent: serving %s (%s); Ctrl-C or SIGTERM stops\n", where, mode)
 	return s.Serve(ctx)
-}
-
-// served is what agent serve offers for one project.
-type served struct {
-	mcp *mcp.Server
-	// notes is the notes REST API, behind the same guards as the MCP
-	// calls; nil when the note tools are off.
-	notes http.Handler
-	close func() error
-}
-
-// mcpServer builds the MCP server of the project at root and its notes
-// REST API: the project's tools as a run has them, the user's
-// permissions.deny rules applied to every write, every call and every
-// change through the REST API in the audit log.
-func (d *factory) mcpServer(ctx context.Context, root string, cfg config.Config, allowWrites bool) (*served, error) {
-	// The tools that say they are never served (a command, a fetch:
-	// nobody is there to approve one) are left out by the server.
-	set, err := d.catalog(ctx, root, cfg)
-	if err != nil {
-		return nil, err
-	}
-	reg := set.reg
-	audit := agent.NewAudit(root)
-	fr := d.fileRoot(root, cfg)
-	closeAll := func() error { return errors.Join(audit.Close(), fr.Close(), set.Close()) }
-	if err := audit.Check(); err != nil {
-		closeAll()
-		return nil, err
-	}
-	perms, err := permissions(cfg, fr, set.defs())
-	if err != nil {
-		closeAll()
-		return nil, err
-	}
-	session := "serve-" + time.Now().UTC().Format("20060102-150405")
-	sv := &served{close: closeAll}
-	sv.mcp = mcptool.NewServer(reg, mcptool.ServeOptions{
-		AllowWrites: allowWrites,
-		Version:     version,
-		Session:     session,
-		Observe:     auditObserver(audit),
-		Guard:       servedGuard(perms),
-	})
-	if set.notes != nil {
-		h := notes.NewHandler(set.notes, notes.HandlerOptions{ReadOnly: !allowWrites})
-		sv.notes = guardedNotes(h, restGuard{perms: perms, reg: reg, audit: audit, session: session})
-	}
-	return sv, nil
-}
-
-// auditObserver records each served call in the project's audit log, as
-// the agent's own calls are.
-func auditObserver(a *agent.Audit) func(mcptool.ServedCall) {
-	return func(c mcptool.ServedCall) {
-		outcome := agent.OutcomeOK
-		switch {
-		case c.Rule != "":
-			outcome = agent.OutcomeDenied
-		case c.Result.IsError():
-			outcome = agent.OutcomeError
-		}
-		_ = a.Record(agent.AuditEntry{
-			Time: time.Now(), Session: c.Info.SessionID, CallID: c.Info.CallID, Tool: c.Name, Params: c.Raw,
-			Outcome: outcome, Code: c.Result.Code, DurationMS: float64(c.Took.Microseconds()) / 1000, Rule: c.Rule,
-		})
-	}
 }

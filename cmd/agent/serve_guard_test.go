@@ -24,17 +24,17 @@ func TestServeKeepsTheGuards(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Permissions.Deny = []string{"secret/**", "note_delete"}
 	d := &factory{io: &streams{}}
-	sv, err := d.mcpServer(t.Context(), root, cfg, true)
+	sv, err := d.builder().Serve(t.Context(), root, cfg, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sv.close()
-	if sv.notes == nil {
+	defer sv.Close()
+	if sv.Notes == nil {
 		t.Fatal("no notes REST API")
 	}
 
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := sv.mcp.Connect(t.Context(), st, nil)
+	ss, err := sv.MCP.Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestServeKeepsTheGuards(t *testing.T) {
 
 	rest := func(method, path, body string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		sv.notes.ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
+		sv.Notes.ServeHTTP(rec, httptest.NewRequest(method, path, strings.NewReader(body)))
 		return rec
 	}
 	created := rest("POST", "/notes", `{"title":"plan","content":"the plan"}`)
@@ -119,18 +119,18 @@ func TestServeBatchIsJudged(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Permissions.Deny = []string{"note_create"}
 	d := &factory{io: &streams{}}
-	sv, err := d.mcpServer(t.Context(), root, cfg, true)
+	sv, err := d.builder().Serve(t.Context(), root, cfg, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sv.close()
+	defer sv.Close()
 	rec := httptest.NewRecorder()
-	sv.notes.ServeHTTP(rec, httptest.NewRequest("POST", "/notes/batch", strings.NewReader(`{"notes":[{"title":"b1","content":"one"}]}`)))
+	sv.Notes.ServeHTTP(rec, httptest.NewRequest("POST", "/notes/batch", strings.NewReader(`{"notes":[{"title":"b1","content":"one"}]}`)))
 	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "TOOL_POLICY_DENIED") {
 		t.Fatalf("POST /notes/batch under deny note_create: %d %s", rec.Code, rec.Body)
 	}
 	list := httptest.NewRecorder()
-	sv.notes.ServeHTTP(list, httptest.NewRequest("GET", "/notes", nil))
+	sv.Notes.ServeHTTP(list, httptest.NewRequest("GET", "/notes", nil))
 	if strings.Contains(list.Body.String(), "b1") {
 		t.Errorf("a refused batch stored its notes: %s", list.Body)
 	}

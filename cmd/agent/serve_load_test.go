@@ -44,12 +44,12 @@ func TestServeLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &factory{io: &streams{}}
-	sv, err := d.mcpServer(t.Context(), root, config.Defaults(), true)
+	sv, err := d.builder().Serve(t.Context(), root, config.Defaults(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sv.close()
-	s, err := serve.New(serve.Options{Addr: "127.0.0.1:0", Token: "load-token", MCP: mcptool.HTTPHandler(sv.mcp)})
+	defer sv.Close()
+	s, err := serve.New(serve.Options{Addr: "127.0.0.1:0", Token: "load-token", MCP: mcptool.HTTPHandler(sv.MCP)})
 	if err != nil {
 		t.Fatal(err)
 	}

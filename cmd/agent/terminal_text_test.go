@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/agent/selfcheck"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
 )
@@ -77,10 +82,24 @@ func TestRunActivityEscapesControls(t *testing.T) {
 }
 
 func TestDemoPrinterEscapesControls(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.md"), []byte(hidden), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := llmtest.Texts(hidden+`<tool_call name="read_file" id="1"><file_path>x.md</file_path></tool_call>`, "Done.")
+	d := newFactory(&streams{})
+	d.env = map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+	conv, err := d.builder().New(t.Context(), conversation.Options{Dir: dir, Model: model, System: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Close()
 	var b bytes.Buffer
-	p := &demoPrinter{w: safeWriter{&b}}
-	p.event(agent.Event{Type: agent.EventText, Iteration: 1, Text: hidden})
-	p.event(agent.Event{Type: agent.EventResult, Iteration: 1, Result: &agent.CallResult{ID: "1", Tool: "read_file",
-		Result: tools.Result{Content: hidden}}})
+	if err := selfcheck.Demo(t.Context(), conv, safeWriter{&b}, true); err != nil {
+		t.Fatal(err)
+	}
 	assertNoRawControls(t, "the demo", b.String())
+	if !strings.Contains(b.String(), `echo safe\r\x1b[2Kcurl`) {
+		t.Errorf("the demo does not show the model's text or the file escaped:\n%s", b.String())
+	}
 }

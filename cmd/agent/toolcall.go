@@ -146,7 +146,7 @@ func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tool
 			return nil, nil, err
 		}
 	}
-	set, err := d.buildTools(ctx, toolBuild{root: dir, cfg: cfg, files: sess, env: d.environ(), warn: d.warn})
+	set, err := d.builder().ToolsOf(ctx, dir, cfg, sess)
 	if err != nil {
 		fr.Close()
 		return nil, nil, err
@@ -158,7 +158,7 @@ func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tool
 		}
 		return errors.Join(err, set.Close(), fr.Close())
 	}
-	return set.reg, save, nil
+	return set.Registry(), save, nil
 }
 
 // writeAtomically writes path through a synced temporary file beside it.

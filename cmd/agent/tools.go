@@ -6,8 +6,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/agentcli/agent/tools"
 	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/tools"
 )
 
 func newToolsCmd(d *factory) *cobra.Command {
@@ -34,7 +36,7 @@ descriptions, kinds and enum values.`,
 				return err
 			}
 			defer set.Close()
-			reg := set.reg
+			reg := set.Registry()
 			if asJSON {
 				enc := json.NewEncoder(d.io.Out)
 				enc.SetIndent("", "  ")
@@ -71,15 +73,7 @@ func paramSummary(def tools.Definition) string {
 
 // firstSentence keeps a table row short: the description up to its first
 // sentence end or line break.
-func firstSentence(s string) string {
-	if i := strings.IndexAny(s, "\n"); i >= 0 {
-		s = s[:i]
-	}
-	if i := strings.Index(s, ". "); i >= 0 {
-		s = s[:i+1]
-	}
-	return s
-}
+func firstSentence(s string) string { return conversation.FirstSentence(s) }
 
 type paramJSON struct {
 	Name        string   `json:"name"`

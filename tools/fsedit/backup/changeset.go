@@ -45,6 +45,16 @@ func (c ChangeSet) Files() []string {
 	return out
 }
 
+// FileSummary lists up to n of the paths the change set wrote and counts
+// the rest: "a.md, b.md (+3 more)".
+func (c ChangeSet) FileSummary(n int) string {
+	files := c.Files()
+	if len(files) <= n {
+		return strings.Join(files, ", ")
+	}
+	return fmt.Sprintf("%s (+%d more)", strings.Join(files[:n], ", "), len(files)-n)
+}
+
 // Verified reports whether every entry of the change set is signed by
 // the store's key: this user's agent wrote it all.
 func (c ChangeSet) Verified() bool {

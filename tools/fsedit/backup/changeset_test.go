@@ -95,3 +95,13 @@ func TestEntriesLinkedDir(t *testing.T) {
 		t.Fatalf("Entries = %v, want a *LinkedError for %s", err, Dir)
 	}
 }
+
+func TestFileSummary(t *testing.T) {
+	cs := ChangeSet{Entries: []Entry{{Path: "a.md"}, {Path: "b.md"}, {Path: "a.md"}, {Path: "c.md"}, {Path: "d.md"}}}
+	if got := cs.FileSummary(3); got != "a.md, b.md, c.md (+1 more)" {
+		t.Errorf("FileSummary(3) = %q", got)
+	}
+	if got := cs.FileSummary(4); got != "a.md, b.md, c.md, d.md" {
+		t.Errorf("FileSummary(4) = %q", got)
+	}
+}

@@ -1,8 +1,7 @@
-package main
+package conversation
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -14,6 +13,11 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 )
+
+// FixedPromptTarget is the size the never-changing part of the prompt
+// (role, protocol, the file tools' catalog) should stay under: every
+// request repeats it.
+const FixedPromptTarget = 6 << 10
 
 // promptSettings are the knobs of the system prompt beyond the project
 // and its tools.
@@ -30,92 +34,104 @@ type promptSettings struct {
 	files prompt.FileReader
 }
 
-// systemPrompt builds the system prompt for the project of files (the
+// SystemPrompt builds the system prompt for the project of files (the
 // file tools' sandbox, through which its instruction files are read),
 // the tools of reg and the [tree] configuration (config.Defaults().Tree
 // when nothing is configured). It is the one place the prompt is built:
 // `agent run` sends p.String(), and `agent prompt` prints exactly that.
-func (d *factory) systemPrompt(ctx context.Context, files *fsedit.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
-	return d.promptForm(ctx, files, &toolSet{reg: reg}, tree, false)
+func (b *Builder) SystemPrompt(ctx context.Context, files *fsedit.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+	return b.promptForm(ctx, files, NewToolSet(reg), tree, false)
 }
 
 // promptForm builds the system prompt in its full or small-window form;
 // the small form describes the set's essential tools only (every tool
 // when the set names none).
-func (d *factory) promptForm(ctx context.Context, files *fsedit.Root, set *toolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
+func (b *Builder) promptForm(ctx context.Context, files *fsedit.Root, set *ToolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
 	}
-	return buildSystemPrompt(ctx, files.Dir(), set, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ()), small: small, files: files})
+	return buildSystemPrompt(ctx, files.Dir(), set, promptSettings{tree: opts, now: b.Now, userDir: b.UserDir, small: small, files: files})
 }
 
-// promptChoice is the system prompt chosen for the model's window.
-type promptChoice struct {
-	prompt prompt.Prompt
-	fit    agent.SystemFit
-	// window is the window as the model's server told it; zero when it
+// PromptChoice is the system prompt chosen for the model's window.
+type PromptChoice struct {
+	Prompt prompt.Prompt
+	Fit    agent.SystemFit
+	// Window is the window as the model's server told it; zero when it
 	// was configured, built in, or not asked.
-	window llm.Window
+	Window llm.Window
 }
+
+// FormName names the form Fit chose: "full", "full, with a smaller file
+// tree" or "small-window".
+func (c PromptChoice) FormName() string { return formNames[c.Fit.Index] }
 
 // fitSystemPrompt builds the system prompt for the model's window. A
 // window not configured is asked of the model's server (llm.Windowed),
 // and for Ollama sized to what the full prompt needs; then the budget
 // takes the full prompt, the same with a smaller file tree, or the
 // small-window form, the first that leaves room to work.
-func (d *factory) fitSystemPrompt(ctx context.Context, files *fsedit.Root, set *toolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (promptChoice, error) {
-	var ch promptChoice
-	full, err := d.promptForm(ctx, files, set, tree, false)
+func (b *Builder) fitSystemPrompt(ctx context.Context, files *fsedit.Root, set *ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (PromptChoice, error) {
+	var ch PromptChoice
+	full, err := b.promptForm(ctx, files, set, tree, false)
 	if err != nil {
 		return ch, err
 	}
-	ch.prompt = full // what a refusal shows
+	ch.Prompt = full // what a refusal shows
 	if w, ok := model.(llm.Windowed); ok && budget.Window <= 0 {
-		ch.window = w.Window(ctx, budget.Need(full.String(), req))
-		budget.Window, budget.Source, budget.Hint = ch.window.Tokens, ch.window.Source, ch.window.Hint
+		ch.Window = w.Window(ctx, budget.Need(full.String(), req))
+		budget.Window, budget.Source, budget.Hint = ch.Window.Tokens, ch.Window.Source, ch.Window.Hint
 	}
 	forms := []prompt.Prompt{full}
 	build := func(tree config.Tree, small bool) func() (string, error) {
 		return func() (string, error) {
-			p, err := d.promptForm(ctx, files, set, tree, small)
+			p, err := b.promptForm(ctx, files, set, tree, small)
 			forms = append(forms, p)
 			return p.String(), err
 		}
 	}
 	smallTree := tree
 	smallTree.Budget = min(tree.Budget, 40)
-	ch.fit, err = budget.FitSystem(req,
+	ch.Fit, err = budget.FitSystem(req,
 		func() (string, error) { return full.String(), nil },
 		build(smallTree, false),
 		build(tree, true))
 	if err != nil {
 		return ch, err
 	}
-	ch.prompt = forms[ch.fit.Index]
+	ch.Prompt = forms[ch.Fit.Index]
 	return ch, nil
 }
 
 // formNames name the candidates of fitSystemPrompt, in order.
 var formNames = []string{"full", "full, with a smaller file tree", "small-window"}
 
-// nextPrompt is the system prompt the next run in the project would
-// send: the form chosen for the configured model's window, which is
-// asked of its server (briefly) when the configuration does not say it.
-// With no model to ask (no provider or key configured) the window is
-// the configured one, or unknown.
-func (d *factory) nextPrompt(ctx context.Context, files *fsedit.Root, cfg config.Config, set *toolSet, tree config.Tree) (promptChoice, error) {
+// NextPrompt is the system prompt the next run in the project at dir
+// would send, with the [tree] settings tree: the form chosen for the
+// configured model's window, which is asked of its server (briefly) when
+// the configuration does not say it. With no model to ask (no provider
+// or key configured) the window is the configured one, or unknown.
+func (b *Builder) NextPrompt(ctx context.Context, dir string, cfg config.Config, tree config.Tree) (PromptChoice, error) {
+	// The tools as a run builds them, so their catalog is the same.
+	set, err := b.Catalog(ctx, dir, cfg)
+	if err != nil {
+		return PromptChoice{}, err
+	}
+	defer set.Close()
+	files := b.fileRoot(dir, fileOptions(cfg))
+	defer files.Close()
 	win, src := cfg.Window()
 	budget := &agent.Budget{Window: win, Source: src}
 	reasoning, err := llm.ParseReasoning(cfg.EffectiveReasoning())
 	if err != nil {
-		return promptChoice{}, err
+		return PromptChoice{}, err
 	}
 	var model llm.Model
-	if cfg.Provider != "" {
-		model, _ = d.model(ctx, cfg) // without a key, no server is asked
+	if cfg.Provider != "" && b.Model != nil {
+		model, _ = b.Model(ctx, cfg) // without a key, no server is asked
 	}
-	return d.fitSystemPrompt(ctx, files, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
+	return b.fitSystemPrompt(ctx, files, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.
@@ -127,7 +143,7 @@ func treeOptions(t config.Tree) (prompt.TreeOptions, error) {
 	return prompt.TreeOptions{Budget: t.Budget, Style: style}, nil
 }
 
-func buildSystemPrompt(ctx context.Context, root string, set *toolSet, s promptSettings) (prompt.Prompt, error) {
+func buildSystemPrompt(ctx context.Context, root string, set *ToolSet, s promptSettings) (prompt.Prompt, error) {
 	return prompt.Build(ctx, prompt.Options{
 		Root:     root,
 		Tools:    promptCatalog(set),
@@ -142,7 +158,7 @@ func buildSystemPrompt(ctx context.Context, root string, set *toolSet, s promptS
 
 // promptCatalog describes the registered tools for the prompt, in registry
 // order.
-func promptCatalog(set *toolSet) []prompt.Tool {
+func promptCatalog(set *ToolSet) []prompt.Tool {
 	var out []prompt.Tool
 	for _, t := range set.reg.Tools() {
 		def := t.Definition()
@@ -221,16 +237,4 @@ func protocolExamples(reg *tools.Registry) prompt.Examples {
 func exampleRegistered(reg *tools.Registry, c xmlcall.Call) bool {
 	_, _, res := reg.Validate(c.Name, c.Args())
 	return res == nil
-}
-
-// userConfigDir is $XDG_CONFIG_HOME/agent, or ~/.config/agent; "" when
-// neither variable is set.
-func userConfigDir(env map[string]string) string {
-	if dir := env["XDG_CONFIG_HOME"]; dir != "" {
-		return filepath.Join(dir, "agent")
-	}
-	if home := env["HOME"]; home != "" {
-		return filepath.Join(home, ".config", "agent")
-	}
-	return ""
 }

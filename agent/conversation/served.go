@@ -1,8 +1,10 @@
-package main
+package conversation
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,10 +13,89 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/notes"
 )
+
+// Served is what agent serve offers for one project: the project's tools
+// over MCP as a run has them (less those that are never served), and the
+// notes REST API, with the user's permissions.deny rules applied to
+// every write and every call and change in the audit log.
+type Served struct {
+	// MCP is the MCP server.
+	MCP *mcp.Server
+	// Notes is the notes REST API, behind the same guards as the MCP
+	// calls; nil when the note tools are off.
+	Notes http.Handler
+	close func() error
+}
+
+// Close closes what the server opened.
+func (s *Served) Close() error { return s.close() }
+
+// Serve builds what agent serve offers for the project at dir: only the
+// tools that read, unless allowWrites.
+func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allowWrites bool) (*Served, error) {
+	if err := EnsureStateDir(dir); err != nil { // the audit log, notes, backups
+		return nil, err
+	}
+	// The tools that say they are never served (a command, a fetch:
+	// nobody is there to approve one) are left out by the server.
+	set, err := b.Catalog(ctx, dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	reg := set.reg
+	audit := agent.NewAudit(dir)
+	fr := b.FileRoot(dir, cfg)
+	closeAll := func() error { return errors.Join(audit.Close(), fr.Close(), set.Close()) }
+	if err := audit.Check(); err != nil {
+		closeAll()
+		return nil, err
+	}
+	perms, err := permissions(cfg, fr, set.defs())
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	session := "serve-" + time.Now().UTC().Format("20060102-150405")
+	sv := &Served{close: closeAll}
+	sv.MCP = mcptool.NewServer(reg, mcptool.ServeOptions{
+		AllowWrites: allowWrites,
+		Version:     b.Version,
+		Session:     session,
+		Observe:     auditObserver(audit),
+		Guard:       servedGuard(perms),
+	})
+	if set.notes != nil {
+		h := notes.NewHandler(set.notes, notes.HandlerOptions{ReadOnly: !allowWrites})
+		sv.Notes = guardedNotes(h, restGuard{perms: perms, reg: reg, audit: audit, session: session})
+	}
+	return sv, nil
+}
+
+// auditObserver records each served call in the project's audit log, as
+// the agent's own calls are.
+func auditObserver(a *agent.Audit) func(mcptool.ServedCall) {
+	return func(c mcptool.ServedCall) {
+		outcome := agent.OutcomeOK
+		switch {
+		case c.Rule != "":
+			outcome = agent.OutcomeDenied
+		case c.Result.IsError():
+			outcome = agent.OutcomeError
+		}
+		_ = a.Record(agent.AuditEntry{
+			Time: time.Now(), Session: c.Info.SessionID, CallID: c.Info.CallID, Tool: c.Name, Params: c.Raw,
+			Outcome: outcome, Code: c.Result.Code, DurationMS: float64(c.Took.Microseconds()) / 1000, Rule: c.Rule,
+		})
+	}
+}
 
 // servedGuard applies the user's permissions to a write served over MCP
 // as the chat does: a deny rule refuses it, and so does a rule that

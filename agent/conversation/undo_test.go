@@ -1,10 +1,9 @@
-package main
+package conversation
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,46 +11,9 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/llm/llmtest"
-	"github.com/agentcli/agent/agent/tui"
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
-
-// newTestChat is the chat's real backend (the conversation builder, the
-// file tools, sessions and backups) over a scripted model in a temporary
-// project, with writes allowed.
-func newTestChat(t *testing.T, replies ...string) (*chatBackend, *llmtest.Script, string) {
-	t.Helper()
-	dir := t.TempDir()
-	d := newFactory(&streams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard})
-	d.env = map[string]string{"XDG_CONFIG_HOME": filepath.Join(dir, ".config"), "HOME": dir}
-	script := llmtest.Texts(replies...)
-	o := &runOptions{dir: dir, yes: true}
-	co := o.convOptions()
-	co.model = script
-	b, err := newChatBackendWith(t.Context(), d, o, co)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.close)
-	return b, script, dir
-}
-
-func (b *chatBackend) say(t *testing.T, text string) {
-	t.Helper()
-	if _, err := b.Run(t.Context(), text, nil); err != nil {
-		t.Fatalf("turn %q: %v", text, err)
-	}
-}
-
-func (b *chatBackend) command(t *testing.T, name, args string) tui.Reply {
-	t.Helper()
-	r, err := b.Command(t.Context(), name, args)
-	if err != nil {
-		t.Fatalf("/%s %s: %v", name, args, err)
-	}
-	return r
-}
 
 func fileOf(dir, name string) string {
 	b, err := os.ReadFile(filepath.Join(dir, name))
@@ -73,7 +35,7 @@ func rewrite(id, path, content string) string {
 // turn together, records it so a resumed session is rewound too, and
 // gives the turn's message back to the input box.
 func TestChatRewind(t *testing.T) {
-	b, script, dir := newTestChat(t,
+	b, script, dir := newTestConversation(t, agent.PolicyAuto,
 		create("1", "a.txt", "one\n"), "Done one.",
 		rewrite("2", "a.txt", "two\n")+create("3", "new/b.txt", "bee\n"), "Done two.",
 		"Just talking.",
@@ -85,11 +47,11 @@ func TestChatRewind(t *testing.T) {
 		t.Fatalf("setup: a=%q b=%q", fileOf(dir, "a.txt"), fileOf(dir, "new/b.txt"))
 	}
 
-	r := b.command(t, tui.CmdRewind, "")
+	r := b.command(t, "rewind", "")
 	if len(r.Choices) != 3 || !strings.Contains(r.Choices[0].Label, "third") || !strings.Contains(r.Choices[2].Label, "first") {
 		t.Fatalf("rewind choices = %+v", r.Choices)
 	}
-	r = b.command(t, tui.CmdRewind, r.Choices[1].Value) // before "second"
+	r = b.command(t, "rewind", r.Choices[1].Value) // before "second"
 	if r.Input != "second" || !r.Cleared {
 		t.Errorf("rewind reply = %+v, want the input refilled with %q", r, "second")
 	}
@@ -99,7 +61,7 @@ func TestChatRewind(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
 		t.Errorf("the folder the rewound turn made is still there: %v", err)
 	}
-	msgs := b.a.Session.Messages()
+	msgs := b.session().Messages()
 	if last := msgs[len(msgs)-1]; last.Text != "Done one." {
 		t.Errorf("conversation after rewind ends with %q", last.Text)
 	}
@@ -111,17 +73,14 @@ func TestChatRewind(t *testing.T) {
 
 	// A rewind clears what could be redone, in the chat and for
 	// `agent redo` (which reads the session from disk).
-	if r := b.command(t, tui.CmdRedo, ""); !strings.Contains(r.Text, "Nothing to redo") {
+	if r := b.command(t, "redo", ""); !strings.Contains(r.Text, "Nothing to redo") {
 		t.Errorf("/redo after the rewind = %q, want nothing to redo", r.Text)
 	}
 	if fileOf(dir, "a.txt") != "one\n" {
 		t.Errorf("a.txt after /redo = %q, want the rewound state", fileOf(dir, "a.txt"))
 	}
-	root, err := b.d.configuredFileRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rewound, err := redoRewound(dir, root, nil); err != nil || !rewound {
+	root := (&Builder{}).FileRoot(dir, config.Defaults())
+	if rewound, err := RedoRewound(root, nil); err != nil || !rewound {
 		t.Errorf("redoRewound from disk = %v, %v; want true", rewound, err)
 	}
 	root.Close()
@@ -138,7 +97,7 @@ func TestChatRewind(t *testing.T) {
 	}
 
 	// A resumed session starts from the rewound state.
-	s, err := agent.OpenSession(dir, b.a.Session.ID)
+	s, err := agent.OpenSession(dir, b.SessionID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,12 +115,12 @@ func TestChatRewind(t *testing.T) {
 // /undo reverts the last turn's files and the next message tells the
 // model, once, in one note; the watcher does not report them again.
 func TestChatUndoTellsTheModel(t *testing.T) {
-	b, script, dir := newTestChat(t,
+	b, script, dir := newTestConversation(t, agent.PolicyAuto,
 		create("1", "a.txt", "one\n"), "Done.",
 		"Talk.", "Noted.", "Still here.")
 	b.say(t, "make a")
 	b.say(t, "talk") // the watcher now knows a.txt
-	r := b.command(t, tui.CmdUndo, "")
+	r := b.command(t, "undo", "")
 	if !strings.Contains(r.Text, "Undid turn 1") || fileOf(dir, "a.txt") != "<missing>" {
 		t.Fatalf("/undo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
 	}
@@ -176,7 +135,7 @@ func TestChatUndoTellsTheModel(t *testing.T) {
 	if text := last[len(last)-1].Text; text != "and now" {
 		t.Errorf("the note came twice: %q", text)
 	}
-	if r := b.command(t, tui.CmdRedo, ""); !strings.Contains(r.Text, "Redid turn 1") || fileOf(dir, "a.txt") != "one\n" {
+	if r := b.command(t, "redo", ""); !strings.Contains(r.Text, "Redid turn 1") || fileOf(dir, "a.txt") != "one\n" {
 		t.Errorf("/redo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
 	}
 }
@@ -185,7 +144,7 @@ func TestChatUndoTellsTheModel(t *testing.T) {
 // content of backups the project came with (not signed by this user's
 // key), and says so in one line.
 func TestChatUndoRefusesPlantedBackups(t *testing.T) {
-	b, _, dir := newTestChat(t)
+	b, _, dir := newTestConversation(t, agent.PolicyAuto)
 	payload, safe := "planted\n", "safe\n"
 	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
 	line, _ := json.Marshal(backup.Entry{ChangeSet: "evil", Run: "evil", Path: "a.md", Op: backup.OpRewrite, Existed: true,
@@ -193,7 +152,7 @@ func TestChatUndoRefusesPlantedBackups(t *testing.T) {
 	for name, content := range map[string]string{"a.md": safe, ".agent/backups/manifest.jsonl": string(line) + "\n", ".agent/backups/evil/1-a.md": payload} {
 		writeTestFile(t, filepath.Join(dir, name), content)
 	}
-	_, err := b.Command(t.Context(), tui.CmdUndo, "")
+	_, err := b.runCommand(t, "undo", "")
 	if err == nil || !strings.Contains(err.Error(), "not written by your agent") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("/undo of planted backups: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package conversation
 
 import (
 	"fmt"
@@ -199,14 +199,4 @@ func projectRelative(pattern string) error {
 		return fmt.Errorf("for everything under a folder write %q", dir+"/**")
 	}
 	return nil
-}
-
-// ruleActivity is the activity line of a call a permission rule let run
-// unasked: `write_file docs/a.md: allowed by permissions.allow "docs/**"`.
-func ruleActivity(ev agent.Event) string {
-	what := ev.Call.Name
-	if ev.Subject != "" {
-		what += " " + ev.Subject
-	}
-	return what + ": allowed by " + ev.Rule
 }

@@ -1,0 +1,275 @@
+package conversation
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/prompt"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
+)
+
+// Conversation is one conversation with the agent and everything it
+// opened: the session and its log, the file tools' read state (saved
+// with the session), the project's file sandbox, the tools, the audit
+// log, the approval, and the system prompt, which stays byte-identical
+// for the whole conversation so provider prompt caches keep hitting.
+//
+// Run is called from one goroutine at a time; the other operations
+// between runs (the chat refuses commands while a reply runs), except
+// SetPolicy, Policy and Info, which are safe at any time.
+type Conversation struct {
+	b    *Builder
+	opts Options
+	dir  string
+	cfg  config.Config
+
+	agent    *agent.Agent
+	approval *agent.Approval
+	files    *fsedit.Session
+	// root is the file tools' sandbox, the one of the conversation:
+	// also the instruction files' reader, and what /undo, /redo,
+	// /rewind and /backups work through.
+	root  *fsedit.Root
+	tools *ToolSet
+	// prompt is the system prompt as built (its sections).
+	prompt prompt.Prompt
+	// closers release what the conversation opened, in reverse order.
+	closers []func() error
+
+	// mu guards the session and the model, which /clear, /resume and
+	// /model replace, for Info.
+	mu sync.Mutex
+}
+
+// Run sends one user message and runs the loop until the model answers,
+// then saves what the model read with the session, so a continued
+// conversation's writes are not refused as stale. The message is one
+// turn of the session and everything the agent writes for it one run, so
+// that undo and rewind take back a whole turn, and an "always" answer
+// given in it belongs to it.
+func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
+	sess := c.session()
+	if strings.TrimSpace(text) != "" {
+		turn, err := sess.BeginTurn(text)
+		if err != nil {
+			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
+		}
+		ctx = fsedit.WithRun(ctx, turn.Run)
+		c.approval.SetTurn(turn.N)
+	}
+	out, err := c.agent.Run(ctx, text, emit)
+	if len(out.Calls) > 0 {
+		if serr := saveFileState(c.files, c.dir, sess.ID); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	return out, err
+}
+
+// Close closes everything the conversation opened.
+func (c *Conversation) Close() error {
+	var errs []error
+	for i := len(c.closers) - 1; i >= 0; i-- {
+		errs = append(errs, c.closers[i]())
+	}
+	c.closers = nil
+	return errors.Join(errs...)
+}
+
+func (c *Conversation) session() *agent.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.agent.Session
+}
+
+// switchTo makes s the conversation's session, closing the one before.
+// What the model read and the "always" answers belonged to the old one:
+// the new one starts with the reads recorded with it (none for a new
+// session) and no "always" at all.
+func (c *Conversation) switchTo(s *agent.Session) error {
+	c.mu.Lock()
+	old := c.agent.Session
+	c.agent.SetSession(s)
+	c.mu.Unlock()
+	old.Close()
+	c.approval.ForgetAlways(0)
+	return loadFileState(c.files, c.dir, s.ID)
+}
+
+// Clear starts a new conversation in the same project, with the same
+// model, tools and system prompt: a new session that has read no file
+// (a rewrite of a file read before is refused as stale) and allowed
+// nothing always.
+func (c *Conversation) Clear() error {
+	return c.switchTo(agent.NewSession(c.dir))
+}
+
+// Resume switches to the project's session id: its messages, and what
+// its model had read (instead of, not besides, what this one read).
+func (c *Conversation) Resume(id string) error {
+	s, err := agent.OpenSession(c.dir, id)
+	if err != nil {
+		return err
+	}
+	return c.switchTo(s)
+}
+
+// Sessions lists the project's other sessions, the latest first, at
+// most n.
+func (c *Conversation) Sessions(n int) ([]string, error) {
+	ents, err := os.ReadDir(filepath.Join(c.dir, agent.SessionDir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	current := c.session().ID
+	var ids []string
+	for i := len(ents) - 1; i >= 0 && len(ids) < n; i-- {
+		if id, ok := strings.CutSuffix(ents[i].Name(), ".jsonl"); ok && id != current {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// SetPolicy changes the approval policy; safe while a run goes on.
+func (c *Conversation) SetPolicy(p agent.Policy) { c.approval.SetPolicy(p) }
+
+// Policy returns the approval policy in force.
+func (c *Conversation) Policy() agent.Policy { return c.approval.Policy() }
+
+// SetAsker sets who is asked about the calls that need a person (the
+// chat's dialog, agent run's terminal question), and what the model is
+// told when there is nobody (noOne). Call it before the first run.
+func (c *Conversation) SetAsker(ask agent.Asker, noOne string) {
+	c.approval.Ask, c.approval.NoOneToAsk = ask, noOne
+}
+
+// Model returns the conversation's model.
+func (c *Conversation) Model() llm.Model {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.agent.Model
+}
+
+// SetModel makes m the model from the next run on (agent run wraps the
+// configured one to show its waits).
+func (c *Conversation) SetModel(m llm.Model) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.agent.Model = m
+}
+
+// SwitchModel builds the model spec names ("provider/model", or a model
+// of the configured provider) with the conversation's other settings,
+// and uses it from the next run on.
+func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model, error) {
+	flags := c.opts.Flags
+	if p, m, ok := strings.Cut(spec, "/"); ok && knownProvider(p) {
+		flags.Provider, flags.Model = p, m
+	} else {
+		flags.Model = spec
+	}
+	cfg, err := c.b.Config(ctx, c.dir, flags)
+	if err != nil {
+		return nil, err
+	}
+	model, err := c.b.Model(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.SetModel(model)
+	return model, nil
+}
+
+func knownProvider(p string) bool {
+	_, ok := config.LookupPreset(p)
+	return ok
+}
+
+// Compact summarises the older turns of the conversation into one.
+func (c *Conversation) Compact(ctx context.Context) (llm.Usage, error) {
+	return c.agent.Compact(ctx, nil)
+}
+
+// Config returns the conversation's configuration.
+func (c *Conversation) Config() config.Config { return c.cfg }
+
+// Dir returns the project folder.
+func (c *Conversation) Dir() string { return c.dir }
+
+// Root returns the project's file sandbox; the conversation closes it.
+func (c *Conversation) Root() *fsedit.Root { return c.root }
+
+// Tools returns the conversation's tool registry.
+func (c *Conversation) Tools() *tools.Registry { return c.tools.reg }
+
+// System returns the system prompt the model is sent.
+func (c *Conversation) System() string { return c.agent.System }
+
+// SessionID returns the id of the current session.
+func (c *Conversation) SessionID() string { return c.session().ID }
+
+// SessionPath returns the current session's log file.
+func (c *Conversation) SessionPath() string { return c.session().Path() }
+
+// ReadBudget is how many bytes of a file may go whole into the context
+// window now; 0 when the window is not known.
+func (c *Conversation) ReadBudget() int { return c.agent.Budget.ReadBudget() }
+
+// systemPrompt returns the conversation's system prompt, in the form
+// that fits the model's window. A resumed session keeps the prompt it was
+// started with while the tool catalog (and so the form) is the same, so
+// that the provider's cache of the prefix still hits; a new catalog (a
+// tool added or changed) gets a new prompt.
+func (c *Conversation) systemPrompt(ctx context.Context, sess *agent.Session, budget *agent.Budget, req llm.Request, model llm.Model) (string, error) {
+	ch, err := c.b.fitSystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
+	if err != nil {
+		return "", err
+	}
+	c.prompt = ch.Prompt
+	key := catalogKey(ch.Prompt.Section("tools"))
+	if old, oldKey := sess.System(); old != "" && oldKey == key {
+		return old, nil
+	}
+	sess.SetSystem(ch.Fit.Text, key)
+	return ch.Fit.Text, nil
+}
+
+func catalogKey(catalog string) string {
+	sum := sha256.Sum256([]byte(catalog))
+	return hex.EncodeToString(sum[:8])
+}
+
+// projectWatcher tells the loop which project files changed outside the
+// agent between two turns, and first what the user undid or redid of the
+// agent's own edits (recorded in the session); the files of those are
+// not reported again as changed by someone else.
+type projectWatcher struct {
+	ctx  context.Context
+	snap *prompt.Snapshot
+	c    *Conversation // for its current session (/clear, /resume switch it)
+}
+
+func (w *projectWatcher) Changes(ours []string) string {
+	note, undone := w.c.session().TakeNotes()
+	ours = append(slices.Clip(ours), undone...)
+	changed := w.snap.Changes(w.ctx, ours)
+	switch {
+	case note == "":
+		return changed
+	case changed == "":
+		return note
+	}
+	return note + "\n" + changed
+}

@@ -1,0 +1,145 @@
+package conversation
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/tools"
+)
+
+// TestClearForgetsReads: after /clear the new conversation's model has
+// read nothing, so a rewrite of a file read before is refused as stale
+// and the file is left alone.
+func TestClearForgetsReads(t *testing.T) {
+	c, _, dir := newTestConversation(t, agent.PolicyAuto,
+		read("1", "a.txt"), "Read it.",
+		rewrite("2", "a.txt", "new\n"), "Tried.")
+	writeTestFile(t, filepath.Join(dir, "a.txt"), "old\n")
+	c.say(t, "read a.txt")
+	c.command(t, "clear", "")
+	out := c.say(t, "rewrite a.txt")
+	if got := codes(out); got != tools.CodeFileStale {
+		t.Errorf("rewrite after /clear answered %q, want %s", got, tools.CodeFileStale)
+	}
+	if got := fileOf(dir, "a.txt"); got != "old\n" {
+		t.Errorf("a.txt = %q after a refused rewrite", got)
+	}
+}
+
+// TestResumeReplacesReads: /resume of a session that never read a file
+// brings that session's reads instead of adding them to this one's, so
+// a rewrite of a file only the other session read is refused; resuming
+// the session that read it lets the rewrite through.
+func TestResumeReplacesReads(t *testing.T) {
+	c, _, dir := newTestConversation(t, agent.PolicyAuto,
+		"Hello.",
+		read("1", "a.txt"), "Read it.",
+		rewrite("2", "a.txt", "new\n"), "Tried.",
+		rewrite("3", "a.txt", "newer\n"), "Done.")
+	writeTestFile(t, filepath.Join(dir, "a.txt"), "old\n")
+	c.say(t, "hello") // a session that never reads a.txt
+	never := c.SessionID()
+	c.command(t, "clear", "")
+	c.say(t, "read a.txt")
+	reader := c.SessionID()
+	if r := c.command(t, "resume", never); !r.Cleared {
+		t.Fatalf("/resume = %+v", r)
+	}
+	if got := codes(c.say(t, "rewrite a.txt")); got != tools.CodeFileStale {
+		t.Errorf("rewrite after /resume of a session that never read it answered %q, want %s", got, tools.CodeFileStale)
+	}
+	c.command(t, "resume", reader)
+	if got := codes(c.say(t, "rewrite it now")); got != "" {
+		t.Errorf("rewrite after /resume of the session that read it answered %q, want success", got)
+	}
+	if got := fileOf(dir, "a.txt"); got != "newer\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+}
+
+// alwaysAsker answers every question "always" and counts them.
+type alwaysAsker struct{ asked int }
+
+func (a *alwaysAsker) Ask(context.Context, agent.Question) (agent.Answer, error) {
+	a.asked++
+	return agent.Answer{Decision: agent.AllowAlways}, nil
+}
+
+// TestRewindForgetsAlways: an "always" given in a turn holds for the
+// turns after it, still holds after a rewind to a later turn, and is
+// forgotten by a rewind to before the turn that gave it.
+func TestRewindForgetsAlways(t *testing.T) {
+	c, _, _ := newTestConversation(t, agent.PolicyAsk,
+		"Hello.",
+		create("1", "b.txt", "b"), "Made b.",
+		create("2", "c.txt", "c"), "Made c.",
+		create("3", "d.txt", "d"), "Made d.",
+		create("4", "e.txt", "e"), "Made e.")
+	ask := &alwaysAsker{}
+	c.SetAsker(ask, "")
+	c.say(t, "hello")
+	c.say(t, "make b") // turn 2: asked, "always"
+	c.say(t, "make c") // turn 3: not asked
+	if ask.asked != 1 {
+		t.Fatalf("asked %d times before the rewinds, want 1", ask.asked)
+	}
+	turns := c.Turns()
+	c.command(t, "rewind", turns[2].Run) // before turn 3: the always of turn 2 stays
+	c.say(t, "make d")
+	if ask.asked != 1 {
+		t.Errorf("asked %d times after a rewind to after the always, want 1", ask.asked)
+	}
+	c.command(t, "rewind", turns[1].Run) // before turn 2, which gave it
+	out := c.say(t, "make e")
+	if ask.asked != 2 || codes(out) != "" {
+		t.Errorf("asked %d times (result %q) after a rewind to before the always, want 2", ask.asked, codes(out))
+	}
+}
+
+// TestClearForgetsAlways: a new conversation asks again.
+func TestClearForgetsAlways(t *testing.T) {
+	c, _, _ := newTestConversation(t, agent.PolicyAsk,
+		create("1", "b.txt", "b"), "Made b.",
+		create("2", "c.txt", "c"), "Made c.",
+		create("3", "d.txt", "d"), "Made d.")
+	ask := &alwaysAsker{}
+	c.SetAsker(ask, "")
+	c.say(t, "make b")
+	c.say(t, "make c")
+	c.command(t, "clear", "")
+	c.say(t, "make d")
+	if ask.asked != 2 {
+		t.Errorf("asked %d times, want 2: once before /clear, once after", ask.asked)
+	}
+}
+
+// TestSetPolicyIsTheConversations: the policy set on the conversation is
+// the one its loop decides with, and Info shows it.
+func TestSetPolicyIsTheConversations(t *testing.T) {
+	c, _, dir := newTestConversation(t, agent.PolicyAsk, create("1", "b.txt", "b"), "Refused.", create("2", "b.txt", "b"), "Made.")
+	c.SetPolicy(agent.PolicyPlan)
+	if got := codes(c.say(t, "make b")); got != tools.CodePolicyDenied || c.Info().Policy != agent.PolicyPlan {
+		t.Errorf("in plan mode: %q, shown %s", got, c.Info().Policy)
+	}
+	c.SetPolicy(agent.PolicyAuto)
+	if got := codes(c.say(t, "make b")); got != "" || fileOf(dir, "b.txt") != "b" {
+		t.Errorf("under auto: %q, b.txt %q", got, fileOf(dir, "b.txt"))
+	}
+}
+
+// TestModelKnowsEveryPreset: /model PROVIDER/NAME knows each preset, so
+// that a new preset works there at once; another prefix is part of the
+// model's name.
+func TestModelKnowsEveryPreset(t *testing.T) {
+	for _, name := range config.PresetNames() {
+		if !knownProvider(name) {
+			t.Errorf("knownProvider(%q) = false", name)
+		}
+	}
+	if knownProvider("bogus") {
+		t.Error(`knownProvider("bogus") = true`)
+	}
+}

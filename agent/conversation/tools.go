@@ -1,0 +1,193 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/prompt"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/audio"
+	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/shell"
+	"github.com/agentcli/agent/tools/web"
+	"github.com/agentcli/agent/tts"
+)
+
+// ToolInput is what building a project's tools takes.
+type ToolInput struct {
+	// Root is the project folder, absolute.
+	Root string
+	Cfg  config.Config
+	// Files is the file tools' session: what the model read, kept with
+	// the conversation.
+	Files *fsedit.Session
+	// Programs finds the helper programs (bwrap, espeak-ng, MCP
+	// servers).
+	Programs *programs.Resolver
+}
+
+// ToolSet is a project's tool registry and what must be closed with it
+// (stores, MCP clients).
+type ToolSet struct {
+	reg *tools.Registry
+	// essential names the tools the small-window prompt describes (the
+	// file tools and run_command); the others it only names. Empty means
+	// every tool.
+	essential []string
+	closers   []func() error
+	// notes is the store behind the note tools; nil when they are off.
+	notes notes.Store
+	// leftOut are the definitions of the tools the agent has but did not
+	// offer here (no speech engine, the notes off), which the user's
+	// rules may still name.
+	leftOut []tools.Definition
+}
+
+// NewToolSet is a set of exactly reg's tools, every one described in the
+// prompt (tests, and tools built by hand).
+func NewToolSet(reg *tools.Registry) *ToolSet { return &ToolSet{reg: reg} }
+
+// Registry returns the set's registry.
+func (s *ToolSet) Registry() *tools.Registry { return s.reg }
+
+// Close closes everything the set opened, the last opened first.
+func (s *ToolSet) Close() error {
+	var errs []error
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.closers[i]())
+	}
+	s.closers = nil
+	return errors.Join(errs...)
+}
+
+// defs are the definitions of every tool the set knows, offered or not.
+func (s *ToolSet) defs() []tools.Definition {
+	var out []tools.Definition
+	for _, t := range s.reg.Tools() {
+		out = append(out, t.Definition())
+	}
+	return append(out, s.leftOut...)
+}
+
+// tools builds a project's tools with the configured time limit, through
+// the Builder's Tools hook when it is set.
+func (b *Builder) tools(ctx context.Context, in ToolInput) (*ToolSet, error) {
+	if in.Programs == nil {
+		in.Programs = b.programs(in.Root, in.Cfg)
+	}
+	build := b.Tools
+	if build == nil {
+		build = b.builtinTools
+	}
+	set, err := build(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	set.reg.Timeout = time.Duration(in.Cfg.ToolTimeout)
+	return set, nil
+}
+
+// builtinTools is the agent's own tool set: the file tools of the
+// session, then each family that is available. It is the one place
+// where tools are added: a new tool is its folder and one line here.
+func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, error) {
+	set := &ToolSet{reg: tools.NewRegistry(in.Files.Tools()...)}
+	set.reg.Add(shellTool(in))
+	set.reg.Add(web.New(web.Options{AllowHosts: in.Cfg.Web.AllowHosts, UserAgent: "agent/" + b.Version + " (web_fetch)"}))
+	set.essential = set.reg.Names()
+	if t := b.audioTool(ctx, in); t != nil {
+		set.reg.Add(t)
+	} else {
+		set.leftOut = append(set.leftOut, audio.Definition())
+	}
+	if in.Cfg.NotesOn() && b.Notes != nil {
+		// Opened on first use: a run that never touches a note never
+		// creates the database.
+		store := b.Notes(in.Cfg, in.Root)
+		for _, t := range notes.Tools(store) {
+			set.reg.Add(t)
+		}
+		set.closers = append(set.closers, store.Close)
+		set.notes = store
+	} else {
+		for _, t := range notes.Tools(nil) {
+			set.leftOut = append(set.leftOut, t.Definition())
+		}
+	}
+	// Other servers' tools, waiting at most mcp.timeout for them; a
+	// project's own servers only once the project is trusted.
+	if b.MCP != nil {
+		closeMCP, err := b.MCP(ctx, in.Cfg, in.Root, in.Programs, set.reg)
+		if err != nil {
+			set.Close()
+			return nil, err
+		}
+		set.closers = append(set.closers, closeMCP)
+	}
+	return set, nil
+}
+
+// audioTool is audio_generation over the speech engines that are
+// available (a Gemini key, espeak-ng); nil when there are none, so the
+// model is not offered a tool that cannot work.
+func (b *Builder) audioTool(ctx context.Context, in ToolInput) tools.Tool {
+	if b.Speech == nil {
+		return nil
+	}
+	s := b.Speech(in.Cfg)
+	s.LookPath = in.Programs.Find
+	speakers, err := tts.Open(ctx, s)
+	if err != nil || len(speakers) == 0 {
+		return nil
+	}
+	return audio.New(audioWriter{in.Files.Root()}, speakers...)
+}
+
+// audioWriter writes the audio tool's files through the sandbox, with a
+// backup of any file replaced, so that undo restores or removes it.
+type audioWriter struct{ root *fsedit.Root }
+
+var wavOnly = fsedit.PutOptions{Extensions: []string{".wav"}, Overwrite: true}
+
+func (w audioWriter) Check(_ context.Context, rel string) (*tools.Result, error) {
+	return w.root.CheckPut(rel, wavOnly)
+}
+
+func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *tools.Result, error) {
+	res, err := w.root.Put(ctx, rel, data, wavOnly)
+	if err != nil || res.Refused != nil {
+		return false, res.Refused, err
+	}
+	return !res.Created, nil, nil
+}
+
+// shellTool is run_command, configured from the user's own [shell] table
+// only (a project's is never read, see agent/config).
+func shellTool(in ToolInput) tools.Tool {
+	o := ShellOptions(in.Cfg)
+	o.Programs = in.Programs
+	o.Secrets = in.Cfg.SecretVars()
+	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }
+	o.Stream = func(ctx context.Context, b []byte) { tools.Output(ctx)(b) }
+	return shell.New(in.Root, o)
+}
+
+// ShellOptions are the [shell] settings as run_command's options.
+func ShellOptions(cfg config.Config) shell.Options {
+	s := cfg.Shell
+	return shell.Options{
+		NoSandbox:    s.Sandbox == "off",
+		Network:      s.Network,
+		NetworkAllow: s.NetworkAllow,
+		Allow:        s.Allow,
+		Caches:       s.Caches,
+		ToolDirs:     s.ToolDirs,
+		Timeout:      time.Duration(s.Timeout),
+		MemoryLimit:  int64(s.MemoryLimit),
+		TmpSize:      int64(s.TmpSize),
+	}
+}
