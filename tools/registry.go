@@ -106,7 +106,10 @@ func (r *Registry) Call(ctx context.Context, name string, raw map[string]string)
 }
 
 // Execute runs a validated call under the tool's time limit, recovering
-// from panics.
+// from panics. A tool out of time is told to stop (its context ends) and
+// waited for, cancelGrace at most, so that it cannot change anything
+// after the model was told it stopped; the answer says when it did not
+// stop in that time.
 func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error) {
 	def := t.Definition()
 	limit := def.Timeout
@@ -136,27 +139,34 @@ func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error
 	select {
 	case o := <-done:
 		if o.err != nil && ctx.Err() == context.DeadlineExceeded {
-			return timeoutResult(def.Name, limit), nil
+			return timeoutResult(def.Name, limit, true), nil
 		}
 		return o.res, o.err
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return timeoutResult(def.Name, limit), nil
-		}
-		// Cancelled (Ctrl-C): the process is about to exit. Give the tool
-		// a moment to see the cancellation and clean up (a write removes
-		// its temp file), instead of leaving it half done.
-		select {
-		case <-done:
-		case <-time.After(cancelGrace):
-		}
-		return Result{}, ctx.Err()
 	}
+	// Cancelled or out of time: give the tool a moment to see it and
+	// stop (a write removes its temp file) instead of leaving it half
+	// done, so that nothing it does lands after the answer says it
+	// stopped. One that does not stop in time is said to be running.
+	stopped := false
+	select {
+	case <-done:
+		stopped = true
+	case <-time.After(cancelGrace):
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return timeoutResult(def.Name, limit, stopped), nil
+	}
+	return Result{}, ctx.Err()
 }
 
-// cancelGrace is how long Execute waits for a cancelled tool to stop.
-const cancelGrace = 5 * time.Second
+// cancelGrace is how long Execute waits for a cancelled tool, or one out
+// of time, to stop.
+var cancelGrace = 5 * time.Second
 
-func timeoutResult(name string, limit time.Duration) Result {
+func timeoutResult(name string, limit time.Duration, stopped bool) Result {
+	if !stopped {
+		return Errorf(CodeTimeout, "tool %s ran past its time limit of %s and did not stop when told to: it may still be running, and what it changes may still land; check its effects before you try again", name, limit)
+	}
 	return Errorf(CodeTimeout, "tool %s ran past its time limit of %s and was stopped; try a smaller request", name, limit)
 }

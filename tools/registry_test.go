@@ -213,3 +213,40 @@ func TestCancelWaitsForCleanup(t *testing.T) {
 		t.Error("Call returned before the cancelled tool finished cleaning up")
 	}
 }
+
+// TestTimeoutWaitsForTheTool: a tool that goes on past its time limit
+// (it ignores its context for a while) is waited for, so that what it
+// writes lands before the model is told it stopped, never after.
+func TestTimeoutWaitsForTheTool(t *testing.T) {
+	var wrote atomic.Bool
+	stubborn := tools.New("stubborn", "Finishes its write whatever it is told.", func(ctx context.Context, _ struct{}) (tools.Result, error) {
+		<-ctx.Done()
+		time.Sleep(100 * time.Millisecond) // finishing a write
+		wrote.Store(true)
+		return tools.Result{}, ctx.Err()
+	}, tools.Timeout(20*time.Millisecond))
+	res, err := tools.NewRegistry(stubborn).Call(t.Context(), "stubborn", nil)
+	if err != nil || res.Code != tools.CodeTimeout || !strings.Contains(res.Message, "was stopped") {
+		t.Fatalf("Call = %+v, %v; want a timeout saying it stopped", res, err)
+	}
+	if !wrote.Load() {
+		t.Error("the model was told the tool stopped before its write landed")
+	}
+}
+
+// TestTimeoutSaysAToolMayStillRun: a tool that does not stop within the
+// grace period is answered with a timeout that says it may still be
+// running, rather than that it stopped.
+func TestTimeoutSaysAToolMayStillRun(t *testing.T) {
+	tools.SetCancelGrace(t, 50*time.Millisecond)
+	release := make(chan struct{})
+	defer close(release)
+	deaf := tools.New("deaf", "Never listens.", func(context.Context, struct{}) (tools.Result, error) {
+		<-release
+		return tools.Result{}, nil
+	}, tools.Timeout(20*time.Millisecond))
+	res, err := tools.NewRegistry(deaf).Call(t.Context(), "deaf", nil)
+	if err != nil || res.Code != tools.CodeTimeout || !strings.Contains(res.Message, "may still be running") {
+		t.Fatalf("Call = %+v, %v; want a timeout saying it may still run", res, err)
+	}
+}

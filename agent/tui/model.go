@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/startup"
 )
 
 // PolicyPlan is the read-only mode of Shift+Tab: every write refused and
@@ -256,7 +257,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.ColorProfileMsg:
 		m.profile = msg.Profile
 	case settledMsg:
-		restoreGC()
+		startup.ResumeGC()
 		// Bubble Tea subscribes to SIGWINCH in a goroutine of its own, so
 		// a resize in the first moments can be missed: ask for the size
 		// once more.

@@ -12,12 +12,12 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/term"
 
-	"github.com/agentcli/agent/agent/tui/internal/quietinit"
+	"github.com/agentcli/agent/agent/startup/quiet"
 )
 
 // lipgloss has initialised by now (this package imports it): TMUX goes
-// back into the environment. See package quietinit.
-func init() { quietinit.Restore() }
+// back into the environment. See package quiet.
+func init() { quiet.Restore() }
 
 // terminalProfile is the colour profile Bubble Tea would detect for out,
 // without the `tmux info` it would run first: inside tmux the answer is

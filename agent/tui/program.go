@@ -7,6 +7,8 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentcli/agent/agent/startup"
 )
 
 // frameRate is the renderer's most frames a second. The first frame, and
@@ -24,7 +26,7 @@ const frameRate = 120
 // terminal answers its query.
 func Run(ctx context.Context, m *Model, in io.Reader, out io.Writer) error {
 	defer m.Close()
-	defer restoreGC()
+	defer startup.ResumeGC()
 	env := os.Environ()
 	profile, check := terminalProfile(out, env)
 	m.tmuxCheck, m.profile = check, profile

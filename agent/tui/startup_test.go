@@ -3,6 +3,8 @@ package tui
 import (
 	"runtime/debug"
 	"testing"
+
+	"github.com/agentcli/agent/agent/startup"
 )
 
 // TestPrepareRestoresCollector: the collector paused by Prepare is back
@@ -15,12 +17,12 @@ func TestPrepareRestoresCollector(t *testing.T) {
 	if p := debug.SetGCPercent(-1); p != -1 {
 		t.Fatalf("after Prepare the collector is at %d%%, want paused", p)
 	}
-	if l := debug.SetMemoryLimit(-1); l != startLimit {
-		t.Fatalf("after Prepare the memory limit is %d, want %d", l, startLimit)
+	if l := debug.SetMemoryLimit(-1); l != 64<<20 {
+		t.Fatalf("after Prepare the memory limit is %d, want 64 MiB", l)
 	}
 	b := newTestConv(t)
 	h := newHarness(t, b, Options{})
-	h.until("settled", func() bool { return gcPercent == -2 })
+	h.until("settled", func() bool { return !startup.GCPaused() })
 	if p := debug.SetGCPercent(73); p != 73 {
 		t.Errorf("after the chat settled the collector is at %d%%, want 73", p)
 	}

@@ -39,6 +39,7 @@ lost.`,
 			if err != nil {
 				return err
 			}
+			defer root.Close()
 			if asJSON {
 				st, err := root.Backups()
 				if err != nil {
@@ -74,6 +75,7 @@ unless --force is given. The current content is backed up first.`,
 			if err != nil {
 				return err
 			}
+			defer root.Close()
 			if len(args) == 0 {
 				// Without an id, show what there is to choose from.
 				if err := printChangeSets(d, root); err != nil {

@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/agentcli/agent/agent/startup"
 )
 
 // exitGrace is how long the agent may take to wind down after Ctrl-C or
@@ -17,7 +19,7 @@ import (
 const exitGrace = 10 * time.Second
 
 func main() {
-	delayFirstGC()
+	startup.DelayFirstGC()
 	// The genai SDK writes stream errors to the standard logger as well as
 	// returning them; the agent reports each failure once, in its own words.
 	log.SetOutput(io.Discard)

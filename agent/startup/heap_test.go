@@ -1,4 +1,4 @@
-package main
+package startup
 
 import (
 	"os"
@@ -19,9 +19,9 @@ func TestDelayFirstGC(t *testing.T) {
 	prev := debug.SetGCPercent(150)
 	t.Cleanup(func() { debug.SetGCPercent(prev) })
 
-	delayFirstGC()
+	DelayFirstGC()
 	if got := gcPercent(); got != startHeapPercent {
-		t.Fatalf("GOGC after delayFirstGC = %d, want %d", got, startHeapPercent)
+		t.Fatalf("GOGC after DelayFirstGC = %d, want %d", got, startHeapPercent)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for gcPercent() != 150 {
@@ -33,9 +33,9 @@ func TestDelayFirstGC(t *testing.T) {
 	}
 
 	t.Setenv("GOGC", "150")
-	delayFirstGC()
+	DelayFirstGC()
 	if got := gcPercent(); got != 150 {
-		t.Errorf("with GOGC set, GOGC after delayFirstGC = %d, want 150", got)
+		t.Errorf("with GOGC set, GOGC after DelayFirstGC = %d, want 150", got)
 	}
 }
 
