@@ -147,11 +147,36 @@ func (b *Builder) Catalog(ctx context.Context, dir string, cfg config.Config) (*
 	return set, nil
 }
 
-// ToolsOf builds the project's tools around the file session files (agent
-// tool-call keeps its own, to carry reads across processes). The caller
-// closes the set; files' root stays the caller's.
-func (b *Builder) ToolsOf(ctx context.Context, dir string, cfg config.Config, files *fsedit.Session) (*ToolSet, error) {
-	return b.tools(ctx, ToolInput{Root: dir, Cfg: cfg, Files: files})
+// ToolSession builds the project's tools around a file session that
+// starts with what the model read as saved in the file state (none when
+// "" or missing), for agent tool-call, which carries the reads across
+// processes as a continued conversation does. save writes the state back
+// (atomically) and closes what was opened.
+func (b *Builder) ToolSession(ctx context.Context, dir string, cfg config.Config, state string) (reg *tools.Registry, save func() error, err error) {
+	if err := EnsureStateDir(dir); err != nil { // backups, notes
+		return nil, nil, err
+	}
+	fr := b.FileRoot(dir, cfg)
+	files := fsedit.NewSession(fr)
+	if state != "" {
+		if err := loadState(files, state); err != nil {
+			fr.Close()
+			return nil, nil, err
+		}
+	}
+	set, err := b.tools(ctx, ToolInput{Root: dir, Cfg: cfg, Files: files})
+	if err != nil {
+		fr.Close()
+		return nil, nil, err
+	}
+	save = func() error {
+		var err error
+		if state != "" {
+			err = writeAtomically(state, files.SaveState)
+		}
+		return errors.Join(err, set.Close(), fr.Close())
+	}
+	return set.reg, save, nil
 }
 
 // New builds the conversation o asks for. On error nothing stays open.

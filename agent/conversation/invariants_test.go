@@ -143,3 +143,37 @@ func TestModelKnowsEveryPreset(t *testing.T) {
 		t.Error(`knownProvider("bogus") = true`)
 	}
 }
+
+// TestToolSessionCarriesReads: agent tool-call's state file carries what
+// was read from one process to the next, as a continued conversation
+// does; without it the rewrite of a file read elsewhere is stale.
+func TestToolSessionCarriesReads(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "a.txt"), "old\n")
+	state := filepath.Join(t.TempDir(), "state.json")
+	b, cfg := testBuilder(), config.Defaults()
+	reg, save, err := b.ToolSession(t.Context(), dir, cfg, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := reg.Call(t.Context(), "read_file", map[string]string{"file_path": "a.txt"}); err != nil || res.IsError() {
+		t.Fatalf("read: %+v, %v", res, err)
+	}
+	if err := save(); err != nil {
+		t.Fatal(err)
+	}
+	rewrite := map[string]string{"operation_type": "rewrite", "file_path": "a.txt", "content": "new\n"}
+	for _, tc := range []struct {
+		state, code string
+	}{{"", tools.CodeFileStale}, {state, ""}} {
+		reg, save, err := b.ToolSession(t.Context(), dir, cfg, tc.state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := reg.Call(t.Context(), "write_file", rewrite)
+		if err != nil || res.Code != tc.code {
+			t.Errorf("rewrite with state %q: %+v, %v; want code %q", tc.state, res, err, tc.code)
+		}
+		save()
+	}
+}

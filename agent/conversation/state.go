@@ -57,18 +57,24 @@ func fileStatePath(root, sessionID string) string {
 // missing state is an empty one.
 func loadFileState(files *fsedit.Session, root, sessionID string) error {
 	files.Forget()
-	f, err := os.Open(fileStatePath(root, sessionID))
+	if err := loadState(files, fileStatePath(root, sessionID)); err != nil {
+		return fmt.Errorf("read file state: %w", err)
+	}
+	return nil
+}
+
+// loadState adds the reads saved in the file at path to files; a missing
+// file adds none.
+func loadState(files *fsedit.Session, path string) error {
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("read file state: %w", err)
+		return err
 	}
 	defer f.Close()
-	if err := files.LoadState(f); err != nil {
-		return fmt.Errorf("read file state: %w", err)
-	}
-	return nil
+	return files.LoadState(f)
 }
 
 // saveFileState writes the file session's state next to the session log,

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
@@ -44,6 +45,43 @@ type Checker struct {
 	replies int
 	passed  int
 	failed  int
+}
+
+// ErrNotEmpty is Folder's answer for a folder that already holds files.
+var ErrNotEmpty = errors.New("the folder is not empty")
+
+// Folder is the project folder of the self-check name, absolute: a new
+// temporary one (removed by cleanup unless keep), or dir, which must be
+// empty (ErrNotEmpty) or not exist yet.
+func Folder(name, dir string, keep bool) (abs string, cleanup func(), err error) {
+	cleanup = func() {}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "agent-"+name+"-")
+		if err != nil {
+			return "", nil, fmt.Errorf("create the test project: %w", err)
+		}
+		dir = tmp
+		if !keep {
+			cleanup = func() { os.RemoveAll(tmp) }
+		}
+	} else {
+		ents, err := os.ReadDir(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return "", nil, fmt.Errorf("create the test project: %w", err)
+			}
+		case err != nil:
+			return "", nil, err
+		case len(ents) > 0:
+			return "", nil, ErrNotEmpty
+		}
+	}
+	if abs, err = filepath.Abs(dir); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return abs, cleanup, nil
 }
 
 // New builds a checker in the project folder dir (absolute, empty),

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 	"github.com/agentcli/agent/tools/shell"
@@ -77,6 +78,21 @@ func (f *factory) builder() *conversation.Builder {
 			return addMCPTools(ctx, cfg, root, progs, reg, f.warn)
 		},
 	}
+}
+
+// backupKey is the key that signs this user's backups, loaded once. A
+// key that cannot be kept is said once on stderr: the backups are then
+// signed with a key of this process only, so undo works while it runs
+// and later needs --force.
+func (f *factory) backupKey() []byte {
+	f.keyOnce.Do(func() {
+		var err error
+		f.key, err = backup.LoadKey(userConfigDir(f.environ()))
+		if err != nil && f.io != nil {
+			f.warn(err.Error() + "; this run's backups can be undone while it runs, later only with --force")
+		}
+	})
+	return f.key
 }
 
 // shellOptions are the [shell] settings as run_command's options.

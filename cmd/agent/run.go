@@ -193,11 +193,10 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	}
 	defer conv.Close()
 	if o.piped != "" || o.pipedCut > 0 {
-		piped, cut := fitPiped(o.piped, o.pipedCut, conv.ReadBudget()-len(o.prompt))
-		if cut > 0 {
-			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", cutNote(len(piped), cut))
+		var note string
+		if o.prompt, note = conv.WithPiped(o.prompt, o.piped, o.pipedCut); note != "" {
+			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", note)
 		}
-		o.prompt = withPiped(o.prompt, piped, cut)
 	}
 	const noOne = "tell the user to rerun the command with --yes to allow writes"
 	conv.SetAsker(nil, noOne)

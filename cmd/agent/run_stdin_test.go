@@ -34,13 +34,6 @@ func TestRunCutsLongPipedText(t *testing.T) {
 	}
 }
 
-func TestPipedFenceOutlastsBackticks(t *testing.T) {
-	got := withPiped("p", "a ``` b", 0)
-	if !strings.HasPrefix(got, "p\n\n````\n") || !strings.HasSuffix(got, "\n````\n") {
-		t.Errorf("withPiped = %q", got)
-	}
-}
-
 func TestReadPipedGivesUpOnASilentPipe(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
@@ -74,12 +67,5 @@ func TestRunCutsPipedTextToTheContextBudget(t *testing.T) {
 	}
 	if !strings.Contains(got, "a line of the log\n```") {
 		t.Errorf("the cut is not at a line end: %q", got[len(got)-200:])
-	}
-}
-
-func TestFitPipedKeepsRunes(t *testing.T) {
-	got, cut := fitPiped("ééééé", 0, 3) // 10 bytes, room for 3
-	if got != "é" || cut != 8 {
-		t.Errorf("fitPiped = %q, %d; want one whole rune and 8 bytes cut", got, cut)
 	}
 }

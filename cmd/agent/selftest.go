@@ -3,9 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +54,10 @@ which must be empty or not exist yet, and keeps it. The exit status is 1
 if any check failed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			dir, cleanup, err := selftestFolder(name, dir, keep)
+			dir, cleanup, err := selfcheck.Folder(name, dir, keep)
+			if errors.Is(err, selfcheck.ErrNotEmpty) {
+				return usageErrorf("--dir %s is not empty; the self-check writes files there, so give it an empty or new folder", dir)
+			}
 			if err != nil {
 				return err
 			}
@@ -85,38 +85,4 @@ if any check failed.`,
 	f.StringVar(&dir, "dir", "", "run in this folder (empty or new) instead of a temporary one, and keep it")
 	f.BoolVar(&keep, "keep", false, "keep the temporary project afterwards")
 	return cmd
-}
-
-// selftestFolder is the self-check's project folder, absolute: a new
-// temporary one (removed by cleanup unless keep), or dir, which must be
-// empty or not exist yet.
-func selftestFolder(name, dir string, keep bool) (abs string, cleanup func(), err error) {
-	cleanup = func() {}
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "agent-"+name+"-")
-		if err != nil {
-			return "", nil, fmt.Errorf("create the test project: %w", err)
-		}
-		dir = tmp
-		if !keep {
-			cleanup = func() { os.RemoveAll(tmp) }
-		}
-	} else {
-		ents, err := os.ReadDir(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return "", nil, fmt.Errorf("create the test project: %w", err)
-			}
-		case err != nil:
-			return "", nil, err
-		case len(ents) > 0:
-			return "", nil, usageErrorf("--dir %s is not empty; the self-check writes files there, so give it an empty or new folder", dir)
-		}
-	}
-	if abs, err = filepath.Abs(dir); err != nil {
-		cleanup()
-		return "", nil, err
-	}
-	return abs, cleanup, nil
 }

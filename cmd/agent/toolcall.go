@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +45,11 @@ func newToolCallCmd(d *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, save, err := toolCallRegistry(cmd.Context(), d, root, state)
+			cfg, err := d.localConfig(root)
+			if err != nil {
+				return err
+			}
+			reg, save, err := d.builder().ToolSession(cmd.Context(), root, cfg, state)
 			if err != nil {
 				return err
 			}
@@ -117,48 +118,6 @@ func parseToolCallArgs(args []string) ([]xmlcall.Call, error) {
 		return nil, fmt.Errorf("no tool named")
 	}
 	return calls, nil
-}
-
-// toolCallRegistry returns the registry of tool-call, built like a
-// conversation's with the configured settings, around a file session
-// that loads and saves its state when a state file is given. save writes
-// the state back (atomically) and closes what was opened.
-func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tools.Registry, func() error, error) {
-	cfg, err := d.localConfig(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := ensureStateDir(dir); err != nil { // backups, notes
-		return nil, nil, err
-	}
-	fr := d.fileRoot(dir, cfg)
-	sess := fsedit.NewSession(fr)
-	if state != "" {
-		if f, err := os.Open(state); err == nil {
-			err = sess.LoadState(f)
-			f.Close()
-			if err != nil {
-				fr.Close()
-				return nil, nil, err
-			}
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			fr.Close()
-			return nil, nil, err
-		}
-	}
-	set, err := d.builder().ToolsOf(ctx, dir, cfg, sess)
-	if err != nil {
-		fr.Close()
-		return nil, nil, err
-	}
-	save := func() error {
-		var err error
-		if state != "" {
-			err = writeAtomically(state, sess.SaveState)
-		}
-		return errors.Join(err, set.Close(), fr.Close())
-	}
-	return set.Registry(), save, nil
 }
 
 // writeAtomically writes path through a synced temporary file beside it.

@@ -1,4 +1,4 @@
-package main
+package backup
 
 import (
 	"crypto/rand"
@@ -11,20 +11,20 @@ import (
 	"strings"
 )
 
-// backupKeyFile is the user's key that signs the backup manifest of every
+// KeyFile is the user's key that signs the backup manifest of every
 // project (fsedit.Options.BackupKey), in their configuration folder: a
 // project's .agent/backups is anyone's, this file only the user's.
-const backupKeyFile = "backup.key"
+const KeyFile = "backup.key"
 
-// loadBackupKey returns the key in the user's configuration folder dir,
-// making it on first use: 32 random bytes, written as hex to a file of
-// mode 0600 (the folder 0700), put in place whole or not at all.
-func loadBackupKey(dir string) ([]byte, error) {
+// LoadKey returns the key in the user's configuration folder dir, making
+// it on first use: 32 random bytes, written as hex to a file of mode 0600
+// (the folder 0700), put in place whole or not at all.
+func LoadKey(dir string) ([]byte, error) {
 	if dir == "" {
 		return nil, errors.New("no configuration folder for the backup signing key (set HOME or XDG_CONFIG_HOME)")
 	}
-	p := filepath.Join(dir, backupKeyFile)
-	key, err := readBackupKey(p)
+	p := filepath.Join(dir, KeyFile)
+	key, err := readKey(p)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return key, err
 	}
@@ -51,7 +51,7 @@ func loadBackupKey(dir string) ([]byte, error) {
 		err = os.Link(tmp.Name(), p)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return readBackupKey(p)
+		return readKey(p)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("make the backup signing key: %w", err)
@@ -59,8 +59,8 @@ func loadBackupKey(dir string) ([]byte, error) {
 	return key, nil
 }
 
-// readBackupKey reads the key file p.
-func readBackupKey(p string) ([]byte, error) {
+// readKey reads the key file p, a regular file of at most 1 KiB.
+func readKey(p string) ([]byte, error) {
 	b, err := readSmall(p, 1<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -75,17 +75,18 @@ func readBackupKey(p string) ([]byte, error) {
 	return key, nil
 }
 
-// backupKey is the key that signs this user's backups, loaded once. A
-// key that cannot be kept is said once on stderr: the backups are then
-// signed with a key of this process only, so undo works while it runs
-// and later needs --force.
-func (f *factory) backupKey() []byte {
-	f.keyOnce.Do(func() {
-		var err error
-		f.key, err = loadBackupKey(userConfigDir(f.environ()))
-		if err != nil && f.io != nil {
-			f.warn(err.Error() + "; this run's backups can be undone while it runs, later only with --force")
-		}
-	})
-	return f.key
+// readSmall reads a regular file of at most max bytes; anything else (a
+// FIFO, a device, a huge file) is refused rather than waited on.
+func readSmall(path string, max int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if info.Size() > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return os.ReadFile(path)
 }
