@@ -95,7 +95,9 @@ type harness struct {
 
 func newHarness(t *testing.T, b *testConv, o Options) *harness {
 	t.Helper()
-	o.Conversation = b
+	if o.Conversation == nil {
+		o.Conversation = b
+	}
 	if o.Root == "" {
 		o.Root = b.root
 	}
