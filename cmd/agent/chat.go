@@ -13,8 +13,9 @@ import (
 	"github.com/agentcli/agent/agent/tui"
 )
 
-// newChatCmd is `agent chat [PROMPT]`: the interactive chat.
-func newChatCmd(d *factory) *cobra.Command {
+// newChatCmd is `agent chat [PROMPT]`: the interactive chat; runF, when
+// set, runs instead (tests of the flags).
+func newChatCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
 	o := &runOptions{io: d.io}
 	cmd := &cobra.Command{
 		Use:   "chat [prompt]",
@@ -30,7 +31,11 @@ mode (ask, auto, plan), Esc stops a reply and Ctrl+C twice quits.`,
   agent chat "explain the build"
   agent chat --continue`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runChat(cmd.Context(), d, o, strings.Join(args, " "))
+			o.prompt = strings.Join(args, " ")
+			if runF != nil {
+				return runF(o)
+			}
+			return runChat(cmd.Context(), d, o)
 		},
 	}
 	conversationFlags(cmd, o, "per message")
@@ -48,11 +53,12 @@ func setRootChat(root *cobra.Command, d *factory) {
 			fmt.Fprintln(d.io.ErrOut, "agent: no terminal for the chat; use 'agent run \"PROMPT\"' to answer one request (see below)")
 			return cmd.Help()
 		}
-		return runChat(cmd.Context(), d, o, "")
+		return runChat(cmd.Context(), d, o)
 	}
 }
 
-func runChat(ctx context.Context, d *factory, o *runOptions, first string) error {
+// runChat opens the chat, sending o.prompt first when there is one.
+func runChat(ctx context.Context, d *factory, o *runOptions) error {
 	tui.Prepare() // before the conversation is built: see its comment
 	if o.continueLast && o.sessionID != "" {
 		return usageErrorf("use --continue or --session, not both")
@@ -77,7 +83,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 	userDir := userConfigDir(d.environ())
 	m := tui.New(ctx, tui.Options{
 		Conversation: conv,
-		Prompt:       first,
+		Prompt:       o.prompt,
 		Root:         root,
 		ConfigDir:    userDir,
 		ReadCommand:  commandReader(conv.Root(), userDir),

@@ -16,9 +16,16 @@ import (
 	"github.com/agentcli/agent/agent/selfcheck"
 )
 
-func newDemoCmd(d *factory) *cobra.Command {
-	o := &runOptions{io: d.io, outputFormat: formatText}
-	var live, keep, verbose bool
+// demoOptions are the flags of demo-chat-tools.
+type demoOptions struct {
+	live, keep, verbose bool
+	// provider and model are the model of --live.
+	provider, model string
+}
+
+// newDemoCmd is `agent demo-chat-tools`; runF, when set, runs instead.
+func newDemoCmd(d *factory, runF func(*demoOptions) error) *cobra.Command {
+	o := &demoOptions{}
 	cmd := &cobra.Command{
 		Use:   "demo-chat-tools",
 		Short: "Watch the whole tool loop at work in a temporary project",
@@ -32,24 +39,22 @@ configured provider. With -v the system prompt is shown first and each
 <tool_response> is shown whole, as the self-checks' -v does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDemo(cmd.Context(), d, o, demoOptions{live: live, keep: keep, verbose: verbose})
+			if runF != nil {
+				return runF(o)
+			}
+			return runDemo(cmd.Context(), d, o)
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&live, "live", false, "send the request to the configured provider instead of the scripted model")
-	f.BoolVar(&keep, "keep", false, "keep the temporary project afterwards")
-	f.BoolVarP(&verbose, "verbose", "v", false, "show the system prompt and each tool response whole")
+	f.BoolVar(&o.live, "live", false, "send the request to the configured provider instead of the scripted model")
+	f.BoolVar(&o.keep, "keep", false, "keep the temporary project afterwards")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "show the system prompt and each tool response whole")
 	f.StringVar(&o.provider, "provider", "", "model provider for --live")
 	f.StringVar(&o.model, "model", "", "model name for --live")
 	return cmd
 }
 
-// demoOptions are the demo's own flags.
-type demoOptions struct {
-	live, keep, verbose bool
-}
-
-func runDemo(ctx context.Context, d *factory, o *runOptions, do demoOptions) error {
+func runDemo(ctx context.Context, d *factory, do *demoOptions) error {
 	dir, err := os.MkdirTemp("", "agent-demo-")
 	if err != nil {
 		return fmt.Errorf("create the demo project: %w", err)
@@ -66,7 +71,7 @@ func runDemo(ctx context.Context, d *factory, o *runOptions, do demoOptions) err
 		Policy: agent.PolicyAuto,
 	}
 	if do.live {
-		co.Flags = config.Flags{Provider: o.provider, Model: o.model}
+		co.Flags = config.Flags{Provider: do.provider, Model: do.model}
 	} else {
 		co.Model = selfcheck.DemoModel()
 		co.System = "(the scripted model needs no system prompt)"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,10 +22,13 @@ type promptOptions struct {
 	stats  bool
 	budget int
 	style  string
+	// budgetSet and styleSet say the flags were given.
+	budgetSet, styleSet bool
 }
 
-func newPromptCmd(d *factory) *cobra.Command {
-	var o promptOptions
+// newPromptCmd is `agent prompt`; runF, when set, runs instead.
+func newPromptCmd(d *factory, runF func(*promptOptions) error) *cobra.Command {
+	o := &promptOptions{}
 	cmd := &cobra.Command{
 		Use:   "prompt",
 		Short: "Print the system prompt the next run would send",
@@ -42,42 +46,17 @@ and which form was chosen and why.
 [tree] section of the configuration.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("budget") && o.budget < 1 {
+			o.budgetSet, o.styleSet = cmd.Flags().Changed("budget"), cmd.Flags().Changed("style")
+			if o.budgetSet && o.budget < 1 {
 				return usageErrorf("--budget must be 1 or more, got %d", o.budget)
 			}
 			if _, err := prompt.ParseStyle(o.style); err != nil {
 				return usageError{err}
 			}
-			root, err := projectFolder(o.dir)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			cfg, err := d.localConfig(root)
-			if err != nil {
-				return err
-			}
-			tree := cfg.Tree
-			if cmd.Flags().Changed("budget") {
-				tree.Budget = o.budget
-			}
-			if cmd.Flags().Changed("style") {
-				tree.Style = o.style
-			}
-			ch, err := d.builder().NextPrompt(cmd.Context(), root, cfg, tree)
-			if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
-				return writePromptStats(d.io.Out, ch, err)
-			}
-			if err != nil {
-				return err
-			}
-			text := ch.Prompt.String()
-			if d.io.stdoutTTY {
-				// AGENTS.md and file names are anyone's text: show
-				// their control characters, do not obey them.
-				text = safeText(text)
-			}
-			_, err = io.WriteString(d.io.Out, text)
-			return err
+			return runPrompt(cmd.Context(), d, o)
 		},
 	}
 	f := cmd.Flags()
@@ -86,6 +65,41 @@ and which form was chosen and why.
 	f.IntVar(&o.budget, "budget", 0, "most lines of the file tree (default: tree.budget in the configuration, 300)")
 	f.StringVar(&o.style, "style", "", "file tree style, emoji or plain (default: tree.style in the configuration, emoji)")
 	return cmd
+}
+
+// runPrompt prints the system prompt the next run would send, or its
+// statistics.
+func runPrompt(ctx context.Context, d *factory, o *promptOptions) error {
+	root, err := projectFolder(o.dir)
+	if err != nil {
+		return err
+	}
+	cfg, err := d.localConfig(root)
+	if err != nil {
+		return err
+	}
+	tree := cfg.Tree
+	if o.budgetSet {
+		tree.Budget = o.budget
+	}
+	if o.styleSet {
+		tree.Style = o.style
+	}
+	ch, err := d.builder().NextPrompt(ctx, root, cfg, tree)
+	if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
+		return writePromptStats(d.io.Out, ch, err)
+	}
+	if err != nil {
+		return err
+	}
+	text := ch.Prompt.String()
+	if d.io.stdoutTTY {
+		// AGENTS.md and file names are anyone's text: show their
+		// control characters, do not obey them.
+		text = safeText(text)
+	}
+	_, err = io.WriteString(d.io.Out, text)
+	return err
 }
 
 // projectFolder returns the project folder named by --dir, absolute.

@@ -20,7 +20,8 @@ type serveOptions struct {
 	dir         string
 }
 
-func newServeCmd(d *factory) *cobra.Command {
+// newServeCmd is `agent serve`; runF, when set, runs instead.
+func newServeCmd(d *factory, runF func(*serveOptions) error) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve (--stdio | --http ADDR)",
@@ -47,6 +48,9 @@ flight finish before the server exits.`,
 			}
 			if o.stdio && o.noAuth {
 				return usageErrorf("--no-auth is for --http")
+			}
+			if runF != nil {
+				return runF(o)
 			}
 			return d.runServe(cmd.Context(), o)
 		},

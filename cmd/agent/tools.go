@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -12,8 +13,14 @@ import (
 	"github.com/agentcli/agent/tools"
 )
 
-func newToolsCmd(d *factory) *cobra.Command {
-	var asJSON bool
+// toolsOptions are the flags of agent tools.
+type toolsOptions struct {
+	json bool
+}
+
+// newToolsCmd is `agent tools`; runF, when set, runs instead.
+func newToolsCmd(d *factory, runF func(*toolsOptions) error) *cobra.Command {
+	o := &toolsOptions{}
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "List the tools the model can call",
@@ -23,41 +30,49 @@ whether it changes files (and so needs approval), and its parameters
 descriptions, kinds and enum values.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := projectFolder("")
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			cfg, err := d.localConfig(root)
-			if err != nil {
-				return err
-			}
-			set, err := d.catalog(cmd.Context(), root, cfg)
-			if err != nil {
-				return err
-			}
-			defer set.Close()
-			reg := set.Registry()
-			if asJSON {
-				enc := json.NewEncoder(d.io.Out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(catalogJSON(reg))
-			}
-			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tWRITES\tPARAMETERS\tDESCRIPTION")
-			for _, t := range reg.Tools() {
-				def := t.Definition()
-				writes := "no"
-				if def.Writes {
-					writes = "yes"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", def.Name, writes, paramSummary(def), firstSentence(def.Description))
-			}
-			return tw.Flush()
+			return runTools(cmd.Context(), d, o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full definitions as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the full definitions as JSON")
 	return cmd
+}
+
+// runTools prints the catalog of the current folder's project.
+func runTools(ctx context.Context, d *factory, o *toolsOptions) error {
+	root, err := projectFolder("")
+	if err != nil {
+		return err
+	}
+	cfg, err := d.localConfig(root)
+	if err != nil {
+		return err
+	}
+	set, err := d.catalog(ctx, root, cfg)
+	if err != nil {
+		return err
+	}
+	defer set.Close()
+	reg := set.Registry()
+	if o.json {
+		enc := json.NewEncoder(d.io.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(catalogJSON(reg))
+	}
+	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tWRITES\tPARAMETERS\tDESCRIPTION")
+	for _, t := range reg.Tools() {
+		def := t.Definition()
+		writes := "no"
+		if def.Writes {
+			writes = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", def.Name, writes, paramSummary(def), firstSentence(def.Description))
+	}
+	return tw.Flush()
 }
 
 func paramSummary(def tools.Definition) string {
