@@ -53,23 +53,35 @@ func start(argv, env []string, dir string, sandboxed bool) (*run, error) {
 // is still there after grace, SIGKILL to bubblewrap, which takes the
 // whole PID namespace with it, and to the process group.
 func (p *run) stop(grace time.Duration) {
-	for _, pid := range descendants(p.pid, p.sandboxed) {
-		syscall.Kill(pid, syscall.SIGTERM)
-	}
-	if !p.sandboxed {
-		syscall.Kill(-p.pid, syscall.SIGTERM)
-	}
+	terminate(p.pid, p.sandboxed)
 	select {
 	case <-p.done:
 		return
 	case <-time.After(grace):
 	}
-	for _, pid := range descendants(p.pid, false) {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-	syscall.Kill(-p.pid, syscall.SIGKILL)
+	killAll(p.pid)
 	p.cmd.Process.Kill()
 	<-p.done
+}
+
+// terminate sends SIGTERM to the processes of the command whose
+// launcher is pid: in the sandbox, those below its init; else the
+// process group too.
+func terminate(pid int, sandboxed bool) {
+	for _, c := range descendants(pid, sandboxed) {
+		syscall.Kill(c, syscall.SIGTERM)
+	}
+	if !sandboxed {
+		syscall.Kill(-pid, syscall.SIGTERM)
+	}
+}
+
+// killAll sends SIGKILL to every process below pid and to its group.
+func killAll(pid int) {
+	for _, c := range descendants(pid, false) {
+		syscall.Kill(c, syscall.SIGKILL)
+	}
+	syscall.Kill(-pid, syscall.SIGKILL)
 }
 
 // exitCode returns the command's exit status, or -1 with the signal that
