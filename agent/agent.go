@@ -54,7 +54,13 @@ type Agent struct {
 	// project-relative path and was not given yet (name and text, "" when
 	// none): (*prompt.Nested).For. nil gives none.
 	Instructions func(path string) (name, text string)
+	// Unshown holds the tools the system prompt only names (its
+	// small-window form), each with its full definition: the first call
+	// of one is answered with the definition instead of being run.
+	Unshown map[string]string
 
+	// described records the Unshown tools whose definition was given.
+	described map[string]bool
 	// repeats is the state of the current run.
 	repeats *repeats
 	// approver lasts for the conversation: the policy and the scopes a

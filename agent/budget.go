@@ -137,27 +137,6 @@ func (b *Budget) CheckSystem(system string, req llm.Request) error {
 		ErrContextWindow, b.Window, src, sys, reply, workingTurn, hint)
 }
 
-// FitSystem returns the first of the candidate system prompts (from the
-// fullest to the leanest: a smaller file tree, no optional tool groups)
-// that leaves room for a reply and a working turn, or the leanest one's
-// error. The conversation builder calls it once, before the first turn.
-func (b *Budget) FitSystem(req llm.Request, candidates ...func() (string, error)) (string, error) {
-	var last error
-	for _, build := range candidates {
-		s, err := build()
-		if err != nil {
-			return "", err
-		}
-		if last = b.CheckSystem(s, req); last == nil {
-			return s, nil
-		}
-	}
-	if last == nil {
-		return "", errors.New("no system prompt to fit")
-	}
-	return "", last
-}
-
 // ReadBudget is how many bytes a whole-file read may return now: the room
 // the window leaves beside the system prompt once old results are
 // elided, at about 3.5 bytes a token. 0 means no limit (no window known).

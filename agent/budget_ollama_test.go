@@ -9,22 +9,20 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm/llmtest"
-	"github.com/agentcli/agent/agent/llm/openai"
+	"github.com/agentcli/agent/agent/llm/ollama"
 )
 
-// An Ollama that loaded the model with 2,048 tokens would cut the system
-// prompt from the front; the run must refuse in one line instead, naming
-// the setting that fixes it, and send nothing.
+// A model trained for 2,048 tokens would have its system prompt cut from
+// the front; the run must refuse in one line instead, saying what would
+// help, and send nothing.
 func TestSmallOllamaWindowRefusedInOneLine(t *testing.T) {
-	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Loaded: 2048, Max: 40960}}, llmtest.Say("never sent"))
-	cfg := &config.Config{Provider: "ollama", Model: "qwen3", BaseURL: s.URL, Family: config.FamilyOpenAI, Origins: map[string]string{}}
-	w := config.DetectWindow(t.Context(), nil, cfg, nil)
-	model, err := openai.New(openai.Options{Provider: "ollama", Model: "qwen3", BaseURL: s.URL})
+	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Max: 2048}}, llmtest.Say("never sent"))
+	model, err := ollama.New(ollama.Options{Model: "qwen3", BaseURL: s.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := model.Window(t.Context(), 20000)
 	root := t.TempDir()
 	g := &guardTools{root: root, read: map[string]string{}}
 	a := &agent.Agent{
@@ -38,8 +36,8 @@ func TestSmallOllamaWindowRefusedInOneLine(t *testing.T) {
 		t.Fatalf("run: %v, want ErrContextWindow", err)
 	}
 	msg := err.Error()
-	if strings.Contains(msg, "\n") || !strings.Contains(msg, "OLLAMA_CONTEXT_LENGTH") || !strings.Contains(msg, "2048 tokens") {
-		t.Errorf("error %q: want one line naming the 2048-token window and OLLAMA_CONTEXT_LENGTH", msg)
+	if strings.Contains(msg, "\n") || !strings.Contains(msg, "trained for 2048 tokens") || !strings.Contains(msg, "2048 tokens") {
+		t.Errorf("error %q: want one line naming the 2048-token window and what the model was trained for", msg)
 	}
 	if n := len(s.Requests()); n != 0 {
 		t.Errorf("%d requests sent to a window that cannot hold them", n)
@@ -59,15 +57,15 @@ func TestSmallOllamaWindowNeverOverflowed(t *testing.T) {
 		answers = append(answers, llmtest.Say(readCall(n)))
 	}
 	answers = append(answers, llmtest.Say("done"))
-	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Loaded: 2048, Max: 40960}}, answers...)
+	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Max: 40960}}, answers...)
 	s.CountPrompt(func(r llmtest.Request) int { return len(r.Text()) / bytesPerToken })
 	s.Intercept(summaries)
-	cfg := &config.Config{Provider: "ollama", Model: "qwen3", BaseURL: s.URL, Family: config.FamilyOpenAI, Origins: map[string]string{}}
-	w := config.DetectWindow(t.Context(), nil, cfg, nil)
-	model, err := openai.New(openai.Options{Provider: "ollama", Model: "qwen3", BaseURL: s.URL})
+	// context_window = 2048: sent as num_ctx, and the budget's window.
+	model, err := ollama.New(ollama.Options{Model: "qwen3", BaseURL: s.URL, NumCtx: 2048})
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := model.Window(t.Context(), 0)
 	g := &guardTools{root: root, read: map[string]string{}}
 	a := &agent.Agent{
 		Model: model, Tools: g.registry(), Session: agent.NewSession(root), System: "You are terse. Read files with read_file.",
@@ -79,8 +77,8 @@ func TestSmallOllamaWindowNeverOverflowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range s.Requests() {
-		if n := len(r.Text()) / bytesPerToken; n > w.Tokens {
-			t.Errorf("request %d: %d tokens sent to a %d-token window", i+1, n, w.Tokens)
+		if n := len(r.Text()) / bytesPerToken; n > w.Tokens || r.Lost > 0 || r.NumCtx != 2048 {
+			t.Errorf("request %d: %d tokens (%d lost) sent to a %d-token window, num_ctx %d", i+1, n, r.Lost, w.Tokens, r.NumCtx)
 		}
 	}
 }

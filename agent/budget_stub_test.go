@@ -54,11 +54,49 @@ func TestFitSystemTakesTheFirstThatFits(t *testing.T) {
 	full := strings.Repeat("tree line\n", 2000) // about 5,000 tokens
 	lean := "role and protocol"
 	got, err := b.FitSystem(llm.Request{}, func() (string, error) { return full, nil }, func() (string, error) { return lean, nil })
-	if err != nil || got != lean {
-		t.Errorf("FitSystem = %.20q, %v; want the lean prompt", got, err)
+	if err != nil || got.Text != lean || got.Index != 1 {
+		t.Errorf("FitSystem = %.20q (%d), %v; want the lean prompt", got.Text, got.Index, err)
 	}
 	_, err = b.FitSystem(llm.Request{}, func() (string, error) { return full, nil })
 	if err == nil || !strings.Contains(err.Error(), "OLLAMA_CONTEXT_LENGTH") {
 		t.Errorf("FitSystem with nothing that fits: %v", err)
+	}
+}
+
+// TestFitSystemWantsRoomToWork: a prompt that fits a window but leaves
+// less than MinRoom for the conversation gives way to a leaner one; when
+// no candidate leaves that much, the leanest that fits is taken; with a
+// large window the fullest is kept.
+func TestFitSystemWantsRoomToWork(t *testing.T) {
+	full := strings.Repeat("catalog line\n", 700) // about 2,300 tokens
+	small := strings.Repeat("catalog line\n", 250)
+	cands := []func() (string, error){func() (string, error) { return full, nil }, func() (string, error) { return small, nil }}
+	for _, tc := range []struct {
+		window, want int
+	}{{4096, 1}, {8192, 1}, {12288, 0}, {32768, 0}, {0, 0}} {
+		b := &Budget{Window: tc.window}
+		got, err := b.FitSystem(llm.Request{}, cands...)
+		if err != nil || got.Index != tc.want || got.Why == "" {
+			t.Errorf("window %d: candidate %d (%q), %v; want %d", tc.window, got.Index, got.Why, err, tc.want)
+		}
+		if tc.window == 8192 && got.Room < MinRoom-1024 {
+			t.Errorf("window 8192: the small prompt leaves %d tokens", got.Room)
+		}
+	}
+}
+
+// TestNeed: the window asked for leaves NeedRoom beside the prompt.
+func TestNeed(t *testing.T) {
+	for _, sys := range []string{"", strings.Repeat("catalog line\n", 700), strings.Repeat("catalog line\n", 5000)} {
+		b := &Budget{}
+		w := b.Need(sys, llm.Request{})
+		b.Window = w
+		if room := b.Room(sys, llm.Request{}); room < NeedRoom || w%1024 != 0 {
+			t.Errorf("%d tokens of prompt: need %d leaves %d, want at least %d", EstimateTokens(sys), w, room, NeedRoom)
+		}
+		b.Window = w - 1024
+		if room := b.Room(sys, llm.Request{}); room >= NeedRoom {
+			t.Errorf("%d tokens of prompt: need %d is not the smallest (%d leaves %d)", EstimateTokens(sys), w, w-1024, room)
+		}
 	}
 }

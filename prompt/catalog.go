@@ -10,6 +10,9 @@ type Tool struct {
 	Name        string
 	Description string // may hold several lines
 	Params      []Param
+	// Essential tools (the file tools, run_command) are the ones the
+	// small-window form describes; the others it only names.
+	Essential bool
 }
 
 // Param describes one parameter of a Tool.
@@ -31,6 +34,9 @@ type Examples struct {
 	Create  string // a write_file call creating a file, content in CDATA
 	Partial string // a write_file call replacing a range of lines
 	Error   string // a <tool_response> carrying an error
+	// Replace is a write_file call replacing exact text: the one example
+	// of the small-window form.
+	Replace string
 }
 
 // renderCatalog lists the tools, one heading each, with their parameters

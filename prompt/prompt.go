@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"fmt"
@@ -16,8 +17,9 @@ import (
 var templates embed.FS
 
 var (
-	roleText      = mustRead("templates/role.md")
-	protocolTempl = template.Must(template.New("protocol").Parse(mustRead("templates/protocol.md")))
+	roleText           = mustRead("templates/role.md")
+	protocolTempl      = template.Must(template.New("protocol").Parse(mustRead("templates/protocol.md")))
+	smallProtocolTempl = template.Must(template.New("protocol").Parse(mustRead("templates/protocol_small.md")))
 )
 
 func mustRead(name string) string {
@@ -60,6 +62,8 @@ type Options struct {
 	// UserDir is the user's config folder ($XDG_CONFIG_HOME/agent): an
 	// AGENTS.md there is the user's own instructions, for every project.
 	UserDir string
+	// Small builds the small-window form (see small.go).
+	Small bool
 }
 
 // Section is one part of the system prompt.
@@ -80,6 +84,12 @@ type Prompt struct {
 	// UserInstructionsFile is the path of the user's own instructions
 	// file, or "".
 	UserInstructionsFile string
+	// Small says this is the small-window form.
+	Small bool
+	// Unshown holds, for each tool the small-window form only names, its
+	// full catalog entry: the loop answers the first call of such a tool
+	// with it.
+	Unshown map[string]string
 }
 
 // String returns the system prompt: the non-empty sections separated by
@@ -115,16 +125,21 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 		return Prompt{}, err
 	}
 	ex := opts.Examples
-	for _, e := range []*string{&ex.Read, &ex.Create, &ex.Partial, &ex.Error} {
+	for _, e := range []*string{&ex.Read, &ex.Create, &ex.Partial, &ex.Error, &ex.Replace} {
 		*e = strings.TrimSpace(*e)
 	}
+	tmpl, maxInstr := protocolTempl, DefaultMaxInstructions
+	if opts.Small {
+		tmpl, maxInstr = smallProtocolTempl, SmallMaxInstructions
+		opts.Tree.Budget = min(cmp.Or(opts.Tree.Budget, DefaultBudget), SmallTreeBudget)
+		opts.Tree.Style = Plain // an emoji costs two tokens a line
+	}
 	var protocol strings.Builder
-	if err := protocolTempl.Execute(&protocol, ex); err != nil {
+	if err := tmpl.Execute(&protocol, ex); err != nil {
 		return Prompt{}, fmt.Errorf("render protocol section: %w", err)
 	}
-	maxInstr := opts.MaxInstructions
-	if maxInstr <= 0 {
-		maxInstr = DefaultMaxInstructions
+	if opts.MaxInstructions > 0 {
+		maxInstr = opts.MaxInstructions
 	}
 	instrName, instr, err := instructions(root, maxInstr)
 	if err != nil {
@@ -134,7 +149,11 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 	if err != nil {
 		return Prompt{}, err
 	}
-	p := Prompt{Tree: tree, InstructionsFile: instrName}
+	p := Prompt{Tree: tree, InstructionsFile: instrName, Small: opts.Small}
+	catalog := renderCatalog(opts.Tools)
+	if opts.Small {
+		catalog, p.Unshown = smallCatalog(opts.Tools)
+	}
 	var ins strings.Builder
 	if userName, user := userInstructions(opts.UserDir, maxInstr); user != "" {
 		p.UserInstructionsFile = filepath.Join(opts.UserDir, userName)
@@ -149,7 +168,7 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 	p.Sections = []Section{
 		{SectionRole, roleText},
 		{SectionProtocol, protocol.String()},
-		{SectionTools, renderCatalog(opts.Tools)},
+		{SectionTools, catalog},
 		{SectionInstructions, ins.String()},
 		{SectionEnvironment, environment(opts, root)},
 		{SectionTree, treeSection(tree)},

@@ -21,7 +21,7 @@ import (
 
 // Config is the effective configuration.
 type Config struct {
-	Provider string `toml:"provider"` // a preset name: gemini, openai, openrouter, venice, ollama, anthropic
+	Provider string `toml:"provider"` // a preset name (see PresetNames)
 	Model    string `toml:"model"`
 	BaseURL  string `toml:"base_url"` // "" means the SDK's default address
 	// APIKeyEnv names the environment variable that holds the key, instead
@@ -144,10 +144,11 @@ type Input struct {
 	// Trusted says the user trusts the project, so its file may make the
 	// settings that send data elsewhere or run programs.
 	Trusted bool
-	// Probe asks a local Ollama at baseURL whether it answers and which
-	// models it has. It is called only when nothing else chose a
-	// provider, or for ollama without a model. nil never probes.
-	Probe func(baseURL string) (models []string, ok bool)
+	// Probe asks the local server of preset p (Ollama, llama.cpp, LM
+	// Studio) at baseURL whether it answers and which models it has (see
+	// LocalProbe). It is called only when nothing else chose a provider,
+	// or for a local server named without a model. nil never probes.
+	Probe func(p Preset, baseURL string) (models []string, ok bool)
 }
 
 // EnvMap turns os.Environ-style pairs into a map.

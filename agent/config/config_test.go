@@ -2,13 +2,14 @@ package config
 
 import (
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
 // files writes user and project config files and returns their paths.
@@ -31,7 +32,7 @@ func files(t *testing.T, user, project string) []string {
 	return []string{u, p}
 }
 
-func noProbe(string) ([]string, bool) { return nil, false }
+func noProbe(Preset, string) ([]string, bool) { return nil, false }
 
 func TestDefaultsWithGeminiKey(t *testing.T) {
 	c, err := Load(Input{Env: map[string]string{"GEMINI_API_KEY": "AIzaSyExampleExample1234"}, Probe: noProbe})
@@ -81,31 +82,106 @@ func TestAutoOrder(t *testing.T) {
 	}
 }
 
-func TestAutoOllama(t *testing.T) {
-	var asked string
-	probe := func(u string) ([]string, bool) { asked = u; return []string{"qwen3:8b", "llama3.2"}, true }
-	c, err := Load(Input{Env: map[string]string{}, Probe: probe})
-	if err != nil {
-		t.Fatal(err)
+// fakeProbe answers for the local servers named in up, recording every
+// question; it may be called from several goroutines at once.
+type fakeProbe struct {
+	mu    sync.Mutex
+	up    map[string][]string // preset name → its models
+	asked []string            // "name address"
+}
+
+func (f *fakeProbe) probe(p Preset, addr string) ([]string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, p.Name+" "+addr)
+	models, ok := f.up[p.Name]
+	return models, ok
+}
+
+// TestAutoLocalServer: with no key set, every local server is asked (at
+// once), and the first of the presets that answers is used, with the
+// first model it lists.
+func TestAutoLocalServer(t *testing.T) {
+	for _, tc := range []struct {
+		up                  map[string][]string
+		provider, model, at string
+	}{
+		{map[string][]string{"ollama": {"qwen3:8b", "llama3.2"}}, "ollama", "qwen3:8b", OllamaURL},
+		{map[string][]string{"llamacpp": {"gemma.gguf"}}, "llamacpp", "gemma.gguf", "http://127.0.0.1:8080/v1"},
+		{map[string][]string{"lmstudio": {"qwen3-8b"}}, "lmstudio", "qwen3-8b", "http://127.0.0.1:1234/v1"},
+		{map[string][]string{"lmstudio": {"a"}, "ollama": {"b"}}, "ollama", "b", OllamaURL},
+	} {
+		f := &fakeProbe{up: tc.up}
+		c, err := Load(Input{Env: map[string]string{}, Probe: f.probe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Provider != tc.provider || c.Model != tc.model || c.BaseURL != tc.at {
+			t.Errorf("%v: provider %q model %q at %q; want %q %q at %q", tc.up, c.Provider, c.Model, c.BaseURL, tc.provider, tc.model, tc.at)
+		}
+		if !strings.HasPrefix(c.Origin("provider"), "auto: ") || !strings.Contains(c.Origin("provider"), "answers on 127.0.0.1:") {
+			t.Errorf("provider origin %q", c.Origin("provider"))
+		}
+		if len(f.asked) != 3 {
+			t.Errorf("asked %q, want the three local servers", f.asked)
+		}
+		if c.KeyRequired() || c.MissingKey() != nil {
+			t.Errorf("%s should need no key", c.Provider)
+		}
 	}
-	if c.Provider != "ollama" || c.Model != "qwen3:8b" || c.BaseURL != OllamaURL || asked != OllamaURL {
-		t.Errorf("provider %q model %q base %q probed %q", c.Provider, c.Model, c.BaseURL, asked)
-	}
-	if c.KeyRequired() || c.MissingKey() != nil {
-		t.Error("Ollama should need no key")
+	f := &fakeProbe{}
+	if _, err := Load(Input{Env: map[string]string{"GEMINI_API_KEY": "k"}, Probe: f.probe}); err != nil || len(f.asked) != 0 {
+		t.Errorf("with a key set: %v, asked %q; want no question to any server", err, f.asked)
 	}
 }
 
-func TestOllamaModelProbedOnlyAtOllama(t *testing.T) {
-	var asked []string
-	probe := func(u string) ([]string, bool) { asked = append(asked, u); return []string{"gemma3"}, true }
-	c, err := Load(Input{Flags: Flags{Provider: "ollama"}, Probe: probe})
-	if err != nil || c.Model != "gemma3" {
-		t.Errorf("model = %q, %v; want the one Ollama lists", c.Model, err)
+// TestLocalServerModelProbedAtItsAddress: a local server named without a
+// model is asked for its models at the address configured for it.
+func TestLocalServerModelProbedAtItsAddress(t *testing.T) {
+	f := &fakeProbe{up: map[string][]string{"ollama": {"gemma3"}, "llamacpp": {"m.gguf"}}}
+	c, err := Load(Input{Env: map[string]string{"OLLAMA_HOST": "box:9999"}, Flags: Flags{Provider: "ollama"}, Probe: f.probe})
+	if err != nil || c.Model != "gemma3" || c.BaseURL != "http://box:9999" {
+		t.Errorf("model = %q at %q, %v; want the one Ollama lists, at OLLAMA_HOST", c.Model, c.BaseURL, err)
 	}
-	c, err = Load(Input{Env: map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, Flags: Flags{Provider: "ollama"}, Probe: probe})
-	if err != nil || c.Model != "qwen3" || len(asked) != 1 {
-		t.Errorf("model = %q, %v, probes %q; want the default and no probe of another server", c.Model, err, asked)
+	c, err = Load(Input{Env: map[string]string{"OPENAI_BASE_URL": "http://gpu:8081/v1"}, Flags: Flags{Provider: "llamacpp"}, Probe: f.probe})
+	if err != nil || c.Model != "m.gguf" || c.BaseURL != "http://gpu:8081/v1" {
+		t.Errorf("model = %q at %q, %v", c.Model, c.BaseURL, err)
+	}
+	if want := []string{"ollama http://box:9999", "llamacpp http://gpu:8081/v1"}; strings.Join(f.asked, "|") != strings.Join(want, "|") {
+		t.Errorf("asked %q, want %q", f.asked, want)
+	}
+	c, err = Load(Input{Flags: Flags{Provider: "ollama", Model: "llama3.2"}, Probe: f.probe})
+	if err != nil || c.Model != "llama3.2" || len(f.asked) != 2 {
+		t.Errorf("a named model: %q, %v, asked %q; want it, and no question", c.Model, err, f.asked)
+	}
+}
+
+// TestOllamaHost reads Ollama's own variable in the forms Ollama takes.
+func TestOllamaHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         OllamaURL,
+		"0.0.0.0":                  "http://127.0.0.1:11434",
+		"0.0.0.0:11435":            "http://127.0.0.1:11435",
+		"box":                      "http://box:11434",
+		"box:8000":                 "http://box:8000",
+		"http://box:8000":          "http://box:8000",
+		"http://box":               "http://box",
+		"https://ollama.example":   "https://ollama.example",
+		"https://x.example/ollama": "https://x.example/ollama",
+		"[::]:11434":               "http://[::1]:11434",
+		"http://box:8000/":         "http://box:8000",
+	} {
+		env := map[string]string{}
+		if in != "" {
+			env["OLLAMA_HOST"] = in
+		}
+		c, err := Load(Input{Env: env, Flags: Flags{Provider: "ollama", Model: "m"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.BaseURL != want {
+			t.Errorf("OLLAMA_HOST=%q: base URL %q, want %q", in, c.BaseURL, want)
+		}
 	}
 }
 
@@ -169,9 +245,10 @@ func TestBaseURLPrecedence(t *testing.T) {
 		origin string
 	}{
 		{"preset", nil, nil, Flags{Provider: "openrouter"}, "https://openrouter.ai/api/v1", "default for openrouter"},
-		{"SDK variable beats preset", nil, map[string]string{"OPENAI_BASE_URL": "http://proxy:9/v1"}, Flags{Provider: "ollama"}, "http://proxy:9/v1", "env OPENAI_BASE_URL"},
+		{"SDK variable beats preset", nil, map[string]string{"OPENAI_BASE_URL": "http://proxy:9/v1"}, Flags{Provider: "llamacpp"}, "http://proxy:9/v1", "env OPENAI_BASE_URL"},
+		{"Ollama's variable", nil, map[string]string{"OLLAMA_HOST": "box:9", "OPENAI_BASE_URL": "http://proxy:9/v1"}, Flags{Provider: "ollama"}, "http://box:9", "env OLLAMA_HOST"},
 		{"file beats preset", fileURL, nil, Flags{}, "http://file:1/v1", fileURL[1]},
-		{"SDK variable beats file", fileURL, map[string]string{"OPENAI_BASE_URL": "http://env:2/v1"}, Flags{}, "http://env:2/v1", "env OPENAI_BASE_URL"},
+		{"SDK variable beats file", fileURL, map[string]string{"OLLAMA_HOST": "http://env:2"}, Flags{}, "http://env:2", "env OLLAMA_HOST"},
 		{"AGENT_BASE_URL beats SDK variable", nil, map[string]string{"OPENAI_BASE_URL": "http://a/v1", "AGENT_BASE_URL": "http://b/v1"}, Flags{Provider: "openai"}, "http://b/v1", "env AGENT_BASE_URL"},
 		{"flag beats all", fileURL, map[string]string{"OPENAI_BASE_URL": "http://a/v1", "AGENT_BASE_URL": "http://b/v1"}, Flags{BaseURL: "http://c/v1/"}, "http://c/v1", "flag --base-url"},
 		{"gemini variable", nil, map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:5"}, Flags{}, "http://127.0.0.1:5", "env GOOGLE_GEMINI_BASE_URL"},
@@ -219,6 +296,8 @@ func TestMissingKey(t *testing.T) {
 		{Flags{Provider: "anthropic"}, nil, "ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN"},
 		{Flags{Provider: "openai", BaseURL: "http://127.0.0.1:8080/v1"}, nil, ""},
 		{Flags{Provider: "ollama"}, nil, ""},
+		{Flags{Provider: "llamacpp"}, nil, ""},
+		{Flags{Provider: "lmstudio"}, nil, ""},
 	} {
 		c, err := Load(Input{Env: tc.env, Flags: tc.flags})
 		if err != nil {
@@ -348,22 +427,28 @@ func TestDefaultFiles(t *testing.T) {
 	}
 }
 
-func TestOllamaProbe(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/tags" {
-			http.NotFound(w, r)
-			return
+// TestLocalProbe asks each kind of local server its own way.
+func TestLocalProbe(t *testing.T) {
+	ollama := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:8b"}, {Name: "gemma3:latest"}})
+	llama := llmtest.NewLlamaCppServer(t, 4096)
+	studio := llmtest.NewLMStudioServer(t, []llmtest.LMStudioModel{{ID: "qwen3-8b"}})
+	probe := LocalProbe(t.Context(), nil)
+	for _, tc := range []struct {
+		preset, addr, want string
+	}{
+		{"ollama", ollama.URL, "qwen3:8b,gemma3:latest"},
+		{"llamacpp", llama.URL, "llmtest.gguf"},
+		{"lmstudio", studio.URL, "qwen3-8b"},
+	} {
+		p, _ := LookupPreset(tc.preset)
+		models, ok := probe(p, tc.addr)
+		if !ok || strings.Join(models, ",") != tc.want {
+			t.Errorf("%s: probe = %v, %v; want %s", tc.preset, models, ok, tc.want)
 		}
-		w.Write([]byte(`{"models":[{"name":"qwen3:8b"},{"name":"gemma3"}]}`))
-	}))
-	defer srv.Close()
-	probe := OllamaProbe(t.Context(), srv.Client())
-	models, ok := probe(srv.URL + "/v1")
-	if !ok || strings.Join(models, ",") != "qwen3:8b,gemma3" {
-		t.Errorf("probe = %v, %v", models, ok)
 	}
-	srv.Close()
-	if _, ok := probe(srv.URL + "/v1"); ok {
+	ollama.Close()
+	p, _ := LookupPreset("ollama")
+	if _, ok := probe(p, ollama.URL); ok {
 		t.Error("a closed server answered")
 	}
 }

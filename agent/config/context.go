@@ -1,12 +1,7 @@
 package config
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -68,8 +63,8 @@ var builtinWindows = []struct {
 func (c *Config) ModelSettings() ModelConfig { return c.Models[c.Model] }
 
 // Window is the configured or built-in context window of the model and
-// where it comes from; 0 when only the server can tell (see
-// DetectWindow).
+// where it comes from; 0 when it is the server's to tell (ServerWindow)
+// or nobody knows.
 func (c *Config) Window() (tokens int, source string) {
 	if w := c.ModelSettings().ContextWindow; w > 0 {
 		return w, c.modelOrigin("context_window")
@@ -77,7 +72,7 @@ func (c *Config) Window() (tokens int, source string) {
 	if c.ContextWindow > 0 {
 		return c.ContextWindow, c.Origin("context_window")
 	}
-	if c.Provider == "ollama" || c.customServer() {
+	if c.ServerWindow() {
 		return 0, ""
 	}
 	for _, b := range builtinWindows {
@@ -106,8 +101,19 @@ func (c *Config) EffectiveReasoning() string {
 	return c.Reasoning
 }
 
+// ServerWindow reports a server whose window no table knows, so that the
+// model asks it (llm.Windowed): a local server of a preset (Ollama sets
+// it per request; llama.cpp and LM Studio say theirs), or an
+// OpenAI-compatible server at an address of the user's own.
+func (c *Config) ServerWindow() bool {
+	if p, ok := LookupPreset(c.Provider); ok && p.NoKey {
+		return true
+	}
+	return c.customServer()
+}
+
 // customServer reports an OpenAI-compatible server at an address of the
-// user's own (llama.cpp, vLLM, LM Studio), whose window no table knows.
+// user's own (vLLM, llama.cpp elsewhere), not a preset's.
 func (c *Config) customServer() bool {
 	if c.Family != FamilyOpenAI || c.BaseURL == "" {
 		return false
@@ -118,127 +124,6 @@ func (c *Config) customServer() bool {
 		}
 	}
 	return true
-}
-
-// AssumedWindow is the window assumed for an OpenAI-compatible server
-// that does not say: small enough for most local setups.
-const AssumedWindow = 32768
-
-// WindowInfo is the context window found for the model.
-type WindowInfo struct {
-	Tokens int
-	Source string // "config file ...", "ollama /api/ps", "assumed", ...
-	// Note is a line for the user when the window is a guess.
-	Note string
-	// Hint says how to get a larger window, for the error when the
-	// window is too small.
-	Hint string
-}
-
-// DetectWindow finds the model's window: configured or built in; else,
-// for Ollama, what the server loaded (/api/ps) or will load (/api/show
-// and Ollama's memory rule); for llama.cpp, /props; for other
-// OpenAI-compatible servers AssumedWindow, with a note. env is the
-// environment (OLLAMA_CONTEXT_LENGTH). Each question to a server is
-// bounded by ProbeTimeout.
-func DetectWindow(ctx context.Context, client *http.Client, c *Config, env map[string]string) WindowInfo {
-	if w, src := c.Window(); w > 0 {
-		return WindowInfo{Tokens: w, Source: src}
-	}
-	if client == nil {
-		client = &http.Client{}
-	}
-	root := strings.TrimSuffix(strings.TrimRight(c.BaseURL, "/"), "/v1")
-	if c.Provider == "ollama" {
-		return ollamaWindow(ctx, client, root, c.Model, env)
-	}
-	if !c.customServer() {
-		return WindowInfo{}
-	}
-	var props struct {
-		Settings struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
-	}
-	if getJSON(ctx, client, http.MethodGet, root+"/props", nil, &props) && props.Settings.NCtx > 0 {
-		return WindowInfo{Tokens: props.Settings.NCtx, Source: "llama.cpp /props",
-			Hint: "start llama-server with a larger --ctx-size"}
-	}
-	return WindowInfo{Tokens: AssumedWindow, Source: "assumed",
-		Note: fmt.Sprintf("the server at %s does not say its context window: %d tokens assumed; set context_window in the configuration", c.BaseURL, AssumedWindow)}
-}
-
-// ollamaDefaultWindow is the window Ollama gives a model on a machine with
-// less than 24 GiB of VRAM (its smallest rule), when nothing sets one.
-const ollamaDefaultWindow = 4096
-
-func ollamaWindow(ctx context.Context, client *http.Client, root, model string, env map[string]string) WindowInfo {
-	hint := "start the Ollama server with OLLAMA_CONTEXT_LENGTH=16384 (or more) for a larger window"
-	var ps struct {
-		Models []struct {
-			Name          string `json:"name"`
-			Model         string `json:"model"`
-			ContextLength int    `json:"context_length"`
-		} `json:"models"`
-	}
-	if getJSON(ctx, client, http.MethodGet, root+"/api/ps", nil, &ps) {
-		for _, m := range ps.Models {
-			if m.ContextLength > 0 && (sameOllamaModel(m.Name, model) || sameOllamaModel(m.Model, model)) {
-				return WindowInfo{Tokens: m.ContextLength, Source: "ollama /api/ps (loaded)", Hint: hint}
-			}
-		}
-	}
-	// Not loaded yet: the window will be Ollama's rule, bounded by the
-	// model's own maximum.
-	window, src := ollamaDefaultWindow, "Ollama's default below 24 GiB of VRAM"
-	if v, err := strconv.Atoi(strings.TrimSpace(env["OLLAMA_CONTEXT_LENGTH"])); err == nil && v > 0 {
-		window, src = v, "OLLAMA_CONTEXT_LENGTH"
-	}
-	var show struct {
-		ModelInfo map[string]any `json:"model_info"`
-	}
-	body, _ := json.Marshal(map[string]string{"model": model})
-	if getJSON(ctx, client, http.MethodPost, root+"/api/show", body, &show) {
-		for k, v := range show.ModelInfo {
-			if n, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") && n > 0 && int(n) < window {
-				window, src = int(n), "the model's maximum (ollama /api/show)"
-			}
-		}
-	}
-	return WindowInfo{Tokens: window, Source: src + ", model not loaded yet", Hint: hint}
-}
-
-// sameOllamaModel compares model names, "qwen3" being "qwen3:latest".
-func sameOllamaModel(a, b string) bool {
-	norm := func(s string) string {
-		if !strings.Contains(s, ":") {
-			return s + ":latest"
-		}
-		return s
-	}
-	return a != "" && norm(a) == norm(b)
-}
-
-// getJSON asks url and decodes a 200 answer's JSON into v.
-func getJSON(ctx context.Context, client *http.Client, method, url string, body []byte, v any) bool {
-	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-	if err != nil {
-		return false
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return false
-	}
-	return json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(v) == nil
 }
 
 // validReasoning reports the reasoning levels.
@@ -277,11 +162,11 @@ func (c *Config) writeContext(b *strings.Builder, line func(key, value string)) 
 		line("context_window", strconv.Itoa(w))
 	case w > 0:
 		fmt.Fprintf(b, "%-44s # %s\n", "context_window = 0", "default: "+strconv.Itoa(w)+" tokens, "+src)
-	case c.Provider == "ollama":
-		fmt.Fprintf(b, "%-44s # %s\n", "context_window = 0", "default: asked of the Ollama server (/api/ps, /api/show) at start")
-	case c.customServer():
-		fmt.Fprintf(b, "%-44s # default: asked of the server (llama.cpp /props)\n", "context_window = 0")
-		fmt.Fprintf(b, "# note: an OpenAI-compatible server that does not say its window gets %d tokens; set context_window if yours differs\n", AssumedWindow)
+	case c.Family == FamilyOllama:
+		fmt.Fprintf(b, "%-44s # %s\n", "context_window = 0", "default: num_ctx sized to each conversation, within the model's maximum (/api/show) and 32768")
+	case c.ServerWindow():
+		fmt.Fprintf(b, "%-44s # default: asked of the server (llama.cpp /props, LM Studio's model list)\n", "context_window = 0")
+		fmt.Fprintf(b, "# note: an OpenAI-compatible server that does not say its window gets 32768 tokens; set context_window if yours differs\n")
 	default:
 		fmt.Fprintf(b, "%-44s # %s\n", "context_window = 0", "default: unknown, nothing is cut")
 	}

@@ -1,12 +1,8 @@
 package config
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
 func TestContextSettings(t *testing.T) {
@@ -70,49 +66,35 @@ func TestBadContextSettings(t *testing.T) {
 	}
 }
 
-func TestOllamaWindowLoaded(t *testing.T) {
-	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Loaded: 2048, Max: 40960}})
-	c := &Config{Provider: "ollama", Model: "qwen3", BaseURL: s.URL, Family: FamilyOpenAI, Origins: map[string]string{}}
-	w := DetectWindow(t.Context(), nil, c, nil)
-	if w.Tokens != 2048 || !strings.Contains(w.Source, "/api/ps") || !strings.Contains(w.Hint, "OLLAMA_CONTEXT_LENGTH") {
-		t.Errorf("DetectWindow = %+v, want 2048 from /api/ps and a hint naming OLLAMA_CONTEXT_LENGTH", w)
-	}
-}
-
-func TestOllamaWindowNotLoaded(t *testing.T) {
-	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Max: 40960}, {Name: "tiny:latest", Max: 2048}})
-	c := &Config{Provider: "ollama", Model: "qwen3", BaseURL: s.URL, Family: FamilyOpenAI, Origins: map[string]string{}}
-	if w := DetectWindow(t.Context(), nil, c, nil); w.Tokens != ollamaDefaultWindow {
-		t.Errorf("not loaded, no OLLAMA_CONTEXT_LENGTH: %+v, want Ollama's default %d", w, ollamaDefaultWindow)
-	}
-	if w := DetectWindow(t.Context(), nil, c, map[string]string{"OLLAMA_CONTEXT_LENGTH": "16384"}); w.Tokens != 16384 {
-		t.Errorf("OLLAMA_CONTEXT_LENGTH=16384: %+v", w)
-	}
-	c.Model = "tiny"
-	if w := DetectWindow(t.Context(), nil, c, map[string]string{"OLLAMA_CONTEXT_LENGTH": "16384"}); w.Tokens != 2048 || !strings.Contains(w.Source, "/api/show") {
-		t.Errorf("a model whose maximum is 2048: %+v, want its maximum from /api/show", w)
-	}
-}
-
-func TestLlamaCppAndOtherServers(t *testing.T) {
-	llama := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/props" {
-			http.NotFound(w, r)
-			return
+// TestServerWindow: the window of a local server's preset or of a server
+// at the user's own address is the server's to tell (the model asks it),
+// and agent config says so, with the 32k assumption once.
+func TestServerWindow(t *testing.T) {
+	for _, tc := range []struct {
+		flags Flags
+		want  bool
+	}{
+		{Flags{Provider: "ollama"}, true},
+		{Flags{Provider: "llamacpp"}, true},
+		{Flags{Provider: "lmstudio"}, true},
+		{Flags{Provider: "openai", BaseURL: "http://127.0.0.1:8000/v1"}, true},
+		{Flags{Provider: "openai"}, false},
+		{Flags{Provider: "openrouter"}, false},
+	} {
+		c, err := Load(Input{Flags: tc.flags, Probe: noProbe})
+		if err != nil {
+			t.Fatal(err)
 		}
-		w.Write([]byte(`{"default_generation_settings":{"n_ctx":12288,"temperature":0.8},"total_slots":1}`))
-	}))
-	defer llama.Close()
-	c := &Config{Provider: "openai", Model: "local", BaseURL: llama.URL + "/v1", Family: FamilyOpenAI, Origins: map[string]string{}}
-	if w := DetectWindow(t.Context(), nil, c, nil); w.Tokens != 12288 || w.Source != "llama.cpp /props" {
-		t.Errorf("llama.cpp: %+v, want n_ctx 12288", w)
+		if got := c.ServerWindow(); got != tc.want {
+			t.Errorf("%+v: ServerWindow() = %v, want %v", tc.flags, got, tc.want)
+		}
+		if w, _ := c.Window(); tc.want && w != 0 {
+			t.Errorf("%+v: Window() = %d, want 0 (the server's to tell)", tc.flags, w)
+		}
 	}
-	other := httptest.NewServer(http.NotFoundHandler())
-	defer other.Close()
-	c.BaseURL = other.URL + "/v1"
-	w := DetectWindow(t.Context(), nil, c, nil)
-	if w.Tokens != AssumedWindow || !strings.Contains(w.Note, "32768 tokens assumed") {
-		t.Errorf("a server that does not say: %+v, want %d assumed, with a note", w, AssumedWindow)
+	c, err := Load(Input{Flags: Flags{Provider: "openai", BaseURL: "http://127.0.0.1:8000/v1"}, Probe: noProbe})
+	if err != nil {
+		t.Fatal(err)
 	}
 	var b strings.Builder
 	if err := c.Write(&b); err != nil {

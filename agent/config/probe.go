@@ -9,48 +9,71 @@ import (
 	"time"
 )
 
-// ProbeTimeout bounds the question to a local Ollama: a server on
-// localhost answers in milliseconds, and nobody should wait for one that
+// ProbeTimeout bounds the question to a local server: one on this
+// machine answers in milliseconds, and nobody should wait for one that
 // is not there.
 const ProbeTimeout = 400 * time.Millisecond
 
-// OllamaProbe returns an Input.Probe that asks Ollama's /api/tags (at the
-// root of the given OpenAI-style base URL) with a short timeout, using
-// client (nil means a plain client).
-func OllamaProbe(ctx context.Context, client *http.Client) func(baseURL string) ([]string, bool) {
+// LocalProbe returns an Input.Probe that asks the local server of preset
+// p at baseURL, with ProbeTimeout, whether it answers and which models it
+// has: Ollama's GET /api/tags, an OpenAI-compatible server's GET
+// /models. client nil means a plain client.
+func LocalProbe(ctx context.Context, client *http.Client) func(p Preset, baseURL string) ([]string, bool) {
 	if client == nil {
 		client = &http.Client{}
 	}
-	return func(baseURL string) ([]string, bool) {
-		ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
-		defer cancel()
-		root := strings.TrimSuffix(strings.TrimRight(baseURL, "/"), "/v1")
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/api/tags", nil)
-		if err != nil {
+	return func(p Preset, baseURL string) ([]string, bool) {
+		base := strings.TrimRight(baseURL, "/")
+		if p.Family == FamilyOllama {
+			var tags struct {
+				Models []struct {
+					Name string `json:"name"`
+				} `json:"models"`
+			}
+			if !getJSON(ctx, client, strings.TrimSuffix(base, "/v1")+"/api/tags", &tags) {
+				return nil, false
+			}
+			names := make([]string, 0, len(tags.Models))
+			for _, m := range tags.Models {
+				if m.Name != "" {
+					names = append(names, m.Name)
+				}
+			}
+			return names, true
+		}
+		var list struct {
+			Data []struct {
+				ID string `json:"id"`
+			} `json:"data"`
+		}
+		if !getJSON(ctx, client, base+"/models", &list) {
 			return nil, false
 		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return nil, false
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return nil, false
-		}
-		var tags struct {
-			Models []struct {
-				Name string `json:"name"`
-			} `json:"models"`
-		}
-		if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tags); err != nil {
-			return nil, false
-		}
-		names := make([]string, 0, len(tags.Models))
-		for _, m := range tags.Models {
-			if m.Name != "" {
-				names = append(names, m.Name)
+		names := make([]string, 0, len(list.Data))
+		for _, m := range list.Data {
+			if m.ID != "" {
+				names = append(names, m.ID)
 			}
 		}
 		return names, true
 	}
+}
+
+// getJSON asks url with ProbeTimeout and decodes a 200 answer's JSON.
+func getJSON(ctx context.Context, client *http.Client, url string, v any) bool {
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v) == nil
 }

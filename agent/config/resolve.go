@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // resolveProvider fills Provider (choosing one if none is named), Family,
@@ -32,42 +34,109 @@ func (c *Config) resolveProvider(in Input) error {
 	if c.Model == "" {
 		c.Model = p.Model
 		c.set("model", "default for "+p.Name)
-		if p.Name == "ollama" {
-			// Ask only Ollama's own address: another server behind
-			// OPENAI_BASE_URL would get a request it does not expect.
-			if probed == nil && in.Probe != nil && c.BaseURL == OllamaURL {
-				probed, _ = in.Probe(c.BaseURL)
+		if p.NoKey {
+			// A local server named by the user, at the address the user
+			// gave it: its model list is its own to tell.
+			if probed == nil && in.Probe != nil {
+				probed, _ = in.Probe(p, c.BaseURL)
 			}
 			if len(probed) > 0 {
 				c.Model = probed[0]
-				c.set("model", "auto: the first model Ollama lists")
+				c.set("model", "auto: the first model "+p.Title+" lists")
 			}
 		}
 	}
 	return nil
 }
 
-// autoProvider chooses a provider from the environment: the first of
-// autoOrder whose key is set, then an OpenAI-compatible server named by
-// OPENAI_BASE_URL, then a local Ollama that answers.
-func autoProvider(env map[string]string, probe func(string) ([]string, bool)) (name, why string, models []string) {
-	for _, n := range autoOrder {
-		p := presets[n]
+// autoProvider chooses a provider from the environment: the first preset
+// that needs a key whose key is set, then an OpenAI-compatible server
+// named by OPENAI_BASE_URL, then the first local server (in preset order)
+// that answers; they are all asked at once, so that the question costs
+// one ProbeTimeout at most.
+func autoProvider(env map[string]string, probe func(Preset, string) ([]string, bool)) (name, why string, models []string) {
+	var local []Preset
+	for _, p := range presets {
+		if p.NoKey {
+			local = append(local, p)
+			continue
+		}
 		for _, k := range p.KeyEnvs {
 			if env[k] != "" {
-				return n, k + " is set", nil
+				return p.Name, k + " is set", nil
 			}
 		}
 	}
 	if env["OPENAI_BASE_URL"] != "" {
 		return "openai", "OPENAI_BASE_URL is set", nil
 	}
-	if probe != nil {
-		if models, ok := probe(OllamaURL); ok {
-			return "ollama", "Ollama answers on localhost:11434", models
+	if probe == nil {
+		return "", "", nil
+	}
+	type answer struct {
+		models []string
+		ok     bool
+	}
+	answers := make([]answer, len(local))
+	addrs := make([]string, len(local))
+	var wg sync.WaitGroup
+	for i, p := range local {
+		addrs[i] = p.BaseURL
+		if p.bareHost && env[p.URLEnv] != "" {
+			addrs[i] = hostURL(env[p.URLEnv])
+		}
+		wg.Go(func() { answers[i].models, answers[i].ok = probe(p, addrs[i]) })
+	}
+	wg.Wait()
+	for i, a := range answers {
+		if a.ok {
+			host := addrs[i]
+			if u, err := url.Parse(host); err == nil {
+				host = u.Host
+			}
+			return local[i].Name, local[i].Title + " answers on " + host, a.models
 		}
 	}
 	return "", "", nil
+}
+
+// hostURL is the address a variable like OLLAMA_HOST names, which may
+// leave out the scheme (http) and the port (11434 without a scheme, else
+// the scheme's), and may name the address a server listens on for every
+// interface ("0.0.0.0"), which a client reaches on this machine.
+func hostURL(s string) string {
+	s = strings.TrimSpace(s)
+	scheme, rest, ok := strings.Cut(s, "://")
+	port := "11434"
+	switch {
+	case !ok:
+		scheme, rest = "http", s
+	case scheme == "https":
+		port = "443"
+	default:
+		port = "80"
+	}
+	hostport, path, _ := strings.Cut(rest, "/")
+	host, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = strings.Trim(hostport, "[]")
+	} else {
+		port = p
+	}
+	switch host {
+	case "", "0.0.0.0":
+		host = "127.0.0.1"
+	case "::":
+		host = "::1"
+	}
+	u := scheme + "://" + net.JoinHostPort(host, port)
+	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+		u = scheme + "://" + hostport
+	}
+	if path != "" {
+		u += "/" + path
+	}
+	return u
 }
 
 // resolveBaseURL applies the precedence of addresses: base_url from a
@@ -78,7 +147,10 @@ func (c *Config) resolveBaseURL(p Preset, env map[string]string) {
 	origin := c.Origin("base_url")
 	explicit := strings.HasPrefix(origin, "flag ") || strings.HasPrefix(origin, "env ")
 	if !explicit && p.URLEnv != "" && env[p.URLEnv] != "" {
-		c.BaseURL = env[p.URLEnv]
+		c.BaseURL = strings.TrimRight(env[p.URLEnv], "/")
+		if p.bareHost {
+			c.BaseURL = hostURL(c.BaseURL)
+		}
 		c.set("base_url", "env "+p.URLEnv)
 		return
 	}

@@ -42,6 +42,10 @@ func (t TTS) GeminiKey(env map[string]string) (key, from string) {
 	return "", ""
 }
 
+// TTSProviders are the speech engines tts.provider names ("espeak-ng"
+// is also taken for espeak).
+var TTSProviders = []string{"gemini", "espeak"}
+
 // Validate checks the section's values, naming the setting at fault.
 func (t TTS) Validate() error {
 	switch p := strings.ToLower(strings.TrimSpace(t.Provider)); p {

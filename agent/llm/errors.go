@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -31,6 +32,10 @@ type APIError struct {
 	// HTML is true when the answer was a web page, not the API's own
 	// error body; Message is then the page's title.
 	HTML bool
+	// Fix is what the user should do, when the provider knows better
+	// than the status says (Ollama's missing model: "run `ollama pull
+	// NAME`"); "" words the advice from the status.
+	Fix string
 }
 
 func (e *APIError) Error() string {
@@ -67,7 +72,9 @@ type Error struct {
 	// HTML is true when the answer was a web page (a proxy's, a login
 	// portal's) rather than the API's: Message is its title.
 	HTML bool
-	Err  error // the underlying cause
+	// Fix, when set, is the advice that ends the message (APIError.Fix).
+	Fix string
+	Err error // the underlying cause
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -99,6 +106,9 @@ func (e *Error) Error() string {
 		}
 		return fmt.Sprintf("%s refused access (%d%s): check %s", name, e.Status, msg, ep.keyName())
 	case KindRequest:
+		if e.Fix != "" {
+			return fmt.Sprintf("%s rejected the request for model %q (%d%s): %s", name, ep.Model, e.Status, msg, e.Fix)
+		}
 		if e.Status == 404 {
 			return fmt.Sprintf("%s does not know model %q or the address (404%s): check the model setting and %s",
 				name, ep.Model, msg, ep.urlName())
@@ -116,6 +126,10 @@ func (e *Error) Error() string {
 	case KindMalformed:
 		return fmt.Sprintf("%s sent a malformed stream%s%s: check %s", name, tries, causeText(e.Err), ep.urlName())
 	default:
+		if ep.Local != "" && errors.Is(e.Err, syscall.ECONNREFUSED) {
+			return fmt.Sprintf("%s is not running at %s (connection refused%s): start it, or check %s",
+				ep.Local, ep.baseURL(), tries, ep.urlName())
+		}
 		return fmt.Sprintf("cannot reach %s at %s%s%s: check %s", name, ep.baseURL(), tries, causeText(e.Err), ep.urlName())
 	}
 }

@@ -1,7 +1,8 @@
 // Package llm holds the provider-neutral message types and the Model
 // interface the agent loop consumes. Each provider lives in its own
 // subpackage (gemini, openai, anthropic) built on the provider's official
-// SDK; llmtest has a scripted model and fake servers for tests.
+// SDK, and ollama on Ollama's native chat API; llmtest has a scripted
+// model and fake servers for tests.
 package llm
 
 import (

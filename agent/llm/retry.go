@@ -16,11 +16,15 @@ import (
 // Endpoint names what a provider talks to and which settings configure it,
 // so that a failure can say what to fix.
 type Endpoint struct {
-	Provider   string // "gemini", "openai", "openrouter", "anthropic", ...
+	Provider   string // the provider's name, as the configuration calls it
 	Model      string
 	BaseURL    string // "" means the SDK's default address
 	KeySetting string // where the key comes from, e.g. "GEMINI_API_KEY"
 	URLSetting string // where the address comes from, e.g. "GOOGLE_GEMINI_BASE_URL or base_url"
+	// Local names the server program when it runs on the user's own
+	// machine ("Ollama", "llama.cpp"): a refused connection then says
+	// that it is not running, rather than that the network failed.
+	Local string
 }
 
 func (ep Endpoint) keyName() string {
@@ -194,7 +198,7 @@ func (p Policy) judge(err error, ep Endpoint, try int) failure {
 	var api *APIError
 	switch {
 	case errors.As(err, &api):
-		e.Status, e.HTML = api.Status, api.HTML
+		e.Status, e.HTML, e.Fix = api.Status, api.HTML, api.Fix
 		e.Message = OneLine(api.Message, 160)
 		switch s := api.Status; {
 		case s == 401 || s == 403 || api.KeyInvalid:

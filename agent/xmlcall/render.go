@@ -73,6 +73,10 @@ func renderOne(doc *etree.Document, r *Response) {
 		e := result.CreateElement("error")
 		e.CreateAttr("code", Sanitize(r.Code))
 		e.CreateText(Sanitize(r.Message))
+		if r.Content != "" {
+			// What the model needs to fix the call (a tool's definition).
+			result.CreateElement("content").CreateCData(Sanitize(r.Content))
+		}
 		return
 	}
 	if len(r.Metadata) > 0 {

@@ -140,3 +140,17 @@ func TestRenderGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderErrorWithContent: an error that carries content (a tool's
+// definition) shows both, the content in CDATA after the error.
+func TestRenderErrorWithContent(t *testing.T) {
+	var b strings.Builder
+	err := Render(&b, Response{ID: "1", Name: "note_list", Code: "TOOL_UNKNOWN", Message: "not run", Content: "## note_list\n- folder <path>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "    <error code=\"TOOL_UNKNOWN\">not run</error>\n    <content><![CDATA[## note_list\n- folder <path>]]></content>\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("Render = %s\nwant it to hold\n%s", b.String(), want)
+	}
+}

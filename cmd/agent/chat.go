@@ -46,7 +46,7 @@ mode (ask, auto, plan), Esc stops a reply and Ctrl+C twice quits.`,
 
 func chatFlags(cmd *cobra.Command, o *runOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.provider, "provider", "", "model provider (gemini, openai, openrouter, venice, ollama, anthropic)")
+	f.StringVar(&o.provider, "provider", "", config.ProviderFlagHelp())
 	f.StringVar(&o.model, "model", "", "model name")
 	f.IntVar(&o.maxIterations, "max-iterations", 0, fmt.Sprintf("model calls allowed per message (default %d)", agent.DefaultMaxIterations))
 	f.StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")
@@ -405,11 +405,8 @@ func (b *chatBackend) switchModel(ctx context.Context, spec string) (tui.Reply, 
 }
 
 func knownProvider(p string) bool {
-	switch p {
-	case "gemini", "openai", "openrouter", "venice", "ollama", "anthropic":
-		return true
-	}
-	return false
+	_, ok := config.LookupPreset(p)
+	return ok
 }
 
 // resume lists the project's sessions, or switches to one.

@@ -23,7 +23,7 @@ func registerCompletions(c *cobra.Command, d *factory) {
 	}
 	if strings.HasPrefix(c.CommandPath(), "agent tts") {
 		// Speech has its own providers.
-		completeFlag(c, "provider", func() []string { return []string{"gemini", "espeak"} })
+		completeFlag(c, "provider", func() []string { return config.TTSProviders })
 	} else {
 		completeFlag(c, "provider", config.PresetNames)
 	}

@@ -25,10 +25,8 @@ AGENT_MAX_ITERATIONS, AGENT_APPROVAL, AGENT_TOOL_TIMEOUT, AGENT_MODEL_TIMEOUT
 and each SDK's own base URL variable), then .agent/config.toml in the
 project, then $XDG_CONFIG_HOME/agent/config.toml, then defaults.
 
-API keys are read only from the environment (GEMINI_API_KEY or
-GOOGLE_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, VENICE_API_KEY,
-ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, or the variable named by
-api_key_env) and are shown masked.`,
+API keys are read only from the environment (` + config.KeyVariables() + `,
+or the variable named by api_key_env) and are shown masked.`,
 		Example: `  agent config
   agent config --provider ollama
   agent config > ~/.config/agent/config.toml   # a starting point to edit`,
@@ -62,7 +60,7 @@ api_key_env) and are shown masked.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&dir, "dir", "", "project folder (default: the current folder)")
-	f.StringVar(&flags.Provider, "provider", "", "model provider (gemini, openai, openrouter, venice, ollama, anthropic)")
+	f.StringVar(&flags.Provider, "provider", "", config.ProviderFlagHelp())
 	f.StringVar(&flags.Model, "model", "", "model name")
 	f.StringVar(&flags.BaseURL, "base-url", "", "API address of the provider")
 	return cmd

@@ -16,7 +16,7 @@ import (
 // providerVars are the variables that choose or configure a provider.
 var providerVars = []string{
 	"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
-	"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY", "VENICE_API_KEY", "OLLAMA_API_KEY",
+	"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENROUTER_API_KEY", "VENICE_API_KEY", "OLLAMA_API_KEY", "OLLAMA_HOST",
 	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
 	"AGENT_PROVIDER", "AGENT_MODEL", "AGENT_BASE_URL", "AGENT_API_KEY_ENV", "AGENT_MAX_ITERATIONS",
 	"AGENT_APPROVAL", "AGENT_TOOL_TIMEOUT", "AGENT_MODEL_TIMEOUT",
@@ -73,8 +73,13 @@ func TestConfigCmdMissingKey(t *testing.T) {
 
 func TestConfigCmdNoProvider(t *testing.T) {
 	cleanEnv(t)
-	if _, ok := config.OllamaProbe(t.Context(), nil)(config.OllamaURL); ok {
-		t.Skip("an Ollama answers on localhost:11434")
+	probe := config.LocalProbe(t.Context(), nil)
+	for _, name := range config.PresetNames() {
+		if p, _ := config.LookupPreset(name); p.NoKey {
+			if _, ok := probe(p, p.BaseURL); ok {
+				t.Skipf("%s answers on %s", p.Title, p.BaseURL)
+			}
+		}
 	}
 	out, errOut, code := runAgent(t, "config", "--dir", t.TempDir())
 	if code != exitOK || !strings.Contains(errOut, "no model provider") {
@@ -129,7 +134,15 @@ func TestModelFactory(t *testing.T) {
 	}{
 		{"gemini", llmtest.NewGeminiServer, nil, config.FamilyGemini, "gemini/gemini-2.5-flash"},
 		{"openai", llmtest.NewOpenAIServer, nil, config.FamilyOpenAI, "openai/gpt-4.1-mini"},
-		{"ollama via OPENAI_BASE_URL", llmtest.NewOpenAIServer, []string{"AGENT_PROVIDER=ollama", "OPENAI_API_KEY="}, config.FamilyOpenAI, "ollama/qwen3"},
+		{"ollama at OLLAMA_HOST", func(t testing.TB, a ...llmtest.Answer) *llmtest.Server {
+			return llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Max: 40960}}, a...).Server
+		}, []string{"AGENT_PROVIDER=ollama"}, config.FamilyOllama, "ollama/qwen3:latest"},
+		{"llamacpp via OPENAI_BASE_URL", func(t testing.TB, a ...llmtest.Answer) *llmtest.Server {
+			return llmtest.NewLlamaCppServer(t, 4096, a...)
+		}, []string{"AGENT_PROVIDER=llamacpp", "OPENAI_API_KEY="}, config.FamilyOpenAI, "llamacpp/llmtest.gguf"},
+		{"lmstudio via OPENAI_BASE_URL", func(t testing.TB, a ...llmtest.Answer) *llmtest.Server {
+			return llmtest.NewLMStudioServer(t, []llmtest.LMStudioModel{{ID: "qwen3-8b", Loaded: 8192}}, a...)
+		}, []string{"AGENT_PROVIDER=lmstudio", "OPENAI_API_KEY="}, config.FamilyOpenAI, "lmstudio/qwen3-8b"},
 		{"anthropic", llmtest.NewAnthropicServer, nil, config.FamilyAnthropic, "anthropic/claude-sonnet-4-5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

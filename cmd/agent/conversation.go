@@ -94,9 +94,11 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		fmt.Fprintf(f.io.ErrOut, "agent: note: files.extra_extensions (from %s) is no longer needed and is ignored: every text file is editable\n", safeText(c.cfg.Origin("files.extra_extensions")))
 	}
 	// The context budget: every request fits the model's window, and a
-	// whole-file read is sized to what is left of it.
-	win := config.DetectWindow(ctx, nil, &c.cfg, f.environ())
-	budget := &agent.Budget{Window: win.Tokens, Source: win.Source, Hint: win.Hint}
+	// whole-file read is sized to what is left of it. A window the
+	// configuration does not know is asked of the model with the system
+	// prompt (see fitSystemPrompt).
+	win, src := c.cfg.Window()
+	budget := &agent.Budget{Window: win, Source: src}
 	reasoning, err := llm.ParseReasoning(c.cfg.EffectiveReasoning())
 	if err != nil {
 		return c, err
@@ -124,7 +126,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 
 	system := o.system
 	if system == "" {
-		if system, err = c.systemPrompt(ctx, f, sess, budget, llm.Request{Reasoning: reasoning}); err != nil {
+		if system, err = c.systemPrompt(ctx, f, sess, budget, llm.Request{Reasoning: reasoning}, model); err != nil {
 			return c, err
 		}
 	}
@@ -157,44 +159,29 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		Reasoning:     reasoning,
 		Budget:        budget,
 		Instructions:  prompt.NewNested(o.dir, 0).For,
+		Unshown:       c.prompt.Unshown,
 	}
 	watcher.agent = c.agent
 	return c, nil
 }
 
-// systemPrompt returns the conversation's system prompt. A resumed
-// session keeps the prompt it was started with while the tool catalog is
-// the same, so that the provider's cache of the prefix still hits; a new
-// catalog (a tool added or changed) gets a new prompt.
-func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session, budget *agent.Budget, req llm.Request) (string, error) {
-	tree := c.cfg.Tree
-	p, err := f.systemPrompt(ctx, c.root, c.tools.reg, tree)
+// systemPrompt returns the conversation's system prompt, in the form
+// that fits the model's window. A resumed session keeps the prompt it was
+// started with while the tool catalog (and so the form) is the same, so
+// that the provider's cache of the prefix still hits; a new catalog (a
+// tool added or changed) gets a new prompt.
+func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session, budget *agent.Budget, req llm.Request, model llm.Model) (string, error) {
+	ch, err := f.fitSystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
 	if err != nil {
 		return "", err
 	}
-	c.prompt = p
-	key := catalogKey(p.Section("tools"))
+	c.prompt = ch.prompt
+	key := catalogKey(ch.prompt.Section("tools"))
 	if old, oldKey := sess.System(); old != "" && oldKey == key {
 		return old, nil
 	}
-	// A window too small for the prompt first gets a smaller file tree,
-	// and only then is refused, with the reason.
-	text, err := budget.FitSystem(req,
-		func() (string, error) { return p.String(), nil },
-		func() (string, error) {
-			small := tree
-			small.Budget = min(tree.Budget, 40)
-			q, err := f.systemPrompt(ctx, c.root, c.tools.reg, small)
-			if err == nil {
-				c.prompt = q
-			}
-			return q.String(), err
-		})
-	if err != nil {
-		return "", err
-	}
-	sess.SetSystem(text, key)
-	return text, nil
+	sess.SetSystem(ch.fit.Text, key)
+	return ch.fit.Text, nil
 }
 
 func catalogKey(catalog string) string {

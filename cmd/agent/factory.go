@@ -59,8 +59,8 @@ func (f *factory) environ() map[string]string {
 // dir: flags over the environment over dir/.agent/config.toml over the
 // user's config file. The project's settings that need trust apply only
 // once it is trusted (asked on the terminal, see trust.go). With no
-// provider configured and no key set, it asks a local Ollama (briefly)
-// whether it is there.
+// provider configured and no key set, it asks the local servers (Ollama,
+// llama.cpp, LM Studio; briefly, all at once) whether they are there.
 func (f *factory) loadConfig(ctx context.Context, dir string, flags config.Flags) (config.Config, error) {
 	cfg, err := f.readConfig(ctx, dir, flags, false)
 	if err != nil && !errors.Is(err, config.ErrNoProvider) {
@@ -87,7 +87,7 @@ func (f *factory) readConfig(ctx context.Context, dir string, flags config.Flags
 		Trusted: trusted || f.trust || isTrusted(env, dir),
 		Env:     env,
 		Flags:   flags,
-		Probe:   config.OllamaProbe(ctx, nil),
+		Probe:   config.LocalProbe(ctx, nil),
 	})
 }
 
@@ -174,8 +174,12 @@ type toolBuild struct {
 // toolSet is a conversation's registry and what must be closed with it
 // (stores, clients, the sandbox's folder handle).
 type toolSet struct {
-	reg     *tools.Registry
-	closers []func() error
+	reg *tools.Registry
+	// essential names the tools the small-window prompt describes (the
+	// file tools and run_command); the others it only names. Empty means
+	// every tool.
+	essential []string
+	closers   []func() error
 	// notes is the notes store behind the note tools; nil when they are
 	// off.
 	notes notes.Store

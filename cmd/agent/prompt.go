@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/prompt"
 )
 
@@ -34,7 +35,12 @@ func newPromptCmd(d *factory) *cobra.Command {
 role and rules, the tool-call protocol, the tool catalog, the environment, the
 project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 
---stats prints the size of each section in bytes and estimated tokens instead.
+The form fits the model's window: a window of 4k-8k tokens (a local server's
+default) gets the small-window form, with the essential tools only. When the
+configuration does not give the window, the model's server is asked (briefly).
+
+--stats prints the size of each section in bytes and estimated tokens instead,
+and which form was chosen and why.
 --budget and --style preview the file tree with other settings than the
 [tree] section of the configuration.`,
 		Args: cobra.NoArgs,
@@ -66,14 +72,14 @@ project's AGENTS.md (or GEMINI.md / CLAUDE.md), and the file tree.
 				return err
 			}
 			defer set.Close()
-			p, err := d.systemPrompt(cmd.Context(), root, set.reg, tree)
+			ch, err := d.nextPrompt(cmd.Context(), root, cfg, set, tree)
+			if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
+				return writePromptStats(d.io.Out, ch, err)
+			}
 			if err != nil {
 				return err
 			}
-			if o.stats {
-				return writePromptStats(d.io.Out, p)
-			}
-			text := p.String()
+			text := ch.prompt.String()
 			if d.io.stdoutTTY {
 				// AGENTS.md and file names are anyone's text: show
 				// their control characters, do not obey them.
@@ -115,9 +121,11 @@ func projectFolder(dir string) (string, error) {
 	return abs, nil
 }
 
-// writePromptStats prints one line per section, the total, and the size
-// of the fixed part that every request repeats.
-func writePromptStats(w io.Writer, p prompt.Prompt) error {
+// writePromptStats prints one line per section, the total, the size of
+// the fixed part that every request repeats, and which form was chosen
+// for the model's window and why (or why none fits: fitErr).
+func writePromptStats(w io.Writer, ch promptChoice, fitErr error) error {
+	p := ch.prompt
 	var b strings.Builder
 	row := func(name string, bytes, tokens int) {
 		fmt.Fprintf(&b, "%-13s %8s %8s\n", name, groupDigits(bytes), groupDigits(tokens))
@@ -143,6 +151,21 @@ func writePromptStats(w io.Writer, p prompt.Prompt) error {
 	}
 	fmt.Fprintf(&b, "instructions file: %s\n", instr)
 	fmt.Fprintf(&b, "tree: %s lines, %s files, collapsed folders: %s\n", groupDigits(p.Tree.Lines), groupDigits(p.Tree.Files), groupDigits(p.Tree.Collapsed))
+	if ch.window.Tokens > 0 {
+		fmt.Fprintf(&b, "window: %s tokens, from %s\n", groupDigits(ch.window.Tokens), ch.window.Source)
+		if ch.window.Note != "" {
+			fmt.Fprintf(&b, "note: %s\n", ch.window.Note)
+		}
+	}
+	switch {
+	case fitErr != nil:
+		fmt.Fprintf(&b, "form: none fits: %v\n", fitErr)
+	default:
+		fmt.Fprintf(&b, "form: %s (%s)\n", formNames[ch.fit.Index], ch.fit.Why)
+	}
+	if len(p.Unshown) > 0 {
+		fmt.Fprintf(&b, "tools only named: %s\n", groupDigits(len(p.Unshown)))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
@@ -272,4 +273,48 @@ func testCatalog(t *testing.T, dir string) *tools.Registry {
 	}
 	t.Cleanup(func() { set.Close() })
 	return set.reg
+}
+
+// TestPromptCommandForms: --stats says which form of the prompt the next
+// run would send and why: the full one when the window is unknown or
+// large, the small-window one for a 4,096-token window, configured or
+// told by the server (a llama.cpp's /props, asked briefly); and `agent
+// prompt` prints that form.
+func TestPromptCommandForms(t *testing.T) {
+	cleanEnv(t)
+	dir := promptProject(t)
+	out, _, code := runPromptCmd(t, "--dir", dir, "--stats")
+	if code != 0 || !strings.Contains(out, "form: full (the model's window is unknown") {
+		t.Errorf("no window: exit %d\n%s", code, out)
+	}
+	t.Setenv("GEMINI_API_KEY", "k")
+	t.Setenv("AGENT_CONTEXT_WINDOW", "4096")
+	out, _, code = runPromptCmd(t, "--dir", dir, "--stats")
+	if code != 0 || !strings.Contains(out, "form: small-window (the window of 4096 tokens is small") || !strings.Contains(out, "tools only named:") {
+		t.Errorf("a 4096-token window: exit %d\n%s", code, out)
+	}
+	t.Setenv("AGENT_CONTEXT_WINDOW", "65536")
+	out, _, _ = runPromptCmd(t, "--dir", dir, "--stats")
+	if !strings.Contains(out, "form: full (the window of 65536 tokens leaves") {
+		t.Errorf("a large window:\n%s", out)
+	}
+
+	cleanEnv(t)
+	t.Setenv("AGENT_CONTEXT_WINDOW", "")
+	s := llmtest.NewLlamaCppServer(t, 4096)
+	t.Setenv("OPENAI_BASE_URL", s.URL)
+	t.Setenv("AGENT_PROVIDER", "llamacpp")
+	out, _, code = runPromptCmd(t, "--dir", dir, "--stats")
+	for _, want := range []string{"window: 4,096 tokens, from llama.cpp /props", "form: small-window"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("llama.cpp: exit %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+	out, _, _ = runPromptCmd(t, "--dir", dir)
+	if !strings.Contains(out, "Also available, described when first called") || strings.Contains(out, "## note_create") {
+		t.Errorf("agent prompt does not print the small-window form:\n%s", out)
+	}
+	if n := len(s.Requests()); n != 0 {
+		t.Errorf("%d generation requests; the window question is no generation", n)
+	}
 }

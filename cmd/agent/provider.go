@@ -9,6 +9,7 @@ import (
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/anthropic"
 	"github.com/agentcli/agent/agent/llm/gemini"
+	"github.com/agentcli/agent/agent/llm/ollama"
 	"github.com/agentcli/agent/agent/llm/openai"
 )
 
@@ -23,6 +24,10 @@ func buildModel(ctx context.Context, cfg config.Config) (llm.Model, error) {
 		Timeout:  time.Duration(cfg.ModelTimeout),
 	}
 	keySetting, urlSetting := cfg.KeyEnv, cfg.URLSetting()
+	local := "" // the server's name, when it runs on the user's machine
+	if p, ok := config.LookupPreset(cfg.Provider); ok && p.NoKey {
+		local = p.Title
+	}
 	switch cfg.Family {
 	case config.FamilyGemini:
 		return gemini.New(ctx, gemini.Options{
@@ -35,7 +40,15 @@ func buildModel(ctx context.Context, cfg config.Config) (llm.Model, error) {
 			KeySetting: keySetting, URLSetting: urlSetting,
 			// OpenAI itself wants max_completion_tokens (its reasoning
 			// models refuse max_tokens); compatible servers read max_tokens.
-			MaxCompletionTokens: cfg.Provider == "openai" && cfg.BaseURL == config.OpenAIURL,
+			MaxCompletionTokens: cfg.BaseURL == config.OpenAIURL,
+			AskWindow:           cfg.ServerWindow(),
+			Local:               local,
+		})
+	case config.FamilyOllama:
+		numCtx, _ := cfg.Window() // a configured window is sent as num_ctx
+		return ollama.New(ollama.Options{
+			Model: cfg.Model, BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Policy: policy,
+			URLSetting: urlSetting, NumCtx: numCtx,
 		})
 	case config.FamilyAnthropic:
 		o := anthropic.Options{

@@ -89,7 +89,7 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.outputFormat, "output-format", formatText, "text, json or stream-json")
-	f.StringVar(&o.provider, "provider", "", "model provider (gemini, openai, openrouter, venice, ollama, anthropic)")
+	f.StringVar(&o.provider, "provider", "", config.ProviderFlagHelp())
 	f.StringVar(&o.model, "model", "", "model name")
 	f.IntVar(&o.maxIterations, "max-iterations", 0, fmt.Sprintf("model calls allowed for this request (default %d)", agent.DefaultMaxIterations))
 	f.StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")

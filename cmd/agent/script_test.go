@@ -30,12 +30,19 @@ func TestMain(m *testing.M) {
 //
 // Extra commands for the scripts:
 //
-//	fakellm PROVIDER FILE...   start a fake gemini, openai or anthropic
+//	fakellm PROVIDER FILE...   start a fake gemini, openai, anthropic,
+//	                           ollama (with llama3.2, trained for 131,072
+//	                           tokens; ollama:4096 for 4,096) or llamacpp
+//	                           (a 4,096-token window)
 //	                           server answering each request with the
 //	                           next FILE, and point the agent at it
 //	llmreq N [FIELD]           print request N's last user message
 //	                           (FIELD: last, system, body, stop)
 //	llmreq count               print how many requests were made
+//	llmreq windows             print each request's num_ctx, the window
+//	                           it was served with, its tokens and how
+//	                           many were lost off its beginning, then
+//	                           whether num_ctx was the same in all
 //	jsonl PATH...              fail unless every line of each file (or of
 //	                           each *.jsonl file in a folder) is JSON
 //	sha256 PATH...             print each path's SHA-256, "folder" or
@@ -106,6 +113,14 @@ func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string
 		srv = llmtest.NewOpenAIServer(t, answers...)
 	case "anthropic":
 		srv = llmtest.NewAnthropicServer(t, answers...)
+	case "ollama", "ollama:4096":
+		trained := 131072
+		if args[0] == "ollama:4096" {
+			trained = 4096
+		}
+		srv = llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "llama3.2:latest", Max: trained}}, answers...).Server
+	case "llamacpp":
+		srv = llmtest.NewLlamaCppServer(t, 4096, answers...)
 	default:
 		ts.Fatalf("unknown provider %q", args[0])
 	}
@@ -186,8 +201,21 @@ func cmdLLMReq(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("no fake server: run fakellm first")
 	}
 	reqs := st.srv.Requests()
-	if args[0] == "count" {
+	switch args[0] {
+	case "count":
 		fmt.Fprintln(ts.Stdout(), len(reqs))
+		return
+	case "windows":
+		same := len(reqs) > 0
+		for i, r := range reqs {
+			fmt.Fprintf(ts.Stdout(), "%d num_ctx=%d window=%d tokens=%d lost=%d\n", i+1, r.NumCtx, r.Window, r.Tokens, r.Lost)
+			same = same && r.NumCtx == reqs[0].NumCtx
+		}
+		if same {
+			fmt.Fprintf(ts.Stdout(), "num_ctx: the same in all %d requests\n", len(reqs))
+		} else {
+			fmt.Fprintln(ts.Stdout(), "num_ctx: not the same in every request")
+		}
 		return
 	}
 	n, err := strconv.Atoi(args[0])

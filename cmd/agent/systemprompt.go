@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
@@ -19,6 +22,8 @@ type promptSettings struct {
 	// userDir is the user's config folder, whose AGENTS.md applies to
 	// every project; "" for none.
 	userDir string
+	// small builds the small-window form.
+	small bool
 }
 
 // systemPrompt builds the system prompt for the project at root, the tools
@@ -26,11 +31,86 @@ type promptSettings struct {
 // is configured). It is the one place the prompt is built: `agent run`
 // sends p.String(), and `agent prompt` prints exactly that.
 func (d *factory) systemPrompt(ctx context.Context, root string, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+	return d.promptForm(ctx, root, &toolSet{reg: reg}, tree, false)
+}
+
+// promptForm builds the system prompt in its full or small-window form;
+// the small form describes the set's essential tools only (every tool
+// when the set names none).
+func (d *factory) promptForm(ctx context.Context, root string, set *toolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
 	}
-	return buildSystemPrompt(ctx, root, reg, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ())})
+	return buildSystemPrompt(ctx, root, set, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ()), small: small})
+}
+
+// promptChoice is the system prompt chosen for the model's window.
+type promptChoice struct {
+	prompt prompt.Prompt
+	fit    agent.SystemFit
+	// window is the window as the model's server told it; zero when it
+	// was configured, built in, or not asked.
+	window llm.Window
+}
+
+// fitSystemPrompt builds the system prompt for the model's window. A
+// window not configured is asked of the model's server (llm.Windowed),
+// and for Ollama sized to what the full prompt needs; then the budget
+// takes the full prompt, the same with a smaller file tree, or the
+// small-window form, the first that leaves room to work.
+func (d *factory) fitSystemPrompt(ctx context.Context, root string, set *toolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (promptChoice, error) {
+	var ch promptChoice
+	full, err := d.promptForm(ctx, root, set, tree, false)
+	if err != nil {
+		return ch, err
+	}
+	ch.prompt = full // what a refusal shows
+	if w, ok := model.(llm.Windowed); ok && budget.Window <= 0 {
+		ch.window = w.Window(ctx, budget.Need(full.String(), req))
+		budget.Window, budget.Source, budget.Hint = ch.window.Tokens, ch.window.Source, ch.window.Hint
+	}
+	forms := []prompt.Prompt{full}
+	build := func(tree config.Tree, small bool) func() (string, error) {
+		return func() (string, error) {
+			p, err := d.promptForm(ctx, root, set, tree, small)
+			forms = append(forms, p)
+			return p.String(), err
+		}
+	}
+	smallTree := tree
+	smallTree.Budget = min(tree.Budget, 40)
+	ch.fit, err = budget.FitSystem(req,
+		func() (string, error) { return full.String(), nil },
+		build(smallTree, false),
+		build(tree, true))
+	if err != nil {
+		return ch, err
+	}
+	ch.prompt = forms[ch.fit.Index]
+	return ch, nil
+}
+
+// formNames name the candidates of fitSystemPrompt, in order.
+var formNames = []string{"full", "full, with a smaller file tree", "small-window"}
+
+// nextPrompt is the system prompt the next run in the project would
+// send: the form chosen for the configured model's window, which is
+// asked of its server (briefly) when the configuration does not say it.
+// With no model to ask (no provider or key configured) the window is
+// the configured one, or unknown.
+func (d *factory) nextPrompt(ctx context.Context, root string, cfg config.Config, set *toolSet, tree config.Tree) (promptChoice, error) {
+	win, src := cfg.Window()
+	budget := &agent.Budget{Window: win, Source: src}
+	reasoning, err := llm.ParseReasoning(cfg.EffectiveReasoning())
+	if err != nil {
+		return promptChoice{}, err
+	}
+	var model llm.Model
+	if cfg.Provider != "" {
+		model, _ = d.model(ctx, cfg) // without a key, no server is asked
+	}
+	return d.fitSystemPrompt(ctx, root, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.
@@ -42,24 +122,26 @@ func treeOptions(t config.Tree) (prompt.TreeOptions, error) {
 	return prompt.TreeOptions{Budget: t.Budget, Style: style}, nil
 }
 
-func buildSystemPrompt(ctx context.Context, root string, reg *tools.Registry, s promptSettings) (prompt.Prompt, error) {
+func buildSystemPrompt(ctx context.Context, root string, set *toolSet, s promptSettings) (prompt.Prompt, error) {
 	return prompt.Build(ctx, prompt.Options{
 		Root:     root,
-		Tools:    promptCatalog(reg),
-		Examples: protocolExamples(reg),
+		Tools:    promptCatalog(set),
+		Examples: protocolExamples(set.reg),
 		Now:      s.now,
 		Tree:     s.tree,
 		UserDir:  s.userDir,
+		Small:    s.small,
 	})
 }
 
 // promptCatalog describes the registered tools for the prompt, in registry
 // order.
-func promptCatalog(reg *tools.Registry) []prompt.Tool {
+func promptCatalog(set *toolSet) []prompt.Tool {
 	var out []prompt.Tool
-	for _, t := range reg.Tools() {
+	for _, t := range set.reg.Tools() {
 		def := t.Definition()
-		pt := prompt.Tool{Name: def.Name, Description: def.Description}
+		pt := prompt.Tool{Name: def.Name, Description: def.Description,
+			Essential: len(set.essential) == 0 || slices.Contains(set.essential, def.Name)}
 		for _, p := range def.Params {
 			pt.Params = append(pt.Params, prompt.Param{
 				Name:        p.Name,
@@ -94,6 +176,12 @@ var (
 		{Name: "end_line", Value: "4"},
 		{Name: "content", Value: "\nThe new third line.\nThe new fourth line.\n"},
 	}}
+	exampleReplace = xmlcall.Call{Name: "write_file", ID: "1", Params: []xmlcall.Param{
+		{Name: "operation_type", Value: "replace"},
+		{Name: "file_path", Value: "README.md"},
+		{Name: "old_text", Value: "Version 1.2"},
+		{Name: "content", Value: "Version 1.3"},
+	}}
 	exampleError = xmlcall.Response{ID: "4", Name: "read_file",
 		Params:  []xmlcall.Param{{Name: "file_path", Value: "docs/setup.md"}},
 		Code:    tools.CodeFileNotFound,
@@ -113,6 +201,9 @@ func protocolExamples(reg *tools.Registry) prompt.Examples {
 	}
 	if exampleRegistered(reg, examplePartial) {
 		ex.Partial = xmlcall.RenderCall(examplePartial)
+	}
+	if exampleRegistered(reg, exampleReplace) {
+		ex.Replace = xmlcall.RenderCall(exampleReplace)
 	}
 	if exampleRegistered(reg, xmlcall.Call{Name: exampleError.Name, Params: exampleError.Params}) {
 		ex.Error = xmlcall.RenderString(exampleError)

@@ -32,6 +32,7 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 		}
 		set.reg.Add(webTool(b))
 	}
+	set.essential = set.reg.Names()
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}

@@ -25,6 +25,19 @@
 // server-sent events framed as each provider frames them, with the finish
 // reason and usage at the end.
 //
+// The local servers behave like the real ones where the agent depends on
+// it. NewOllamaServer speaks Ollama's native POST /api/chat (streamed as
+// one JSON object a line) beside /v1/chat/completions, with /api/show,
+// /api/ps and /api/tags; NewLlamaCppServer and NewLMStudioServer speak the
+// OpenAI-compatible API with llama.cpp's /props and LM Studio's
+// /api/v0/models. Each serves a request with a window (Ollama's num_ctx,
+// else 4,096 tokens; llama.cpp's -c; LM Studio's loaded context), counts
+// the prompt as the agent's budget does (llm.EstimateRequest), and when
+// the prompt is larger drops its beginning, the system prompt first: the
+// request records it (Request.Window, Tokens, Lost) and the answer is
+// LostAnswer instead of the script, as a model without its instructions
+// would reply.
+//
 // An Answer streams its Chunks, or fails: an HTTP error status with the
 // provider's error body and any headers (Fail), a Fault after the chunks
 // (TCP reset, malformed event, clean cut without an end, in-stream error

@@ -41,6 +41,19 @@ type Request struct {
 	// CacheBreakpoints names the blocks an Anthropic request marked with
 	// cache_control: "system", "tools", or "messages[i]".
 	CacheBreakpoints []string
+	// NumCtx is the window an Ollama request asked for (options.num_ctx);
+	// 0 when it asked for none.
+	NumCtx int
+	// Think is Ollama's think field as sent ("true", "\"low\""), "" when
+	// absent.
+	Think string
+
+	// For servers with a window (Ollama, llama.cpp): Window is the one
+	// the request was served with, Tokens its prompt as the server
+	// counted it (llm.EstimateRequest, as the agent's budget counts), and
+	// Lost how many of those tokens did not fit and were dropped from the
+	// beginning, the system prompt first, as real servers truncate.
+	Window, Tokens, Lost int
 }
 
 // Text is the system prompt and every message's text, joined: what a
@@ -82,6 +95,13 @@ type Server struct {
 	srv   *httptest.Server
 	done  chan struct{}
 
+	// window, when set, is the window a request is served with: a
+	// prompt larger loses its beginning (see Request.Lost).
+	window func(Request) int
+	// admit, when set, may answer a request before the script does,
+	// without using a scripted answer (a model the server does not have).
+	admit func(Request) (Answer, bool)
+
 	mu           sync.Mutex
 	promptTokens func(Request) int
 	intercept    func(Request) (Answer, bool)
@@ -90,9 +110,15 @@ type Server struct {
 	requests     []Request
 }
 
-func newServer(t testing.TB, p protocol, answers []Answer) *Server {
+// newServer starts a server for protocol p; setup, when given, fills in
+// its hooks (window, admit, extra) before it starts, so that no request
+// can see them half set.
+func newServer(t testing.TB, p protocol, answers []Answer, setup ...func(*Server)) *Server {
 	t.Helper()
 	s := &Server{t: t, proto: p, done: make(chan struct{}), answers: append([]Answer(nil), answers...)}
+	for _, f := range setup {
+		f(s)
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.Root = s.srv.URL
 	s.URL = s.srv.URL + p.basePath()
@@ -161,8 +187,32 @@ func (s *Server) Remaining() int {
 // agent's configuration) at this server, with a dummy key.
 func (s *Server) Env() []string { return s.proto.env(s) }
 
+// Absent makes the server answer 404 to GET requests of these paths, as
+// a server without them does (llama.cpp has no /api/v0/models), instead
+// of failing the test as an unexpected request.
+func (s *Server) Absent(paths ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.extra == nil {
+		s.extra = map[string]http.HandlerFunc{}
+	}
+	for _, p := range paths {
+		s.extra[p] = absent
+	}
+}
+
+// absent answers as a server without the endpoint does.
+func absent(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	io.WriteString(w, `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if h := s.extra[r.URL.Path]; h != nil {
+	s.mu.Lock()
+	h := s.extra[r.URL.Path]
+	s.mu.Unlock()
+	if h != nil {
 		h(w, r)
 		return
 	}
@@ -174,13 +224,26 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req.Stream = stream
 		decodeErr = s.proto.decode(body, &req)
 	}
+	var admitted Answer
+	refused := false
+	if ok && decodeErr == nil && s.admit != nil {
+		admitted, refused = s.admit(req)
+	}
+	if ok && decodeErr == nil && !refused && s.window != nil {
+		req.Window = s.window(req)
+		req.Tokens = llm.EstimateRequest(llm.Request{System: req.System, Messages: req.Messages})
+		req.Lost = max(req.Tokens-req.Window, 0)
+	}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	n := len(s.requests)
 	var a Answer
 	exhausted := s.next >= len(s.answers)
 	intercepted := false
-	if ok && decodeErr == nil && s.intercept != nil {
+	if refused {
+		a, intercepted, exhausted = admitted, true, false
+	}
+	if ok && decodeErr == nil && !refused && s.intercept != nil {
 		a, intercepted = s.intercept(req)
 		exhausted = exhausted && !intercepted
 	}
@@ -189,8 +252,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			a = s.answers[s.next]
 			s.next++
 		}
-		if a.Usage == nil && s.promptTokens != nil {
+		if req.Lost > 0 {
+			// The model never saw the start of the conversation (its
+			// instructions, the tool protocol): it answers as a model
+			// without them would, with no call in the reply.
+			a = Say(LostAnswer)
+		}
+		switch {
+		case a.Usage != nil:
+		case s.promptTokens != nil:
 			a.Usage = &llm.Usage{InputTokens: s.promptTokens(req), OutputTokens: len(a.Chunks)}
+		case s.window != nil:
+			a.Usage = &llm.Usage{InputTokens: req.Tokens - req.Lost, OutputTokens: len(a.Chunks)}
 		}
 	}
 	s.mu.Unlock()
@@ -249,9 +322,17 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a A
 	s.stream(w, r, req, a)
 }
 
+// LostAnswer is what a fake server with a window answers, instead of the
+// script, to a request that did not fit it.
+const LostAnswer = "I do not know what you want me to do."
+
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, req Request, a Answer) {
 	flusher, _ := w.(http.Flusher)
-	w.Header().Set("Content-Type", "text/event-stream")
+	ct := "text/event-stream"
+	if n, ok := s.proto.(interface{ streamType(Request) string }); ok {
+		ct = n.streamType(req)
+	}
+	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	send := func(events ...string) {

@@ -184,3 +184,58 @@ func TestCloseCutsWaits(t *testing.T) {
 		t.Fatal("Close did not cut the hour-long delay")
 	}
 }
+
+// TestOllamaWindowLosesTheBeginning: the fake Ollama serves a request
+// with the window num_ctx asks for, else its default of 4,096 tokens; a
+// prompt beyond the window loses its beginning, and the model, without
+// its instructions, answers without a call. The model stays loaded with
+// the window of the last request, as /api/ps says.
+func TestOllamaWindowLosesTheBeginning(t *testing.T) {
+	s := NewOllamaServer(t, []OllamaModel{{Name: "llama3.2:latest", Max: 131072}}, Say("<tool_call>"), Say("<tool_call>"), Say("<tool_call>"))
+	big := strings.Repeat("word ", 4000) // 5,000 tokens as the budget counts them
+	body := func(numCtx string) string {
+		return `{"model":"llama3.2","messages":[{"role":"system","content":"` + big + `"},{"role":"user","content":"hi"}]` + numCtx + `}`
+	}
+	_, out := post(t, s.URL+"/api/chat", body(""))
+	if !strings.Contains(out, "I do not know") {
+		t.Errorf("an overflowing prompt was answered as if whole: %s", out)
+	}
+	_, out = post(t, s.URL+"/api/chat", body(`,"options":{"num_ctx":8192}`))
+	if !strings.Contains(out, `\u003ctool_call\u003e`) || !strings.Contains(out, `"prompt_eval_count":5009`) {
+		t.Errorf("a prompt within num_ctx was not answered from the script: %s", out)
+	}
+	reqs := s.Requests()
+	if reqs[0].Window != 4096 || reqs[0].Lost != reqs[0].Tokens-4096 || reqs[1].Window != 8192 || reqs[1].Lost != 0 || reqs[1].NumCtx != 8192 {
+		t.Errorf("windows %d/%d lost %d/%d, want 4096 losing the excess, then 8192 losing nothing", reqs[0].Window, reqs[1].Window, reqs[0].Lost, reqs[1].Lost)
+	}
+	if m := s.Models()[0]; m.Loaded != 8192 {
+		t.Errorf("loaded with %d, want 8192", m.Loaded)
+	}
+	// The OpenAI-compatible endpoint cannot ask for a window.
+	code, _ := post(t, s.URL+"/v1/chat/completions", `{"model":"llama3.2","stream":true,"messages":[{"role":"system","content":"`+big+`"},{"role":"user","content":"hi"}]}`)
+	if r := s.Requests()[2]; code != 200 || r.Window != 4096 || r.Lost == 0 {
+		t.Errorf("/v1: status %d, window %d, lost %d; want the default window and the beginning lost", code, r.Window, r.Lost)
+	}
+	if code, out := post(t, s.URL+"/api/chat", `{"model":"mistral","messages":[{"role":"user","content":"hi"}]}`); code != 404 || !strings.Contains(out, "try pulling it first") {
+		t.Errorf("a missing model: %d %s", code, out)
+	}
+}
+
+// TestLlamaCppWindow: /props says the window, and a prompt beyond it
+// loses its beginning.
+func TestLlamaCppWindow(t *testing.T) {
+	s := NewLlamaCppServer(t, 4096, Say("ok"))
+	resp, err := http.Get(s.Root + "/props")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"n_ctx":4096`) {
+		t.Errorf("/props = %s", b)
+	}
+	post(t, s.URL+"/chat/completions", `{"model":"x","messages":[{"role":"user","content":"`+strings.Repeat("word ", 4000)+`"}]}`)
+	if r := s.Requests()[0]; r.Window != 4096 || r.Lost == 0 {
+		t.Errorf("window %d lost %d, want 4096 and the beginning lost", r.Window, r.Lost)
+	}
+}

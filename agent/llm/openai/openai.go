@@ -1,5 +1,5 @@
 // Package openai is the llm.Model for OpenAI and every server that speaks
-// its chat completions API (OpenRouter, Venice, Ollama, llama.cpp, vLLM),
+// its chat completions API (hosted services and local servers alike),
 // built on the official github.com/openai/openai-go/v3 SDK. The client is
 // built from explicit options only, never from the process environment, so
 // that an OpenAI key cannot leak to another provider's server; the SDK's
@@ -29,14 +29,14 @@ const MaxStop = 4
 
 // Options configure an OpenAI-compatible model.
 type Options struct {
-	// Provider names the service in messages and Name: "openai",
-	// "openrouter", "venice", "ollama", ...
+	// Provider names the service in messages and Name: the configured
+	// provider's name; "openai" when empty.
 	Provider string
 	Model    string
 	// BaseURL is the API root, ending in /v1 for most servers. Required:
 	// the caller resolves presets and OPENAI_BASE_URL.
 	BaseURL string
-	// APIKey may be empty for servers that need none (Ollama).
+	// APIKey may be empty for servers that need none (local ones).
 	APIKey string
 	// HTTPClient carries the requests; nil means a fresh default client.
 	HTTPClient *http.Client
@@ -49,10 +49,18 @@ type Options struct {
 	// (OpenAI's current name, required by its reasoning models) instead of
 	// max_tokens (what most compatible servers read).
 	MaxCompletionTokens bool
+	// AskWindow makes Window ask the server for its context window (a
+	// local or self-hosted server: llama.cpp's /props, LM Studio's model
+	// list); hosted services are not asked.
+	AskWindow bool
+	// Local names the server program when it runs on the user's machine
+	// ("llama.cpp", "LM Studio"), for the message when it is not running.
+	Local string
 }
 
 // Model streams replies from one model of an OpenAI-compatible server.
 type Model struct {
+	hc     *http.Client
 	chat   openai.ChatCompletionService
 	o      Options
 	ep     llm.Endpoint
@@ -84,6 +92,7 @@ func New(o Options) (*Model, error) {
 		opts = append(opts, option.WithAPIKey(o.APIKey))
 	}
 	return &Model{
+		hc: hc,
 		// The service, not openai.NewClient: NewClient would add the
 		// environment's OPENAI_API_KEY even when talking to OpenRouter.
 		chat: openai.NewChatCompletionService(opts...),
@@ -94,6 +103,7 @@ func New(o Options) (*Model, error) {
 			BaseURL:    o.BaseURL,
 			KeySetting: orDefault(o.KeySetting, "OPENAI_API_KEY"),
 			URLSetting: orDefault(o.URLSetting, "OPENAI_BASE_URL or base_url"),
+			Local:      o.Local,
 		},
 	}, nil
 }
