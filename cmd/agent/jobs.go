@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/shell"
 )
@@ -27,6 +29,32 @@ func jobsManager(b toolBuild) *jobs.Manager {
 		LogDir:  filepath.Join(b.root, jobs.DefaultLogDir),
 		Prepare: func() error { return ensureStateDir(b.root) },
 	})
+}
+
+// withoutJobs is set without background jobs (no job tools, run_command
+// without its background flag), to measure what they add to the prompt;
+// nil when set has none.
+func withoutJobs(set *toolSet) *toolSet {
+	if set.jobs == nil {
+		return nil
+	}
+	jobTools := map[string]bool{}
+	for _, t := range jobs.Tools(set.jobs) {
+		jobTools[t.Definition().Name] = true
+	}
+	reg := tools.NewRegistry()
+	for _, t := range set.reg.Tools() {
+		def := t.Definition()
+		if jobTools[def.Name] {
+			continue
+		}
+		if _, ok := def.Param("background"); ok && def.Name == "run_command" {
+			def.Params = slices.DeleteFunc(slices.Clone(def.Params), func(p tools.Param) bool { return p.Name == "background" })
+			t = withDefinition{t, def}
+		}
+		reg.Add(t)
+	}
+	return &toolSet{reg: reg, essential: set.essential}
 }
 
 // openJobs opens the project's jobs database, nil when it does not

@@ -27,12 +27,14 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 		set.jobs = jobsManager(b)
 		set.closers = append(set.closers, set.jobs.Close)
 		set.reg.Add(shellTool(b, set.jobs))
-		for _, t := range jobs.Tools(set.jobs) {
-			set.reg.Add(t)
-		}
 		set.reg.Add(webTool(b))
 	}
 	set.essential = set.reg.Names()
+	if set.jobs != nil { // after the essential tools: the small-window form only names them
+		for _, t := range jobs.Tools(set.jobs) {
+			set.reg.Add(t)
+		}
+	}
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}

@@ -28,7 +28,7 @@ const outputMax = 16 << 10
 // OutputArgs are job_output's parameters.
 type OutputArgs struct {
 	JobID  int64  `json:"job_id"`
-	Offset *int64 `json:"offset,omitempty" jsonschema:"next_offset of the last job_output"`
+	Offset *int64 `json:"offset,omitempty"`
 }
 
 // StopArgs are job_stop's parameters.

@@ -16,7 +16,7 @@ import (
 
 // backgroundParam is run_command's flag for a job, offered when
 // Options.Jobs is set.
-var backgroundParam = tools.Param{Name: "background", Kind: tools.Boolean, Description: "run as a job: returns its id at once"}
+var backgroundParam = tools.Param{Name: "background", Kind: tools.Boolean, Description: "return at once with a job id"}
 
 // background starts c as a background job: the same sandbox, limits and
 // launch as a call's command, then the same checks after it when it
