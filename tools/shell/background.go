@@ -93,10 +93,12 @@ func (t *Tool) runJob(ctx context.Context, c call, out io.Writer, started func(i
 // grace, SIGKILL to all of them. The caller makes sure pid is still the
 // job's (its start time and parent).
 func StopProcess(pid int, grace time.Duration) {
-	sandboxed := commOf(pid) == "bwrap"
-	terminate(pid, sandboxed)
-	if waitGone(pid, grace) {
-		return
+	t := terminator{pid: pid, sandboxed: commOf(pid) == "bwrap"}
+	for deadline := time.Now().Add(grace); time.Now().Before(deadline); {
+		t.term()
+		if waitGone(pid, 100*time.Millisecond) {
+			return
+		}
 	}
 	killAll(pid)
 	waitGone(pid, grace)

@@ -233,3 +233,17 @@ func TestNoBackgroundParameterWithoutJobs(t *testing.T) {
 		t.Error("run_command with jobs has no boolean background parameter")
 	}
 }
+
+// A job stopped right after it started, before the sandbox ran its
+// command, still gets SIGTERM (not only SIGKILL after the grace period):
+// the command's processes that appear meanwhile are signalled too.
+func TestAJobStoppedAtOnceIsTerminatedNotKilled(t *testing.T) {
+	needBwrap(t)
+	dir := project(t, nil)
+	reg, _ := withJobs(t, dir, Options{Grace: 20 * time.Second})
+	res := callTool(t, reg, "run_command", "command", "sleep 30", "background", "true")
+	res = callTool(t, reg, "job_stop", "job_id", meta(res, "job_id"))
+	if meta(res, "status") != "stopped" || !strings.Contains(res.Message, "exit code 143") {
+		t.Errorf("job_stop = %s, want the command ended by SIGTERM (exit code 143 through bubblewrap)", res.Message)
+	}
+}

@@ -51,28 +51,50 @@ func start(argv, env []string, dir string, sandboxed bool) (*run, error) {
 // stop ends every process of the command: SIGTERM to each (bubblewrap
 // itself aside, whose death would SIGKILL the rest at once), then, if any
 // is still there after grace, SIGKILL to bubblewrap, which takes the
-// whole PID namespace with it, and to the process group.
+// whole PID namespace with it, and to the process group. Processes that
+// appear during the grace period (a command stopped right after its
+// start, before the sandbox ran it) get their SIGTERM too, each once.
 func (p *run) stop(grace time.Duration) {
-	terminate(p.pid, p.sandboxed)
-	select {
-	case <-p.done:
-		return
-	case <-time.After(grace):
+	t := terminator{pid: p.pid, sandboxed: p.sandboxed}
+	deadline := time.After(grace)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		t.term()
+		select {
+		case <-p.done:
+			return
+		case <-deadline:
+			killAll(p.pid)
+			p.cmd.Process.Kill()
+			<-p.done
+			return
+		case <-tick.C:
+		}
 	}
-	killAll(p.pid)
-	p.cmd.Process.Kill()
-	<-p.done
 }
 
-// terminate sends SIGTERM to the processes of the command whose
-// launcher is pid: in the sandbox, those below its init; else the
-// process group too.
-func terminate(pid int, sandboxed bool) {
-	for _, c := range descendants(pid, sandboxed) {
-		syscall.Kill(c, syscall.SIGTERM)
+// terminator sends SIGTERM to the processes of the command whose
+// launcher is pid, each once: in the sandbox, those below its init; else
+// the process group too.
+type terminator struct {
+	pid       int
+	sandboxed bool
+	sent      map[int]bool
+}
+
+func (t *terminator) term() {
+	if t.sent == nil {
+		t.sent = map[int]bool{}
+		if !t.sandboxed {
+			syscall.Kill(-t.pid, syscall.SIGTERM)
+		}
 	}
-	if !sandboxed {
-		syscall.Kill(-pid, syscall.SIGTERM)
+	for _, c := range descendants(t.pid, t.sandboxed) {
+		if !t.sent[c] {
+			t.sent[c] = true
+			syscall.Kill(c, syscall.SIGTERM)
+		}
 	}
 }
 
