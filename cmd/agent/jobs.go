@@ -116,6 +116,8 @@ exit code and its command. 'agent jobs output ID' prints a job's output,
 				started, took, exit := "-", "-", "-"
 				if !j.Started.IsZero() {
 					started = j.Started.Local().Format("2006-01-02 15:04:05")
+				}
+				if !j.Started.IsZero() && j.Status != jobs.Lost { // a lost job's end is unknown
 					took = j.Took(now).String()
 				}
 				if j.HasExit {

@@ -154,29 +154,41 @@ func (m *Manager) Start(ctx context.Context, spec Spec, run Runner) (j Job, dup 
 	m.wg.Add(1)
 	m.mu.Unlock()
 
-	started := make(chan error, 1)
+	// The job as it started (running), or as it ended when it never did.
+	type start struct {
+		j   Job
+		err error
+	}
+	started := make(chan start, 1)
 	go func() {
 		defer m.wg.Done()
 		var once sync.Once
 		end := run(jctx, log, func(pid int) {
 			err := st.MarkRunning(rec, j.ID, ProcessOf(pid), m.now())
+			var now Job
+			if err == nil {
+				now, err = st.Get(rec, j.ID)
+			}
 			if err != nil {
 				m.mu.Lock()
 				r.stopBy = "its start could not be recorded"
 				m.mu.Unlock()
 				cancel() // a job nobody can see must not run
 			}
-			once.Do(func() { started <- err })
+			once.Do(func() { started <- start{now, err} })
 		})
 		m.finish(st, r, end)
-		once.Do(func() { started <- nil }) // it never started: Start returns it as it ended
+		once.Do(func() {
+			m.told(j.ID) // Start's caller reports the failure
+			started <- start{r.final, nil}
+		})
 	}()
-	if err := <-started; err != nil {
+	s := <-started
+	if s.err != nil {
 		<-r.done
-		return r.final, false, err
+		return r.final, false, s.err
 	}
-	j, err = st.Get(rec, j.ID)
-	return j, false, err
+	return s.j, false, nil
 }
 
 // finish records how r ended and keeps its notice.

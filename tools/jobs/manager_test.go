@@ -62,6 +62,21 @@ func TestAJobThatCannotStartIsFailedAndSaysWhy(t *testing.T) {
 	if err != nil || dup || j.Status != Failed || j.LastError != "cannot start the command: no such program" || j.Attempts != 1 {
 		t.Errorf("Start = %+v, %v; want failed with the reason, one attempt", j, err)
 	}
+	// Start's answer told it; no notice repeats it.
+	if lines, _ := m.TakeNotices(); len(lines) != 0 {
+		t.Errorf("notices = %q", lines)
+	}
+}
+
+func TestAJobThatEndsAtOnceStartedAndIsTold(t *testing.T) {
+	m, _ := newManager(t)
+	for range 20 { // its end races Start's return
+		j, _, err := m.Start(t.Context(), spec("true"), process("true"))
+		if err != nil || j.Status != Running {
+			t.Fatalf("Start = %s, %v; want it as it started, running", j.Status, err)
+		}
+		waitFor(t, "its notice", func() bool { lines, _ := m.TakeNotices(); return len(lines) == 1 })
+	}
 }
 
 func TestStopEndsTheJobAsStoppedAndItsEndIsNotToldAgain(t *testing.T) {

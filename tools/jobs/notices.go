@@ -61,7 +61,11 @@ func noticeLine(j Job, end End) string {
 	fmt.Fprintf(&b, "Background job %d (%s) ", j.ID, shorten(j.Label, noticeLabel))
 	switch j.Status {
 	case Stopped:
-		fmt.Fprintf(&b, "was stopped (%s): %s.", j.LastError, end.Summary)
+		if how, ok := strings.CutPrefix(j.LastError, "stopped "); ok {
+			fmt.Fprintf(&b, "was stopped %s: %s.", how, end.Summary) // "with agent jobs stop"
+		} else {
+			fmt.Fprintf(&b, "was stopped (%s): %s.", j.LastError, end.Summary)
+		}
 	case Failed:
 		if end.Err != "" {
 			fmt.Fprintf(&b, "failed: %s.", strings.TrimSuffix(end.Err, "."))

@@ -190,7 +190,7 @@ func TestStopProcessStopsAJobOfAnotherAgent(t *testing.T) {
 		t.Errorf("recorded %s %q", got.Status, got.LastError)
 	}
 	// The person stopped it, not the model: the model is told.
-	if !strings.Contains(lines[0], "was stopped (stopped with agent jobs stop)") {
+	if !strings.Contains(lines[0], "was stopped with agent jobs stop: ") {
 		t.Errorf("notice = %q", lines[0])
 	}
 }
