@@ -204,7 +204,8 @@ func newJobsStopCmd(d *factory, dir *string) *cobra.Command {
 its processes, then SIGKILL after a grace period. Only a job whose agent
 process still runs can be stopped: the job's process must still be that
 agent's child (a job of an agent that was killed has ended with it, and
-is listed as lost).`,
+is listed as lost), and it must carry the job's mark (the AGENT_JOB
+variable the agent gives each job's processes).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -217,7 +218,9 @@ is listed as lost).`,
 				return fmt.Errorf("job %d is not running: %s", j.ID, safeText(j.State(time.Now())))
 			}
 			p := j.Process()
-			if p.PID == 0 || !p.Alive() || p.Parent() != j.OwnerPID || !j.Owner().Alive() {
+			// The row may be anyone's (a cloned project's .agent): only a
+			// live agent's child that carries the job's mark is signalled.
+			if p.PID == 0 || !p.Alive() || p.Parent() != j.OwnerPID || !j.Owner().Alive() || !j.Marks(p.PID) {
 				return fmt.Errorf("job %d has no process of a running agent to stop (it is starting or just ended): try again, or see agent jobs", j.ID)
 			}
 			if err := st.RequestStop(ctx, j.ID); err != nil {

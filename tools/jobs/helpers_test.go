@@ -44,8 +44,9 @@ func spec(cmd string) Spec {
 // reports the pid, copies the output and stops the process when ctx
 // ends, as package shell's does, without a sandbox.
 func process(script string) Runner {
-	return func(ctx context.Context, out io.Writer, started func(int)) End {
+	return func(ctx context.Context, j Job, out io.Writer, started func(int)) End {
 		cmd := exec.Command("/bin/sh", "-c", script)
+		cmd.Env = append(os.Environ(), j.Mark())
 		cmd.Stdout, cmd.Stderr = out, out
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {

@@ -61,6 +61,9 @@ type Job struct {
 	// LogDropped counts the bytes cut from the start of the log file to
 	// keep it within its cap.
 	LogDropped int64
+	// Token is the job's random mark: its processes carry it in their
+	// environment (Mark), by which they are told from any other.
+	Token string
 }
 
 // Spec is a job to start.

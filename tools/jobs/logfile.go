@@ -13,6 +13,10 @@ import (
 	"unicode/utf8"
 )
 
+// ErrBadLog is wrapped by the error of a log that is not a regular file
+// reached without a symlink: it is never read.
+var ErrBadLog = errors.New("job log refused")
+
 // LogCap is the most a job's log file holds: past it, the oldest half is
 // cut away, so a server that logs for hours keeps its recent output in
 // bounded space.
@@ -134,10 +138,17 @@ type Chunk struct {
 // readLog reads at most max bytes of the log at path, whose first
 // dropped bytes were cut, from offset from, or the last max bytes when
 // from is negative. Pieces end and start on whole characters.
+//
+// The log must be a regular file reached without a symlink: one planted
+// in a cloned project's .agent/jobs (a link to ~/.ssh/id_rsa, a FIFO)
+// is refused, never read to the model.
 func readLog(path string, dropped, from int64, max int) (Chunk, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Chunk{From: dropped, Next: dropped, Total: dropped}, nil
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return Chunk{}, fmt.Errorf("%w: %s is a symlink", ErrBadLog, path)
 	}
 	if err != nil {
 		return Chunk{}, err
@@ -146,6 +157,9 @@ func readLog(path string, dropped, from int64, max int) (Chunk, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return Chunk{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return Chunk{}, fmt.Errorf("%w: %s is not a regular file", ErrBadLog, path)
 	}
 	total := dropped + fi.Size()
 	c := Chunk{Total: total}

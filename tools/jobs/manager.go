@@ -18,12 +18,12 @@ var ErrOtherProcess = errors.New("the job belongs to another agent process")
 // ErrClosed is returned by Start once the Manager is closed.
 var ErrClosed = errors.New("the conversation's jobs are closed")
 
-// Runner runs one job's process to its end; package shell provides it.
-// It calls started with the process's pid as soon as the process runs,
-// writes the output to out as it comes, and returns how the process
-// ended. When ctx ends it stops the process (SIGTERM, then SIGKILL after
-// a grace period) and returns.
-type Runner func(ctx context.Context, out io.Writer, started func(pid int)) End
+// Runner runs job j's process to its end; package shell provides it.
+// It starts the process with j.Mark() in its environment, calls started
+// with its pid as soon as it runs, writes the output to out as it comes,
+// and returns how the process ended. When ctx ends it stops the process
+// (SIGTERM, then SIGKILL after a grace period) and returns.
+type Runner func(ctx context.Context, j Job, out io.Writer, started func(pid int)) End
 
 // Options configure a Manager.
 type Options struct {
@@ -163,7 +163,7 @@ func (m *Manager) Start(ctx context.Context, spec Spec, run Runner) (j Job, dup 
 	go func() {
 		defer m.wg.Done()
 		var once sync.Once
-		end := run(jctx, log, func(pid int) {
+		end := run(jctx, j, log, func(pid int) {
 			err := st.MarkRunning(rec, j.ID, ProcessOf(pid), m.now())
 			var now Job
 			if err == nil {

@@ -56,7 +56,7 @@ func TestFailingJobIsFailedWithItsExitCode(t *testing.T) {
 
 func TestAJobThatCannotStartIsFailedAndSaysWhy(t *testing.T) {
 	m, _ := newManager(t)
-	j, dup, err := m.Start(t.Context(), spec("x"), func(context.Context, io.Writer, func(int)) End {
+	j, dup, err := m.Start(t.Context(), spec("x"), func(context.Context, Job, io.Writer, func(int)) End {
 		return End{Err: "cannot start the command: no such program"}
 	})
 	if err != nil || dup || j.Status != Failed || j.LastError != "cannot start the command: no such program" || j.Attempts != 1 {

@@ -89,15 +89,11 @@ func readStat(pid int) (stat, bool) {
 // is gone. Most died with it, but not all: bubblewrap's die-with-parent
 // misses a sandbox whose launcher died in its first milliseconds, and
 // without the sandbox only the command's first process dies with the
-// agent. What is left keeps the job's process group, whose id is the
-// job's process's pid (it started a session of its own); processes of
-// that group started since the job are killed, unless another process
-// took the job's pid meanwhile.
+// agent. What is left keeps the job's process group (whose id is the
+// job's process's pid: it started a session of its own) and the job's
+// mark; only processes with both are killed.
 func endLeftovers(j Job) {
-	if j.PID <= 0 || j.PIDStart == 0 {
-		return
-	}
-	if st, ok := readStat(j.PID); ok && st.start != j.PIDStart {
+	if j.PID <= 0 {
 		return
 	}
 	ents, err := os.ReadDir("/proc")
@@ -109,7 +105,7 @@ func endLeftovers(j Job) {
 		if err != nil {
 			continue
 		}
-		if st, ok := readStat(pid); ok && st.pgrp == j.PID && st.start >= j.PIDStart && !st.zombie {
+		if st, ok := readStat(pid); ok && st.pgrp == j.PID && !st.zombie && j.Marks(pid) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // columns are the jobs table's columns in scanJob's order.
 const columns = `id, dedupe_key, tool, args, dir, label, status, attempts, created_at, started_at,
-	finished_at, exit_code, summary, result_preview, last_error, owner_pid, owner_start, pid, pid_start, log_dropped`
+	finished_at, exit_code, summary, result_preview, last_error, owner_pid, owner_start, pid, pid_start, log_dropped, token`
 
 type scanner interface{ Scan(...any) error }
 
@@ -23,7 +23,7 @@ func scanJob(r scanner) (Job, error) {
 		ownerStart, pidStart       int64
 	)
 	err := r.Scan(&j.ID, &j.DedupeKey, &j.Tool, &j.Args, &j.Dir, &j.Label, &j.Status, &j.Attempts, &created, &started,
-		&finished, &exit, &j.Summary, &j.Preview, &j.LastError, &j.OwnerPID, &ownerStart, &j.PID, &pidStart, &j.LogDropped)
+		&finished, &exit, &j.Summary, &j.Preview, &j.LastError, &j.OwnerPID, &ownerStart, &j.PID, &pidStart, &j.LogDropped, &j.Token)
 	if err != nil {
 		return j, err
 	}
@@ -71,9 +71,9 @@ func (s *Store) Enqueue(ctx context.Context, spec Spec, owner Process, now time.
 	case !errors.Is(err, sql.ErrNoRows):
 		return j, false, s.wrap(err)
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (dedupe_key, tool, args, dir, label, status, created_at, owner_pid, owner_start)
-		VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
-		key, spec.Tool, spec.argsJSON(), spec.Dir, spec.Label, ms(now), owner.PID, int64(owner.Start))
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (dedupe_key, tool, args, dir, label, status, created_at, owner_pid, owner_start, token)
+		VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+		key, spec.Tool, spec.argsJSON(), spec.Dir, spec.Label, ms(now), owner.PID, int64(owner.Start), newToken())
 	if err != nil {
 		return j, false, s.wrap(err)
 	}

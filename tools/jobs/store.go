@@ -60,7 +60,8 @@ const schema = `CREATE TABLE jobs (
 	pid         INTEGER NOT NULL DEFAULT 0,
 	pid_start   INTEGER NOT NULL DEFAULT 0,
 	stop_requested INTEGER NOT NULL DEFAULT 0,
-	log_dropped INTEGER NOT NULL DEFAULT 0
+	log_dropped INTEGER NOT NULL DEFAULT 0,
+	token       TEXT NOT NULL DEFAULT ''
 );
 CREATE UNIQUE INDEX jobs_active ON jobs(dedupe_key) WHERE status IN ('queued', 'running');
 CREATE INDEX jobs_status ON jobs(status);`

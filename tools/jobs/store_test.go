@@ -18,7 +18,7 @@ func TestJobIsRecordedBeforeItStartsAndRunningBeforeStartReturns(t *testing.T) {
 	other := make(chan *Store, 1)
 	var atStart Job
 	var atStartErr error
-	run := func(ctx context.Context, out io.Writer, started func(int)) End {
+	run := func(ctx context.Context, j Job, out io.Writer, started func(int)) End {
 		// Another process looking now sees the job, queued: it was
 		// written before its process exists.
 		s, err := Open(context.Background(), filepath.Join(root, DefaultPath), filepath.Join(root, DefaultLogDir))
@@ -33,7 +33,7 @@ func TestJobIsRecordedBeforeItStartsAndRunningBeforeStartReturns(t *testing.T) {
 		} else {
 			atStart = list[0]
 		}
-		return process("sleep 0.2")(ctx, out, started)
+		return process("sleep 0.2")(ctx, j, out, started)
 	}
 	j, dup, err := m.Start(t.Context(), spec("sleep 0.2"), run)
 	if err != nil || dup {

@@ -59,6 +59,9 @@ func (m *Manager) outputTool(ctx context.Context, a OutputArgs) (tools.Result, e
 		from = *a.Offset
 	}
 	c, err := m.output(j, from, outputMax)
+	if errors.Is(err, ErrBadLog) {
+		return tools.Errorf(tools.CodePolicyDenied, "the output of job %d is not read: %v", j.ID, err), nil
+	}
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("read the output of job %d: %w", j.ID, err)
 	}

@@ -26,7 +26,8 @@ var backgroundParam = tools.Param{Name: "background", Kind: tools.Boolean, Descr
 func (t *Tool) background(ctx context.Context, c call) (tools.Result, error) {
 	command := strings.TrimSpace(strings.ReplaceAll(c.command, "\r\n", "\n"))
 	spec := jobs.Spec{Tool: "run_command", Args: map[string]string{"command": command}, Dir: t.root, Label: oneLine(command)}
-	j, dup, err := t.opts.Jobs.Start(ctx, spec, func(ctx context.Context, out io.Writer, started func(int)) jobs.End {
+	j, dup, err := t.opts.Jobs.Start(ctx, spec, func(ctx context.Context, j jobs.Job, out io.Writer, started func(int)) jobs.End {
+		c.env = []string{j.Mark()}
 		return t.runJob(ctx, c, out, started)
 	})
 	if err != nil {

@@ -76,7 +76,7 @@ func TestBackgroundJobRunsInTheSandboxAndItsEndIsTold(t *testing.T) {
 	dir := project(t, nil)
 	reg, m := withJobs(t, dir, Options{})
 	began := time.Now()
-	res := callTool(t, reg, "run_command", "command", "sleep 1; echo done > out.txt; echo done; touch /usr/escape-probe 2>/dev/null || echo sandboxed", "background", "true")
+	res := callTool(t, reg, "run_command", "command", "sleep 1; echo done > out.txt; echo done; touch /usr/escape-probe 2>/dev/null || echo sandboxed; echo mark=${AGENT_JOB:+set}", "background", "true")
 	if res.IsError() || meta(res, "job_id") != "1" || meta(res, "status") != "running" {
 		t.Fatalf("start = %s %s %v", res.Code, res.Message, res.Metadata)
 	}
@@ -91,7 +91,7 @@ func TestBackgroundJobRunsInTheSandboxAndItsEndIsTold(t *testing.T) {
 	if len(lines) != 1 {
 		t.Fatalf("notices = %q", lines)
 	}
-	for _, want := range []string{"Background job 1", "exit code 0", `done\nsandboxed`, "out.txt"} {
+	for _, want := range []string{"Background job 1", "exit code 0", `done\nsandboxed\nmark=set`, "out.txt"} {
 		if !strings.Contains(lines[0], want) {
 			t.Errorf("notice %q lacks %q", lines[0], want)
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,6 +81,8 @@ type call struct {
 	// background: run as a job (background.go); its timeout is then 0
 	// (none) unless the call gave one.
 	background bool
+	// env are more variables of the command's environment (a job's mark).
+	env []string
 }
 
 func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
@@ -271,7 +274,11 @@ func (t *Tool) begin(ctx context.Context, c call, net bool, budget int, stream f
 		return nil, o, err
 	}
 	l := &live{cg: cg, out: o.out, began: time.Now(), pumped: make(chan struct{})}
-	l.p, err = start(argv, t.opts.Env, t.root, !t.opts.NoSandbox)
+	env := t.opts.Env
+	if len(c.env) > 0 {
+		env = append(slices.Clip(env), c.env...)
+	}
+	l.p, err = start(argv, env, t.root, !t.opts.NoSandbox)
 	if err != nil {
 		if cg != nil {
 			cg.remove()
