@@ -37,7 +37,7 @@ type logFile struct {
 	failed  bool // a write failed: the rest is not kept
 }
 
-// createLog makes the log file path (0600) in its folder (0700), empty,
+// createLog makes the log file path (0600) in its folder (0700), new,
 // never through a symlink.
 func createLog(path string, onTrim func(int64)) (*logFile, error) {
 	dir := filepath.Dir(path)
@@ -47,7 +47,12 @@ func createLog(path string, onTrim func(int64)) (*logFile, error) {
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	// Whatever has the new job's name (a link a cloned project planted,
+	// an old job's log when the database was deleted) is replaced.
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("create job log: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create job log: %w", err)
 	}
@@ -92,7 +97,8 @@ func (l *logFile) trim() {
 	tmp := l.path + ".tmp"
 	var nf *os.File
 	if err == nil {
-		nf, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+		os.Remove(tmp) // a leftover, or a link: never written through
+		nf, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	}
 	if err == nil {
 		if _, err = nf.Write(tail); err == nil {

@@ -74,3 +74,22 @@ func TestAPlantedLogLinkIsNeverRead(t *testing.T) {
 		t.Errorf("job_output over a planted link = %s %q %q, %v; want a refusal without the file", res.Code, res.Message, res.Content, err)
 	}
 }
+
+func TestAPlantedLinkWhereANewLogGoesIsReplaced(t *testing.T) {
+	m, root := newManager(t)
+	target := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(target, []byte("keep\n"), 0o600)
+	os.MkdirAll(filepath.Join(root, DefaultLogDir), 0o700)
+	os.Symlink(target, filepath.Join(root, DefaultLogDir, "1.log"))
+	j, _, err := m.Start(t.Context(), spec("echo out"), process("echo out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the job's end", func() bool { g, _ := m.Get(t.Context(), j.ID); return !g.Status.Active() })
+	if b, _ := os.ReadFile(target); string(b) != "keep\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, DefaultLogDir, "1.log")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the log is not a regular file: %v", err)
+	}
+}
