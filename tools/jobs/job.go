@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -109,4 +111,34 @@ type End struct {
 	// away).
 	Changed []string
 	Alerts  []string
+}
+
+// Took is how long job j ran (until now while it runs; zero before it
+// started), rounded for people.
+func (j Job) Took(now time.Time) time.Duration {
+	if j.Started.IsZero() {
+		return 0
+	}
+	end := j.Finished
+	if end.IsZero() {
+		end = now
+	}
+	return end.Sub(j.Started).Round(100 * time.Millisecond)
+}
+
+// State says in a few words where job j is: "is running (for 12s)",
+// "done: exit code 0 after 2s", "lost: ...".
+func (j Job) State(now time.Time) string {
+	switch j.Status {
+	case Queued:
+		return "is queued"
+	case Running:
+		return fmt.Sprintf("is running (for %s)", j.Took(now))
+	}
+	why := j.Summary
+	if why == "" || j.Status == Lost || j.Status == Stopped {
+		why = strings.TrimSpace(strings.Join([]string{j.LastError, j.Summary}, "; "))
+		why = strings.Trim(why, "; ")
+	}
+	return fmt.Sprintf("%s: %s", j.Status, why)
 }

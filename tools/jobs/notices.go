@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agentcli/agent/tools"
 )
@@ -126,16 +125,3 @@ func shorten(s string, n int) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// Took is how long job j ran (until now while it runs; zero before it
-// started), rounded for people.
-func (j Job) Took(now time.Time) time.Duration {
-	if j.Started.IsZero() {
-		return 0
-	}
-	end := j.Finished
-	if end.IsZero() {
-		end = now
-	}
-	return end.Sub(j.Started).Round(100 * time.Millisecond)
-}

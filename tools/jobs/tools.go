@@ -125,20 +125,3 @@ func jobMeta(j Job, extra ...tools.Attr) []tools.Attr {
 	}
 	return append(meta, extra...)
 }
-
-// State says in a few words where job j is: "running for 12s", "done:
-// exit code 0 after 2s", "lost: ...".
-func (j Job) State(now time.Time) string {
-	switch j.Status {
-	case Queued:
-		return "is queued"
-	case Running:
-		return fmt.Sprintf("is running (for %s)", j.Took(now))
-	}
-	why := j.Summary
-	if why == "" || j.Status == Lost || j.Status == Stopped {
-		why = strings.TrimSpace(strings.Join([]string{j.LastError, j.Summary}, "; "))
-		why = strings.Trim(why, "; ")
-	}
-	return fmt.Sprintf("%s: %s", j.Status, why)
-}
