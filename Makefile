@@ -43,9 +43,11 @@ corpus: build
 
 # bench runs every Go benchmark: the scanner (MB/s, whole and in 16-byte
 # chunks), the file tree on 100,000 files, the providers' streams, the
-# file tools on a large file, and one whole `agent run` process.
+# file tools on a large file, one whole `agent run` process, and the notes
+# stores on 100,000 notes (bulk import, REST batch, search p50/p99 next to
+# the sqlite3 shell, PostgreSQL, hybrid search; NOTES_BENCH_N for fewer).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -timeout 60m -run '^$$' -bench . -benchmem ./...
 
 # bench-process compares whole processes with their yardsticks: a partial
 # write of a 200 MB file against cp, `agent prompt` against find on a

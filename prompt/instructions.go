@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -19,35 +20,52 @@ const DefaultMaxInstructions = 16 << 10
 // preference: the first one present at the root is used.
 var InstructionFiles = []string{"AGENTS.md", "GEMINI.md", "CLAUDE.md"}
 
-// instructions reads the project's instructions file and bounds it to max
-// bytes, cut at a line break, with a note saying what was left out. It
+// FileReader reads a file for the prompt. cmd/agent passes the file
+// tools' sandbox (fsedit.Root), so that an instruction file is read under
+// read_file's rules: inside the project (a symlink judged by where it
+// lands), never in .git or .agent, never a secret file such as .env,
+// never a FIFO or a device.
+type FileReader interface {
+	// ReadText returns at most max bytes of the file rel (slash-separated,
+	// relative to the folder read) and the file's whole size. A missing
+	// file is an error wrapping fs.ErrNotExist; a file that may not be
+	// read is an error saying why in a few words ("it is a FIFO, not a
+	// regular file").
+	ReadText(rel string, max int64) (data []byte, size int64, err error)
+}
+
+// instructions reads the project's instructions file through files (nil:
+// inside root only, through os.Root) and bounds it to max bytes. It
 // returns the file's name, or "" when there is none.
-//
-// The file is opened inside the project only (os.Root): an AGENTS.md that
-// is a symlink to a file elsewhere (a cloned repository pointing at
-// ~/.aws/credentials) is never read, so it cannot be sent to the model
-// provider. Such a file, a folder, an unreadable file or one that is not
-// UTF-8 text is replaced by a one-line note, so the model and `agent
-// prompt` show why the instructions are missing.
-func instructions(root string, max int) (name, text string, err error) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return "", "", fmt.Errorf("open project folder: %w", err)
+func instructions(root string, files FileReader, max int) (name, text string, err error) {
+	if files == nil {
+		r, err := os.OpenRoot(root)
+		if err != nil {
+			return "", "", fmt.Errorf("open project folder: %w", err)
+		}
+		defer r.Close()
+		files = rootReader{r}
 	}
-	defer r.Close()
-	name, text = instructionsIn(r, max)
+	name, text = instructionsIn(files, ".", max)
 	return name, text, nil
 }
 
-// instructionsIn is instructions for the folder r.
-func instructionsIn(r *os.Root, max int) (name, text string) {
+// instructionsIn is the instructions file of the folder dir (relative to
+// what files reads), bounded to max bytes, cut at a line break, with a
+// note saying what was left out. A file that may not be read, a folder,
+// or one that is not UTF-8 text is replaced by a one-line note, so the
+// model and `agent prompt` show why the instructions are missing.
+func instructionsIn(files FileReader, dir string, max int) (name, text string) {
 	for _, n := range InstructionFiles {
-		if _, err := r.Lstat(n); errors.Is(err, fs.ErrNotExist) {
+		data, size, err := files.ReadText(path.Join(dir, n), int64(max)+utf8.UTFMax)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		data, size, why := readInstructions(r, n, max)
-		if why != "" {
-			return n, fmt.Sprintf("[%s is not shown: %s.]", n, why)
+		if err != nil {
+			return n, fmt.Sprintf("[%s is not shown: %v.]", n, err)
+		}
+		if strings.IndexByte(string(data), 0) >= 0 || !utf8.Valid(trimPartialRune(data)) {
+			return n, fmt.Sprintf("[%s is not shown: it is not UTF-8 text.]", n)
 		}
 		text := strings.TrimSpace(string(data))
 		if len(text) > max || size > int64(len(data)) {
@@ -65,43 +83,48 @@ func instructionsIn(r *os.Root, max int) (name, text string) {
 	return "", ""
 }
 
-// readInstructions reads at most a little more than max bytes of the
-// file n inside r. It returns why the file cannot be used, if it cannot.
-// The file is checked with Stat before it is opened, and opened without
-// blocking, so a FIFO named AGENTS.md cannot hang the agent.
-func readInstructions(r *os.Root, n string, max int) (data []byte, size int64, why string) {
-	info, err := r.Stat(n)
+// rootReader reads inside the folder r only (os.Root): a symlink leading
+// out of it is refused, so a link cannot send a file from elsewhere (say
+// ~/.aws/credentials) to the model. It reads the user's own folder, and
+// the project when no FileReader is given.
+type rootReader struct{ r *os.Root }
+
+// ReadText implements FileReader. The file is checked with Stat before
+// it is opened, and opened without blocking, so a FIFO named AGENTS.md
+// cannot hang the agent.
+func (rr rootReader) ReadText(n string, max int64) ([]byte, int64, error) {
+	if _, err := rr.r.Lstat(n); errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, err
+	}
+	info, err := rr.r.Stat(n)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
-		return nil, 0, "it is a symlink loop"
+		return nil, 0, errors.New("it is a symlink loop")
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			return nil, 0, "it cannot be read (" + pe.Err.Error() + ")"
+			return nil, 0, errors.New("it cannot be read (" + pe.Err.Error() + ")")
 		}
-		return nil, 0, "it cannot be read"
+		return nil, 0, errors.New("it cannot be read")
 	case err != nil:
-		// os.Root refuses a symlink leading out of the project.
-		return nil, 0, "it points outside the project folder"
+		// os.Root refuses a symlink leading out of the folder.
+		return nil, 0, errors.New("it points outside the project folder")
 	case !info.Mode().IsRegular():
-		return nil, 0, "it is not a regular file"
+		return nil, 0, errors.New("it is not a regular file")
 	}
-	f, err := r.OpenFile(n, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := rr.r.OpenFile(n, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, 0, "it cannot be read"
+		return nil, 0, errors.New("it cannot be read")
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return nil, 0, "it is not a regular file"
+		return nil, 0, errors.New("it is not a regular file")
 	}
-	data, err = io.ReadAll(io.LimitReader(f, int64(max)+utf8.UTFMax))
+	data, err := io.ReadAll(io.LimitReader(f, max))
 	if err != nil {
-		return nil, 0, "it cannot be read"
+		return nil, 0, errors.New("it cannot be read")
 	}
-	if strings.IndexByte(string(data), 0) >= 0 || !utf8.Valid(trimPartialRune(data)) {
-		return nil, 0, "it is not UTF-8 text"
-	}
-	return data, info.Size(), ""
+	return data, info.Size(), nil
 }
 
 // trimPartialRune drops a rune cut in half at the end of b (the read is

@@ -20,7 +20,7 @@ func userInstructions(dir string, max int) (name, text string) {
 		return "", ""
 	}
 	defer r.Close()
-	return instructionsIn(r, max)
+	return instructionsIn(rootReader{r}, ".", max)
 }
 
 // Nested finds the instructions of subfolders (an AGENTS.md, GEMINI.md or
@@ -29,28 +29,31 @@ func userInstructions(dir string, max int) (name, text string) {
 // once per conversation; the root's own file is already in the system
 // prompt. It is safe for concurrent use.
 type Nested struct {
-	root string
-	max  int
+	root  string
+	max   int
+	files FileReader // nil: through os.Root
 
 	mu   sync.Mutex
 	seen map[string]bool // folders already looked at, project-relative
 }
 
 // NewNested returns a Nested for the project at root, reading at most max
-// bytes of each file (DefaultMaxInstructions when zero).
-func NewNested(root string, max int) *Nested {
+// bytes of each file (DefaultMaxInstructions when zero) through files,
+// which cmd/agent makes the file tools' sandbox (see Options.Files); nil
+// reads inside root through os.Root.
+func NewNested(root string, max int, files FileReader) *Nested {
 	if max <= 0 {
 		max = DefaultMaxInstructions
 	}
-	return &Nested{root: root, max: max, seen: map[string]bool{}}
+	return &Nested{root: root, max: max, files: files, seen: map[string]bool{}}
 }
 
 // For returns the instructions that apply to the project-relative file
 // path and have not been given yet: the nearest file at or above its
 // folder, below the root. It returns the file's project-relative name
-// and its text, or "" when there is nothing new. Files are read inside
-// the project only (os.Root), so a link cannot send a file from
-// elsewhere to the model.
+// and its text, or "" when there is nothing new. Files are read through
+// the Nested's FileReader, inside the project only, so a link cannot
+// send a file from elsewhere (or a secret one) to the model.
 func (n *Nested) For(file string) (name, text string) {
 	rel := filepath.ToSlash(filepath.Clean(file))
 	if filepath.IsAbs(file) {
@@ -70,6 +73,10 @@ func (n *Nested) For(file string) (name, text string) {
 		return "", ""
 	}
 	defer root.Close()
+	files := n.files
+	if files == nil {
+		files = rootReader{root}
+	}
 	// The file may be a folder itself (list_directory): look there too.
 	dir := rel
 	if info, err := root.Stat(rel); err != nil || !info.IsDir() {
@@ -83,12 +90,10 @@ func (n *Nested) For(file string) (name, text string) {
 			return "", "" // this folder's nearest file was given (or there is none)
 		}
 		n.seen[dir] = true
-		sub, err := root.OpenRoot(dir)
-		if err != nil {
-			continue
+		if info, err := root.Stat(dir); err != nil || !info.IsDir() {
+			continue // gone, or a link out of the project
 		}
-		f, t := instructionsIn(sub, n.max)
-		sub.Close()
+		f, t := instructionsIn(files, dir, n.max)
 		if f != "" {
 			return dir + "/" + f, t
 		}

@@ -26,7 +26,7 @@ func TestNestedInstructions(t *testing.T) {
 	if err := os.Symlink(filepath.Join(other, "AGENTS.md"), filepath.Join(root, "docs", "AGENTS.md")); err != nil {
 		t.Fatal(err)
 	}
-	n := NewNested(root, 0)
+	n := NewNested(root, 0, nil)
 	cases := []struct{ file, wantName, wantText string }{
 		{"web/src/app.js", "web/AGENTS.md", "web rules: use tabs"},
 		{"web/src/deep/more.js", "", ""}, // given already

@@ -64,6 +64,10 @@ type Options struct {
 	UserDir string
 	// Small builds the small-window form (see small.go).
 	Small bool
+	// Files reads the project's instructions file under the file tools'
+	// rules (cmd/agent passes its fsedit.Root). nil reads inside Root
+	// through os.Root, without the file tools' secret-file rules.
+	Files FileReader
 }
 
 // Section is one part of the system prompt.
@@ -141,7 +145,7 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 	if opts.MaxInstructions > 0 {
 		maxInstr = opts.MaxInstructions
 	}
-	instrName, instr, err := instructions(root, maxInstr)
+	instrName, instr, err := instructions(root, opts.Files, maxInstr)
 	if err != nil {
 		return Prompt{}, err
 	}

@@ -195,6 +195,7 @@ func Load(in Input) (Config, error) {
 	if err := c.applyEnv(in.Env); err != nil {
 		return Config{}, err
 	}
+	c.applyNotesEnv(in.Env)
 	c.applyFlags(in.Flags)
 	if err := c.validate(); err != nil {
 		return Config{}, err
@@ -404,6 +405,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateWeb(); err != nil {
+		return err
+	}
+	if err := c.validateNotes(); err != nil {
 		return err
 	}
 	return c.validateContext()

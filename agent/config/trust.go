@@ -27,6 +27,7 @@ var trustedOnly = []string{
 	"approval",
 	"backups",
 	"notes.path",
+	"notes.space",
 	"serve",
 	"mcp",
 	"tts.base_url",
@@ -36,6 +37,8 @@ var trustedOnly = []string{
 // they widen what the agent may do without asking.
 var userOnly = []string{
 	"files.allow_secrets",
+	"notes.database_url",
+	"notes.embeddings",
 	"permissions",
 	"programs",
 	"shell",

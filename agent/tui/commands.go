@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -36,22 +38,32 @@ var builtins = []command{
 // customCommand is a markdown file from .agent/commands or the user's
 // config folder: /name args sends its text with the arguments filled in.
 type customCommand struct {
-	path, help string
+	read func() ([]byte, error)
+	help string
 }
 
-// loadCustomCommands reads the command files; the project's win over the
-// user's of the same name.
-func loadCustomCommands(root, configDir string) map[string]customCommand {
+// loadCustomCommands lists the command files and reads their help lines
+// through read; the project's win over the user's of the same name.
+func loadCustomCommands(root, configDir string, read func(user bool, name string) ([]byte, error)) map[string]customCommand {
 	out := map[string]customCommand{}
-	var dirs []string
+	if read == nil {
+		return out
+	}
+	type folder struct {
+		dir  string
+		user bool
+	}
+	var dirs []folder
 	if configDir != "" {
-		dirs = append(dirs, filepath.Join(configDir, "commands"))
+		dirs = append(dirs, folder{filepath.Join(configDir, "commands"), true})
 	}
 	if root != "" {
-		dirs = append(dirs, filepath.Join(root, ".agent", "commands"))
+		dirs = append(dirs, folder{filepath.Join(root, ".agent", "commands"), false})
 	}
-	for _, dir := range dirs {
-		ents, err := os.ReadDir(dir)
+	for _, d := range dirs {
+		// Only the names are taken from the listing; every read goes
+		// through read, which judges each file (and link) on its own.
+		ents, err := os.ReadDir(d.dir)
 		if err != nil {
 			continue
 		}
@@ -60,19 +72,24 @@ func loadCustomCommands(root, configDir string) map[string]customCommand {
 			if !ok || e.IsDir() || name == "" || strings.ContainsAny(name, " \t") {
 				continue
 			}
-			p := filepath.Join(dir, e.Name())
-			out[name] = customCommand{path: p, help: firstLine(p)}
+			user, file := d.user, e.Name()
+			c := customCommand{read: func() ([]byte, error) { return read(user, file) }}
+			c.help = firstLine(c.read)
+			out[name] = c
 		}
 	}
 	return out
 }
 
 // firstLine is a command file's help: its first non-empty line, without
-// a heading mark.
-func firstLine(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
+// a heading mark; for a file that cannot be used, why.
+func firstLine(read func() ([]byte, error)) string {
+	b, err := read()
+	if errors.Is(err, fs.ErrNotExist) {
 		return ""
+	}
+	if err != nil {
+		return ansi.Truncate(visible("✗ "+err.Error()), 60, "…")
 	}
 	if len(b) > 4096 {
 		b = b[:4096]
@@ -147,9 +164,9 @@ func (m *Model) slash(text string) tea.Cmd {
 		return m.backendCommand(name, args)
 	}
 	if c, ok := m.custom[name]; ok {
-		path := c.path
+		read := c.read
 		return func() tea.Msg {
-			b, err := os.ReadFile(path)
+			b, err := read()
 			if err != nil {
 				return attachedMsg{err: fmt.Errorf("/%s: %w", name, err)}
 			}

@@ -33,6 +33,12 @@ type Options struct {
 	// ($XDG_CONFIG_HOME/agent); its commands/ folder has custom commands
 	// too. Empty for none.
 	ConfigDir string
+	// ReadCommand reads the custom command file name (review.md): the
+	// user's own (in ConfigDir/commands) when user is set, else the
+	// project's (in .agent/commands). A cloned repository writes the
+	// project's, so cmd/agent reads them under the file tools' rules;
+	// the error says which file and why. nil lists no custom commands.
+	ReadCommand func(user bool, name string) ([]byte, error)
 	// Editor returns the command Ctrl+G runs, the file's path added
 	// ($VISUAL or $EDITOR, its program already found); nil means vi.
 	Editor func() ([]string, error)
@@ -133,7 +139,7 @@ func New(ctx context.Context, o Options) *Model {
 		quit:    make(chan struct{}),
 		cards:   map[string]*card{},
 		history: loadHistory(o.Root),
-		custom:  loadCustomCommands(o.Root, o.ConfigDir),
+		custom:  loadCustomCommands(o.Root, o.ConfigDir, o.ReadCommand),
 	}
 	m.st = newStyles(m.dark)
 	m.info = o.Backend.Info()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/tools/fsedit"
 )
 
 func reply(s string) llmtest.Reply { return llmtest.Reply{Text: s} }
@@ -169,7 +170,12 @@ func TestSlashCommands(t *testing.T) {
 	os.WriteFile(filepath.Join(cmdDir, "review.md"), []byte("# Review a file\nReview $ARGUMENTS carefully.\n"), 0o644)
 	b.script = llmtest.NewScript(reply("Reviewed."))
 	b.a.Model = b.script
-	h := newHarness(t, b, Options{})
+	files := fsedit.NewRoot(b.root, fsedit.Options{})
+	t.Cleanup(func() { files.Close() })
+	h := newHarness(t, b, Options{ReadCommand: func(_ bool, name string) ([]byte, error) {
+		data, _, err := files.ReadCommand(name, 1<<20)
+		return data, err
+	}})
 
 	h.typeText("/re")
 	if v := h.view(); !strings.Contains(v, "/rewind") || !strings.Contains(v, "/resume") || !strings.Contains(v, "/review  Review a file") {

@@ -85,6 +85,9 @@ unless --force is given. The current content is backed up first.`,
 				return exitError{code: exitUsage}
 			}
 			rep, err := root.Restore(cmd.Context(), args[0], force)
+			if err == nil {
+				upgradeStateDir(d, root.Dir())
+			}
 			return reportRestore(d, rep, err)
 		},
 	}
@@ -171,13 +174,20 @@ the current content is backed up first either way.`,
 // reportRun prints what an undo or redo (kind) of a run did and records
 // it in the run's session, so the model is told at its next turn.
 func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreReport, err error) error {
-	var ce *fsedit.ConflictError
+	var (
+		ce *fsedit.ConflictError
+		ue *fsedit.UnsignedError
+	)
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s; nothing was done (look at that content first; 'agent %s --force' restores it anyway)", safeText(ue.Error()), kind)
+	}
 	if errors.As(err, &ce) {
 		return fmt.Errorf("%s changed since the agent's run %s; nothing was done (use --force to %s anyway: the current content is backed up first)", strings.Join(ce.Paths, ", "), ce.Run, kind)
 	}
 	if err != nil {
 		return err
 	}
+	upgradeStateDir(d, root.Dir())
 	printFiles(d, rep)
 	if kind == "undo" {
 		fmt.Fprintf(d.io.Out, "undid run %s; 'agent redo' puts it back, 'agent undo' goes one run further back\n", rep.Run)
@@ -274,8 +284,13 @@ func noteInSession(dir, kind string, rep fsedit.RestoreReport) (told bool, err e
 // reportRestore prints what a restore of one change set did, or turns its
 // error into words for the user.
 func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
-	var ce *fsedit.ConflictError
+	var (
+		ce *fsedit.ConflictError
+		ue *fsedit.UnsignedError
+	)
 	switch {
+	case errors.As(err, &ue):
+		return errors.New(safeText(ue.Error()) + "; nothing was restored (look at that content first; --force restores it anyway)")
 	case errors.As(err, &ce):
 		return fmt.Errorf("%s changed after change set %s wrote it; nothing was restored (use --force to restore anyway: the current content is backed up first)", strings.Join(ce.Paths, ", "), ce.ChangeSet)
 	case errors.Is(err, backup.ErrNotFound), errors.Is(err, backup.ErrAmbiguous):
@@ -294,20 +309,23 @@ func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
 
 func printBackupsJSON(d *factory, sets []backup.ChangeSet) error {
 	type jsonSet struct {
-		ID      string         `json:"id"`
-		Time    time.Time      `json:"time"`
-		Session string         `json:"session,omitempty"`
-		Run     string         `json:"run,omitempty"`
-		Undoes  string         `json:"undoes,omitempty"`
-		UndoRun string         `json:"undo_run,omitempty"`
-		RedoRun string         `json:"redo_run,omitempty"`
-		Files   []string       `json:"files"`
-		Size    int64          `json:"backup_bytes"`
+		ID      string    `json:"id"`
+		Time    time.Time `json:"time"`
+		Session string    `json:"session,omitempty"`
+		Run     string    `json:"run,omitempty"`
+		Undoes  string    `json:"undoes,omitempty"`
+		UndoRun string    `json:"undo_run,omitempty"`
+		RedoRun string    `json:"redo_run,omitempty"`
+		Files   []string  `json:"files"`
+		Size    int64     `json:"backup_bytes"`
+		// Signed: every entry carries this user's signature (undo
+		// restores only such change sets without --force).
+		Signed  bool           `json:"signed"`
 		Entries []backup.Entry `json:"entries"`
 	}
 	out := make([]jsonSet, len(sets))
 	for i, c := range sets {
-		out[i] = jsonSet{ID: c.ID, Time: c.Time, Session: c.Session, Run: c.Run, Undoes: c.Undoes, UndoRun: c.UndoRun, RedoRun: c.RedoRun, Files: c.Files(), Size: c.Size(), Entries: c.Entries}
+		out[i] = jsonSet{ID: c.ID, Time: c.Time, Session: c.Session, Run: c.Run, Undoes: c.Undoes, UndoRun: c.UndoRun, RedoRun: c.RedoRun, Files: c.Files(), Size: c.Size(), Signed: c.Verified(), Entries: c.Entries}
 	}
 	enc := json.NewEncoder(d.io.Out)
 	enc.SetIndent("", "  ")
@@ -349,7 +367,11 @@ func printChangeSets(d *factory, root *fsedit.Root) error {
 		case c.Undoes != "":
 			files += " (restore of " + c.Undoes + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), files)
+		if !c.Verified() {
+			files += " (not signed by your agent: restored only with --force)"
+		}
+		// The manifest is project state, anyone's text: shown, not obeyed.
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", safeText(c.ID), c.Time.Local().Format("2006-01-02 15:04:05"), safeText(files))
 	}
 	return tw.Flush()
 }

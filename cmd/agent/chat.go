@@ -93,13 +93,15 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 	defer b.close()
 	progs := d.programs(root, b.conv.cfg)
 	tmux, _ := progs.Find("tmux") // "": the chat never asks tmux
+	userDir := userConfigDir(d.environ())
 	m := tui.New(ctx, tui.Options{
-		Backend:   b,
-		Prompt:    first,
-		Root:      root,
-		ConfigDir: userConfigDir(d.environ()),
-		Editor:    func() ([]string, error) { return editorCommand(d.environ(), progs) },
-		Tmux:      tmux,
+		Backend:     b,
+		Prompt:      first,
+		Root:        root,
+		ConfigDir:   userDir,
+		ReadCommand: commandReader(b.conv.fileRoot, userDir),
+		Editor:      func() ([]string, error) { return editorCommand(d.environ(), progs) },
+		Tmux:        tmux,
 	})
 	b.ask = m.Asker()
 	return tui.Run(ctx, m, d.io.In, d.io.Out)

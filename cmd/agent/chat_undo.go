@@ -27,8 +27,13 @@ func (b *chatBackend) undo(ctx context.Context, kind string) (tui.Reply, error) 
 	} else {
 		rep, err = redo(ctx, root, b.a.Session, false)
 	}
-	var ce *fsedit.ConflictError
+	var (
+		ce *fsedit.ConflictError
+		ue *fsedit.UnsignedError
+	)
 	switch {
+	case errors.As(err, &ue):
+		return tui.Reply{}, fmt.Errorf("%s; nothing was done (look at that content first; 'agent %s --force' in a shell restores it anyway)", safeText(ue.Error()), kind)
 	case errors.Is(err, fsedit.ErrNothingToUndo):
 		return tui.Reply{Text: "Nothing to undo: the agent has not written anything in this project yet, or it is all undone."}, nil
 	case errors.Is(err, errRedoRewound):
@@ -105,7 +110,13 @@ func (b *chatBackend) rewind(ctx context.Context, run string) (tui.Reply, error)
 	}
 	defer root.Close()
 	reps, err := root.UndoRuns(ctx, runs, false)
-	var ce *fsedit.ConflictError
+	var (
+		ce *fsedit.ConflictError
+		ue *fsedit.UnsignedError
+	)
+	if errors.As(err, &ue) {
+		return tui.Reply{}, fmt.Errorf("%s; nothing was rewound ('agent undo --force' in a shell restores it anyway, after you looked at that content)", safeText(ue.Error()))
+	}
 	if errors.As(err, &ce) {
 		return tui.Reply{}, fmt.Errorf("%s changed since the agent wrote it; nothing was rewound (edit it back, or 'agent undo --force' reverts anyway)", strings.Join(ce.Paths, ", "))
 	}

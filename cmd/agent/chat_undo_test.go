@@ -1,15 +1,20 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/agent/tui"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
 // newTestChat is the chat's real backend (the conversation builder, the
@@ -173,5 +178,26 @@ func TestChatUndoTellsTheModel(t *testing.T) {
 	}
 	if r := b.command(t, tui.CmdRedo, ""); !strings.Contains(r.Text, "Redid turn 1") || fileOf(dir, "a.txt") != "one\n" {
 		t.Errorf("/redo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
+	}
+}
+
+// TestChatUndoRefusesPlantedBackups: the chat's /undo does not write the
+// content of backups the project came with (not signed by this user's
+// key), and says so in one line.
+func TestChatUndoRefusesPlantedBackups(t *testing.T) {
+	b, _, dir := newTestChat(t)
+	payload, safe := "planted\n", "safe\n"
+	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	line, _ := json.Marshal(backup.Entry{ChangeSet: "evil", Run: "evil", Path: "a.md", Op: backup.OpRewrite, Existed: true,
+		Blob: "evil/1-a.md", Mode: 0o644, SHA256Before: sum(payload), SHA256After: sum(safe), Time: time.Now()})
+	for name, content := range map[string]string{"a.md": safe, ".agent/backups/manifest.jsonl": string(line) + "\n", ".agent/backups/evil/1-a.md": payload} {
+		writeTestFile(t, filepath.Join(dir, name), content)
+	}
+	_, err := b.Command(t.Context(), tui.CmdUndo, "")
+	if err == nil || !strings.Contains(err.Error(), "not written by your agent") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("/undo of planted backups: %v", err)
+	}
+	if got := fileOf(dir, "a.md"); got != safe {
+		t.Errorf("/undo wrote the planted content: %q", got)
 	}
 }

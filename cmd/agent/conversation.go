@@ -56,6 +56,10 @@ type conversation struct {
 	prompt prompt.Prompt
 	// closers release what the conversation opened, in reverse order.
 	closers []func() error
+
+	// fileRoot is the file tools' sandbox, which also reads the
+	// instruction files for the prompt.
+	fileRoot *fsedit.Root
 }
 
 // newConversation builds the conversation o asks for.
@@ -106,6 +110,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	opts := fileOptions(c.cfg)
 	opts.ReadBudget = budget.ReadBudget
 	fr := f.fileRootWith(o.dir, opts)
+	c.fileRoot = fr
 	c.closers = append(c.closers, fr.Close)
 	if err := fr.CheckStateDir("sessions"); err != nil {
 		return c, err
@@ -114,6 +119,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 	if err := ensureStateDir(o.dir); err != nil {
 		return c, err
 	}
+	f.backupKey() // a key that cannot be kept is said now, not mid-chat
 	c.files = fsedit.NewSession(fr)
 	budget.Reads = c.files
 	if err := loadFileState(c.files, o.dir, sess.ID); err != nil {
@@ -158,7 +164,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		Notices:       c.tools.jobs, // background jobs that ended
 		Reasoning:     reasoning,
 		Budget:        budget,
-		Instructions:  prompt.NewNested(o.dir, 0).For,
+		Instructions:  prompt.NewNested(o.dir, 0, fr).For,
 		Unshown:       c.prompt.Unshown,
 	}
 	watcher.agent = c.agent
@@ -171,7 +177,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 // that the provider's cache of the prefix still hits; a new catalog (a
 // tool added or changed) gets a new prompt.
 func (c *conversation) systemPrompt(ctx context.Context, f *factory, sess *agent.Session, budget *agent.Budget, req llm.Request, model llm.Model) (string, error) {
-	ch, err := f.fitSystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
+	ch, err := f.fitSystemPrompt(ctx, c.fileRoot, c.tools, c.cfg.Tree, budget, req, model)
 	if err != nil {
 		return "", err
 	}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestDemoChatToolsRunsTheWholeLoopOffline(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // its backups are signed with a key made there
 	var out, errOut bytes.Buffer
 	io := &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 	root := newRootCmd(newFactory(io))

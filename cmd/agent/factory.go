@@ -43,6 +43,10 @@ type factory struct {
 	// programs.go).
 	progMu sync.Mutex
 	progs  map[string]*programs.Resolver
+
+	// key signs the backups (backupKey), loaded once.
+	keyOnce sync.Once
+	key     []byte
 }
 
 func newFactory(io *streams) *factory { return &factory{io: io} }
@@ -123,6 +127,7 @@ func (f *factory) fileRoot(dir string, cfg config.Config) *fsedit.Root {
 // fileRootWith is fileRoot with the options given.
 func (f *factory) fileRootWith(dir string, opts fsedit.Options) *fsedit.Root {
 	opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
+	opts.BackupKey = f.backupKey
 	return fsedit.NewRoot(dir, opts)
 }
 

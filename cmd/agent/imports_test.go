@@ -51,7 +51,7 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
 		{pkg: "agent", banned: []string{
-			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite",
+			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite", "github.com/jackc/pgx",
 			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",
 			module + "/agent/llm/gemini", module + "/agent/llm/openai", module + "/agent/llm/anthropic", module + "/agent/llm/ollama",
 			module + "/tools/fsedit", module + "/cmd"}},

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -14,10 +13,14 @@ import (
 	"github.com/agentcli/agent/tools/notes"
 )
 
-// notesOptions are the flags every notes subcommand shares.
+// notesOptions are the flags every notes subcommand shares, and what
+// opening the store found.
 type notesOptions struct {
-	dir, db string
-	asJSON  bool
+	dir, db, space string
+	asJSON         bool
+	// emb is the configured embedder (nil without [notes.embeddings]),
+	// set when the store is opened.
+	emb notes.Embedder
 }
 
 // newNotesCmd builds `agent notes` and its subcommands.
@@ -27,22 +30,31 @@ func newNotesCmd(d *factory) *cobra.Command {
 		Use:   "notes",
 		Short: "Add, list, search and edit the project's notes",
 		Long: `notes works with the notes store the model reads and writes through the
-note_* tools: .agent/notes.db in the project, or the file notes.path names
-in config.toml. Folders are paths like /projects/web/; tags are labels.
-Search is ranked full-text search: words (all must match), "exact phrase",
-prefix*, a OR b, a NOT b.`,
+note_* tools: .agent/notes.db in the project, the file notes.path names in
+config.toml, or, with notes.database_url (or AGENT_NOTES_DATABASE_URL) in
+your own config, a PostgreSQL database shared by many projects, each in
+its space (notes.space, default the project folder's name). Folders are
+paths like /projects/web/; tags are labels. Search is ranked full-text
+search (words, "exact phrase", prefix*, a OR b, a NOT b, title:word,
+tag:word), and search by meaning too with [notes.embeddings].`,
 		Example: `  agent notes add --title "Release plan" --tags release,q3 < plan.md
   agent notes search "release plan"
+  agent notes search --mode meaning "how do we ship"
   agent notes edit 3 --append "Shipped on Friday."
+  agent notes import ~/notes/             # a folder of Markdown files, or a .jsonl file
+  agent notes reindex                     # embed what is not embedded yet
+  agent notes migrate --to postgres://me@db.example/notes
   agent notes list --folder /projects --json`,
 	}
 	f := cmd.PersistentFlags()
 	f.StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")
-	f.StringVar(&o.db, "db", "", "notes database (default: notes.path, or .agent/notes.db)")
+	f.StringVar(&o.db, "db", "", "notes database file (default: notes.database_url, notes.path, or .agent/notes.db)")
+	f.StringVar(&o.space, "space", "", "the space in a shared PostgreSQL database (default: notes.space, or the project folder's name)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	cmd.AddCommand(
 		newNotesAddCmd(d, o), newNotesListCmd(d, o), newNotesShowCmd(d, o), newNotesSearchCmd(d, o),
 		newNotesEditCmd(d, o), newNotesRmCmd(d, o), newNotesCountsCmd(d, o, "folders"), newNotesCountsCmd(d, o, "tags"),
+		newNotesImportCmd(d, o), newNotesReindexCmd(d, o), newNotesMigrateCmd(d, o),
 	)
 	return cmd
 }
@@ -57,6 +69,8 @@ func (o *notesOptions) withStore(cmd *cobra.Command, d *factory, fn func(ctx con
 	}
 	code := "NOTES_FAILED"
 	switch {
+	case errors.Is(err, notes.ErrEmbedding):
+		code = notes.CodeEmbedding
 	case errors.Is(err, notes.ErrNotFound):
 		code = notes.CodeNotFound
 	case errors.Is(err, notes.ErrInvalid):
@@ -70,20 +84,7 @@ func (o *notesOptions) withStore(cmd *cobra.Command, d *factory, fn func(ctx con
 }
 
 func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.Context, s notes.Store) error) error {
-	path := o.db
-	if path == "" {
-		root, err := projectFolder(o.dir)
-		if err != nil {
-			return err
-		}
-		cfg, err := d.localConfig(root)
-		if err != nil {
-			return err
-		}
-		home, _ := os.UserHomeDir()
-		path = cfg.NotesPath(root, home)
-	}
-	s, err := notes.Open(ctx, path)
+	s, err := o.open(ctx, d)
 	if err != nil {
 		return err
 	}
@@ -92,6 +93,30 @@ func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.
 		return err
 	}
 	return s.Close()
+}
+
+// open opens the store the flags and the config name: --db's SQLite
+// file, else as configured (openNotes), with --space for notes.space.
+func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error) {
+	root, err := projectFolder(o.dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := d.localConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	env := d.environ()
+	if o.emb, err = notesEmbedder(cfg, env); err != nil {
+		return nil, err
+	}
+	if o.space != "" {
+		cfg.Notes.Space = o.space
+	}
+	if o.db != "" {
+		return notes.OpenSQLite(ctx, o.db, notes.Options{Embedder: o.emb})
+	}
+	return openNotes(ctx, cfg, root, env)
 }
 
 func printJSON(d *factory, v any) error {

@@ -88,13 +88,32 @@ func newNotesShowCmd(d *factory, o *notesOptions) *cobra.Command {
 func newNotesSearchCmd(d *factory, o *notesOptions) *cobra.Command {
 	var so notes.SearchOptions
 	cmd := &cobra.Command{
-		Use:   "search QUERY...",
+		Use:   "search [--] QUERY...",
 		Short: "Search the notes, best match first, with excerpts",
-		Long: `search finds notes by full-text search, best match first (a match in the
-title counts more), and shows an excerpt of each with the matches
-highlighted. Syntax: words (all must match), "exact phrase", prefix*,
-a OR b, a NOT b, title:word. A query that is not valid syntax is searched
-as plain words, and a note on standard error says so.`,
+		Long: `search finds notes, best match first, and shows an excerpt of each with
+the matches highlighted.
+
+--mode text is full-text search: words are stemmed ("cache" finds
+"caches"), a note's title, tags and folder count as well as its text (a
+title match most), and words written with punctuation (well-known, c++,
+e-mail) are searched as the words they hold. Syntax: words (all must
+match), "exact phrase", prefix*, a OR b, a NOT b, (a OR b) c, title:word,
+tag:word, folder:word, content:word. A query that is not valid syntax
+(an unclosed quote, a dangling OR) is searched as plain words, and a note
+on standard error says so.
+
+--mode meaning finds notes by what they mean ("deploy checklist" finds
+"release steps"), with [notes.embeddings] configured; --mode hybrid (the
+default then) fuses both rankings. Without embeddings text is the
+default.
+
+A query that starts with - would be read as a flag: put -- before it, or
+quote it inside the query: agent notes search -- -hosted, or
+agent notes search '"-hosted"'.`,
+		Example: `  agent notes search release plan
+  agent notes search 'title:release OR tag:q3'
+  agent notes search --mode meaning how do we ship
+  agent notes search -- -hosted`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			so.Query = strings.Join(args, " ")
@@ -119,6 +138,12 @@ as plain words, and a note on standard error says so.`,
 					if len(n.Tags) > 0 {
 						b.WriteString("  " + d.show(strings.Join(n.Tags, ",")))
 					}
+					if so.AllSpaces && n.Space != "" {
+						b.WriteString("  space " + d.show(n.Space))
+					}
+					if h.Match == "meaning" {
+						b.WriteString("  (by meaning)")
+					}
 					b.WriteString("\n    " + d.excerpt(h.Excerpt) + "\n")
 				}
 				if len(r.Hits) == 0 {
@@ -133,6 +158,8 @@ as plain words, and a note on standard error says so.`,
 	f.StringVar(&so.Folder, "folder", "", "only this folder and its subfolders")
 	f.StringVar(&so.Tag, "tag", "", "only notes with this tag")
 	f.IntVar(&so.Limit, "limit", notes.DefaultLimit, "results to show at most")
+	f.StringVar(&so.Mode, "mode", "", "text, meaning or hybrid (default: hybrid with [notes.embeddings], else text)")
+	f.BoolVar(&so.AllSpaces, "all-spaces", false, "search every space of a shared PostgreSQL database, not only the project's")
 	return cmd
 }
 

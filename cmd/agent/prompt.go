@@ -72,7 +72,9 @@ and which form was chosen and why.
 				return err
 			}
 			defer set.Close()
-			ch, err := d.nextPrompt(cmd.Context(), root, cfg, set, tree)
+			files := d.fileRoot(root, cfg)
+			defer files.Close()
+			ch, err := d.nextPrompt(cmd.Context(), files, cfg, set, tree)
 			if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
 				return writePromptStats(d.io.Out, ch, err, d.featureSizes(cmd.Context(), root, set, tree, ch)...)
 			}

@@ -115,7 +115,7 @@ func TestPromptFixedPartSize(t *testing.T) {
 	root := fsedit.NewRoot(dir, fsedit.Options{})
 	defer root.Close()
 	reg := tools.NewRegistry(fsedit.NewTools(root)...)
-	p, err := (&factory{}).systemPrompt(t.Context(), dir, reg, config.Defaults().Tree)
+	p, err := (&factory{}).systemPrompt(t.Context(), root, reg, config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,9 @@ func TestPromptCommandPrintsWhatRunSends(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	d := &factory{}
-	p, err := d.systemPrompt(t.Context(), dir, testCatalog(t, dir), config.Defaults().Tree)
+	files := fsedit.NewRoot(dir, fsedit.Options{})
+	defer files.Close()
+	p, err := d.systemPrompt(t.Context(), files, testCatalog(t, dir), config.Defaults().Tree)
 	if err != nil {
 		t.Fatal(err)
 	}

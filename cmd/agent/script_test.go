@@ -16,12 +16,22 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/tools/notes/notestest"
 )
 
 // TestMain lets the scripts run the agent binary as the command "agent":
 // the test binary re-executes itself as the real program.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"agent": main})
+	testscript.Main(stopPostgresAfter{m}, map[string]func(){"agent": main})
+}
+
+// stopPostgresAfter runs the tests, then stops the PostgreSQL server the
+// scripts started, if any (testscript.Main exits without returning).
+type stopPostgresAfter struct{ m *testing.M }
+
+func (s stopPostgresAfter) Run() int {
+	defer notestest.StopShared()
+	return s.m.Run()
 }
 
 // TestScript runs the end-to-end scripts in the top-level testdata/script: the real
@@ -47,6 +57,11 @@ func TestMain(m *testing.M) {
 //	                           each *.jsonl file in a folder) is JSON
 //	sha256 PATH...             print each path's SHA-256, "folder" or
 //	                           "absent", one a line
+//	pgdb                       create a new database on the package's
+//	                           PostgreSQL server (started once) and set
+//	                           PGURL to it
+//	embedserver                start a fake embedding server (both wire
+//	                           formats) and set EMBED_URL to it
 //
 // Extra condition: [need:PROGRAM] holds when PROGRAM is on PATH, and
 // always under CI, so that `[!need:bwrap] skip` skips on a machine
@@ -74,6 +89,16 @@ func TestScript(t *testing.T) {
 			"llmreq":  cmdLLMReq,
 			"jsonl":   cmdJSONL,
 			"sha256":  cmdSHA256,
+			"pgdb": func(ts *testscript.TestScript, neg bool, args []string) {
+				url, err := notestest.SharedPostgres(t).NewDatabase()
+				ts.Check(err)
+				ts.Setenv("PGURL", url)
+			},
+			"embedserver": func(ts *testscript.TestScript, neg bool, args []string) {
+				srv := notestest.NewEmbedServer()
+				ts.Defer(srv.Close)
+				ts.Setenv("EMBED_URL", srv.URL)
+			},
 		},
 	})
 }

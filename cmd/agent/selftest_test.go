@@ -11,9 +11,18 @@ import (
 	"testing"
 )
 
-// runAgent runs the agent's command line in-process.
+// startXDG is the configuration folder the tests started with.
+var startXDG = os.Getenv("XDG_CONFIG_HOME")
+
+// runAgent runs the agent's command line in-process. Unless the test
+// chose a configuration folder, it gets one of its own: the developer's
+// is neither read nor written (a backup signing key is made there on
+// first use).
 func runAgent(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	if os.Getenv("XDG_CONFIG_HOME") == startXDG {
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	}
 	var out, errOut bytes.Buffer
 	io := &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 	code := execute(t.Context(), io, args)
@@ -76,6 +85,7 @@ func TestCombinedSelfCheckCatchesABrokenLoop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the agent binary; run without -short")
 	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the backup key is made there
 	bin := filepath.Join(t.TempDir(), "agent-broken")
 	build := exec.Command("go", "build", "-tags", "agent_broken_skip_rule", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {

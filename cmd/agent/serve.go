@@ -76,6 +76,9 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := ensureStateDir(root); err != nil { // the audit log, notes, backups
+		return err
+	}
 	sv, err := d.mcpServer(ctx, root, cfg, o.allowWrites)
 	if err != nil {
 		return err
@@ -105,7 +108,11 @@ func (d *factory) runServe(ctx context.Context, o *serveOptions) error {
 	if o.allowWrites {
 		mode = "writes allowed"
 	}
-	fmt.Fprintf(d.io.ErrOut, "agent: serving MCP at http://%s/mcp (%s); Ctrl-C or SIGTERM stops\n", s.Addr(), mode)
+	where := fmt.Sprintf("MCP at http://%s/mcp", s.Addr())
+	if sv.notes != nil {
+		where += fmt.Sprintf(" and the notes API at http://%s/notes", s.Addr())
+	}
+	fmt.Fprintf(d.io.ErrOut, "agent: serving %s (%s); Ctrl-C or SIGTERM stops\n", where, mode)
 	return s.Serve(ctx)
 }
 

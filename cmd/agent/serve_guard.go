@@ -50,7 +50,7 @@ type restGuard struct {
 
 // guardedNotes wraps the notes REST handler in the chat's guards. Each
 // change (create, update, delete) is judged by the user's permissions as
-// the note tool it stands for (POST /notes is note_create, PUT and PATCH
+// the note tool it stands for (POST /notes and POST /notes/batch are note_create, PUT and PATCH
 // /notes/{id} note_update, DELETE /notes/{id} note_delete), refused with
 // 403 and TOOL_POLICY_DENIED when a rule refuses it, and recorded in the
 // audit log, whatever its outcome, as a served MCP call is.
@@ -99,7 +99,9 @@ func restTool(r *http.Request) (tool, id string) {
 	}
 	id = strings.TrimPrefix(rest, "/")
 	switch {
-	case r.Method == http.MethodPost && id == "":
+	case r.Method == http.MethodPost && (id == "" || id == "batch"):
+		// A batch is many creations in one request: judged and
+		// audited as note_create, once.
 		return "note_create", ""
 	case (r.Method == http.MethodPut || r.Method == http.MethodPatch) && id != "":
 		return "note_update", id
@@ -124,6 +126,13 @@ func restParams(r *http.Request, id string) map[string]string {
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(head, &fields) != nil {
+		return params
+	}
+	if notes, ok := fields["notes"]; ok && strings.HasSuffix(r.URL.Path, "/batch") {
+		var list []json.RawMessage
+		if json.Unmarshal(notes, &list) == nil {
+			params["notes"] = strconv.Itoa(len(list)) + " notes"
+		}
 		return params
 	}
 	for k, v := range fields {

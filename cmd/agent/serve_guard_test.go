@@ -83,6 +83,9 @@ func TestServeKeepsTheGuards(t *testing.T) {
 	if got := rest("PATCH", "/notes/999999", `{"content":"x"}`); got.Code != http.StatusNotFound {
 		t.Errorf("PATCH of a missing note: %d", got.Code)
 	}
+	if got := rest("POST", "/notes/batch", `{"notes":[{"title":"b1","content":"one"},{"title":"b2","content":"two"}]}`); got.Code != http.StatusCreated {
+		t.Errorf("POST /notes/batch: %d %s", got.Code, got.Body)
+	}
 
 	entries := auditEntries(t, root)
 	want := []struct{ tool, outcome, code, rule, param string }{
@@ -91,6 +94,7 @@ func TestServeKeepsTheGuards(t *testing.T) {
 		{"note_create", agent.OutcomeOK, "", "", "plan"},
 		{"note_delete", agent.OutcomeDenied, "TOOL_POLICY_DENIED", `permissions.deny "note_delete"`, jsonNumber(note.ID)},
 		{"note_update", agent.OutcomeError, "NOTE_NOT_FOUND", "", "999999"},
+		{"note_create", agent.OutcomeOK, "", "", "2 notes"},
 	}
 	for _, w := range want {
 		found := false
@@ -105,6 +109,30 @@ func TestServeKeepsTheGuards(t *testing.T) {
 		if !found {
 			t.Errorf("no audit entry %+v in %+v", w, entries)
 		}
+	}
+}
+
+// TestServeBatchIsJudged: a deny rule on note_create refuses a batch of
+// creations as it refuses one, and nothing of the batch is stored.
+func TestServeBatchIsJudged(t *testing.T) {
+	root := t.TempDir()
+	cfg := config.Defaults()
+	cfg.Permissions.Deny = []string{"note_create"}
+	d := &factory{io: &streams{}}
+	sv, err := d.mcpServer(t.Context(), root, cfg, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sv.close()
+	rec := httptest.NewRecorder()
+	sv.notes.ServeHTTP(rec, httptest.NewRequest("POST", "/notes/batch", strings.NewReader(`{"notes":[{"title":"b1","content":"one"}]}`)))
+	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "TOOL_POLICY_DENIED") {
+		t.Fatalf("POST /notes/batch under deny note_create: %d %s", rec.Code, rec.Body)
+	}
+	list := httptest.NewRecorder()
+	sv.notes.ServeHTTP(list, httptest.NewRequest("GET", "/notes", nil))
+	if strings.Contains(list.Body.String(), "b1") {
+		t.Errorf("a refused batch stored its notes: %s", list.Body)
 	}
 }
 

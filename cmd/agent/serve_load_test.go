@@ -37,6 +37,7 @@ func TestServeLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test: 20 seconds; skipped under -short")
 	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the backup key is made there
 	const clients, length = 64, 20 * time.Second
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha\n"), 0o644); err != nil {

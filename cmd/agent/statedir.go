@@ -3,30 +3,93 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
-// stateGitignore keeps the agent's state (sessions, backups, the audit
-// log, notes) out of git while a shared project config can be committed.
-const stateGitignore = "*\n!.gitignore\n!config.toml\n"
+// stateGitignore keeps the agent's state (sessions, backups, notes, the
+// audit log, the input history) out of git, while what a team shares
+// (config.toml, custom commands, skills) can be committed. The patterns
+// are anchored, so a folder called commands inside the state stays
+// ignored.
+const stateGitignore = `# Written by agent: its state (sessions, backups, notes, the audit log)
+# stays out of git; config.toml, commands/ and skills/ can be committed.
+# Once you change this file, agent leaves it as you keep it.
+*
+!/.gitignore
+!/config.toml
+!/commands/
+!/commands/**
+!/skills/
+!/skills/**
+`
 
-// ensureStateDir creates the project's .agent folder with its .gitignore
-// when the folder does not exist yet. A folder that exists is left as
-// the user keeps it.
+// oldStateGitignores are the exact files earlier versions wrote: such a
+// file is the default, not the user's, and is brought up to date. Any
+// other content is the user's and is never touched.
+var oldStateGitignores = []string{
+	"*\n!.gitignore\n!config.toml\n",
+}
+
+// ensureStateDir is the one place that makes the project's .agent
+// folder: every command that keeps state there (a conversation's
+// sessions, backups and audit log, notes, serve, tool calls, undo) calls
+// it before writing. A new folder starts with stateGitignore; an existing
+// one gets it only in place of a default an earlier version wrote. A
+// folder that exists otherwise is left as the user keeps it, and so is
+// a .agent or .gitignore that is a symlink.
 func ensureStateDir(root string) error {
 	dir := filepath.Join(root, ".agent")
-	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil // made meanwhile by another run
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return nil // made meanwhile by another run
+			}
+			return fmt.Errorf("create .agent: %w", err)
 		}
-		return fmt.Errorf("create .agent: %w", err)
+		return writeStateGitignore(dir, false)
+	case err != nil:
+		return fmt.Errorf("check .agent: %w", err)
+	case !fi.IsDir():
+		return nil // a link or a file: CheckStateDir and the stores say so
 	}
-	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	name := filepath.Join(dir, ".gitignore")
+	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
+		return nil // none (the user removed it), or a link: theirs
+	}
+	if old, err := readSmall(name, 4<<10); err == nil && slices.Contains(oldStateGitignores, string(old)) {
+		return writeStateGitignore(dir, true)
+	}
+	return nil
+}
+
+// upgradeStateDir is ensureStateDir after an undo, redo or restore
+// wrote in .agent: the work is done, so a failure is only said.
+func upgradeStateDir(d *factory, root string) {
+	if err := ensureStateDir(root); err != nil {
+		fmt.Fprintf(d.io.ErrOut, "agent: %v\n", err)
+	}
+}
+
+// writeStateGitignore writes stateGitignore into the folder dir: a new
+// file, or with replace one put in place of the old default by rename.
+func writeStateGitignore(dir string, replace bool) error {
+	name := filepath.Join(dir, ".gitignore")
+	if replace {
+		if err := writeAtomically(name, func(w io.Writer) error {
+			_, err := io.WriteString(w, stateGitignore)
+			return err
+		}); err != nil {
+			return fmt.Errorf("update .agent/.gitignore: %w", err)
+		}
+		return os.Chmod(name, 0o644)
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("create .agent/.gitignore: %w", err)
 	}

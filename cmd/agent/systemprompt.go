@@ -12,6 +12,7 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 )
 
 // promptSettings are the knobs of the system prompt beyond the project
@@ -24,25 +25,29 @@ type promptSettings struct {
 	userDir string
 	// small builds the small-window form.
 	small bool
+	// files reads the project's instruction files: the file tools'
+	// sandbox, so they are read under read_file's rules.
+	files prompt.FileReader
 }
 
-// systemPrompt builds the system prompt for the project at root, the tools
-// of reg and the [tree] configuration (config.Defaults().Tree when nothing
-// is configured). It is the one place the prompt is built: `agent run`
-// sends p.String(), and `agent prompt` prints exactly that.
-func (d *factory) systemPrompt(ctx context.Context, root string, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
-	return d.promptForm(ctx, root, &toolSet{reg: reg}, tree, false)
+// systemPrompt builds the system prompt for the project of files (the
+// file tools' sandbox, through which its instruction files are read),
+// the tools of reg and the [tree] configuration (config.Defaults().Tree
+// when nothing is configured). It is the one place the prompt is built:
+// `agent run` sends p.String(), and `agent prompt` prints exactly that.
+func (d *factory) systemPrompt(ctx context.Context, files *fsedit.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+	return d.promptForm(ctx, files, &toolSet{reg: reg}, tree, false)
 }
 
 // promptForm builds the system prompt in its full or small-window form;
 // the small form describes the set's essential tools only (every tool
 // when the set names none).
-func (d *factory) promptForm(ctx context.Context, root string, set *toolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
+func (d *factory) promptForm(ctx context.Context, files *fsedit.Root, set *toolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
 	}
-	return buildSystemPrompt(ctx, root, set, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ()), small: small})
+	return buildSystemPrompt(ctx, files.Dir(), set, promptSettings{tree: opts, now: d.now, userDir: userConfigDir(d.environ()), small: small, files: files})
 }
 
 // promptChoice is the system prompt chosen for the model's window.
@@ -59,9 +64,9 @@ type promptChoice struct {
 // and for Ollama sized to what the full prompt needs; then the budget
 // takes the full prompt, the same with a smaller file tree, or the
 // small-window form, the first that leaves room to work.
-func (d *factory) fitSystemPrompt(ctx context.Context, root string, set *toolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (promptChoice, error) {
+func (d *factory) fitSystemPrompt(ctx context.Context, files *fsedit.Root, set *toolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (promptChoice, error) {
 	var ch promptChoice
-	full, err := d.promptForm(ctx, root, set, tree, false)
+	full, err := d.promptForm(ctx, files, set, tree, false)
 	if err != nil {
 		return ch, err
 	}
@@ -73,7 +78,7 @@ func (d *factory) fitSystemPrompt(ctx context.Context, root string, set *toolSet
 	forms := []prompt.Prompt{full}
 	build := func(tree config.Tree, small bool) func() (string, error) {
 		return func() (string, error) {
-			p, err := d.promptForm(ctx, root, set, tree, small)
+			p, err := d.promptForm(ctx, files, set, tree, small)
 			forms = append(forms, p)
 			return p.String(), err
 		}
@@ -99,7 +104,7 @@ var formNames = []string{"full", "full, with a smaller file tree", "small-window
 // asked of its server (briefly) when the configuration does not say it.
 // With no model to ask (no provider or key configured) the window is
 // the configured one, or unknown.
-func (d *factory) nextPrompt(ctx context.Context, root string, cfg config.Config, set *toolSet, tree config.Tree) (promptChoice, error) {
+func (d *factory) nextPrompt(ctx context.Context, files *fsedit.Root, cfg config.Config, set *toolSet, tree config.Tree) (promptChoice, error) {
 	win, src := cfg.Window()
 	budget := &agent.Budget{Window: win, Source: src}
 	reasoning, err := llm.ParseReasoning(cfg.EffectiveReasoning())
@@ -110,7 +115,7 @@ func (d *factory) nextPrompt(ctx context.Context, root string, cfg config.Config
 	if cfg.Provider != "" {
 		model, _ = d.model(ctx, cfg) // without a key, no server is asked
 	}
-	return d.fitSystemPrompt(ctx, root, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
+	return d.fitSystemPrompt(ctx, files, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.
@@ -131,6 +136,7 @@ func buildSystemPrompt(ctx context.Context, root string, set *toolSet, s promptS
 		Tree:     s.tree,
 		UserDir:  s.userDir,
 		Small:    s.small,
+		Files:    s.files,
 	})
 }
 

@@ -128,6 +128,9 @@ func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tool
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := ensureStateDir(dir); err != nil { // backups, notes
+		return nil, nil, err
+	}
 	fr := d.fileRoot(dir, cfg)
 	sess := fsedit.NewSession(fr)
 	if state != "" {

@@ -41,7 +41,7 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	if b.cfg.NotesOn() {
 		// Opened on first use: a run that never touches a note never
 		// creates the database.
-		store := notes.OpenLazy(notesPath(b))
+		store := lazyNotes(b.cfg, b.root, b.env)
 		for _, t := range notes.Tools(store) {
 			set.reg.Add(t)
 		}
@@ -129,10 +129,4 @@ func webTool(b toolBuild) tools.Tool {
 		AllowHosts: b.cfg.Web.AllowHosts,
 		UserAgent:  "agent/" + version + " (web_fetch)",
 	})
-}
-
-// notesPath is the notes database of the project: .agent/notes.db, or
-// notes.path when configured.
-func notesPath(b toolBuild) string {
-	return b.cfg.NotesPath(b.root, b.env["HOME"])
 }

@@ -1,6 +1,7 @@
 package fsedit
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"sync"
 
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
@@ -21,13 +23,28 @@ func (r *Root) Backups() (*backup.Store, error) {
 	}
 	r.storeOnce.Do(func() {
 		keep := backup.Retention{MaxAge: r.opts.BackupMaxAge, MaxBytes: r.opts.BackupMaxBytes}
-		r.store = backup.New(root, keep, r.opts.Now)
+		var key []byte
+		if r.opts.BackupKey != nil {
+			key = r.opts.BackupKey()
+		}
+		if len(key) == 0 {
+			key = processKey()
+		}
+		r.store = backup.New(root, keep, r.opts.Now, key)
 		// Pruning is housekeeping: a failure here must not stop a write,
 		// and the next run tries again.
 		r.store.Prune()
 	})
 	return r.store, nil
 }
+
+// processKey is the backup key of a process given none: random, made
+// once, gone with the process.
+var processKey = sync.OnceValue(func() []byte {
+	k := make([]byte, 32)
+	rand.Read(k)
+	return k
+})
 
 // CheckStateDir verifies that .agent and its subfolder sub (such as
 // "sessions"; "" for .agent alone) are real folders inside the project

@@ -36,13 +36,20 @@ func isBinaryExt(ext string) bool {
 }
 
 // secretNames are base names (compared case-insensitively) of files that
-// usually hold secrets; secretPatterns are path.Match patterns of them.
+// usually hold secrets; secretPatterns are path.Match patterns of them;
+// secretPaths are the last two components of a path (a name that is
+// only secret in its tool's folder: .aws/credentials, not credentials).
 var (
-	secretNames    = []string{".env", ".netrc", "_netrc", ".pgpass", ".git-credentials", "credentials.json", ".htpasswd", ".pypirc"}
-	secretPatterns = []string{
-		".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
-		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	secretNames = []string{
+		".env", ".envrc", ".netrc", "_netrc", ".pgpass", ".git-credentials",
+		"credentials.json", ".htpasswd", ".pypirc", ".npmrc",
 	}
+	secretPatterns = []string{
+		".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
+		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+		"*.tfvars", "*.tfvars.json", "service-account*.json", "secrets.y*ml",
+	}
+	secretPaths = []string{".aws/credentials", ".docker/config.json"}
 	// notSecret are the conventional example and template files next to
 	// a secret one: they are meant to be shared.
 	notSecretSuffixes = []string{".example", ".sample", ".template", ".dist", ".pub"}
@@ -57,6 +64,9 @@ func isSecretName(rel string) bool {
 		}
 	}
 	if slices.Contains(secretNames, base) {
+		return true
+	}
+	if dir := path.Base(path.Dir(rel)); slices.Contains(secretPaths, strings.ToLower(dir)+"/"+base) {
 		return true
 	}
 	for _, p := range secretPatterns {

@@ -77,7 +77,8 @@ func crcOf(t *testing.T, path string) uint32 {
 }
 
 func TestSecretFiles(t *testing.T) {
-	secrets := []string{".env", ".env.local", "config/server.pem", "tls.key", "id_rsa", "id_ed25519", ".netrc", ".pgpass", "credentials.json", "cert.p12", "a.pfx", ".git-credentials"}
+	secrets := []string{".env", ".env.local", "config/server.pem", "tls.key", "id_rsa", "id_ed25519", ".netrc", ".pgpass", "credentials.json", "cert.p12", "a.pfx", ".git-credentials",
+		".envrc", "prod.env", ".npmrc", ".pypirc", ".aws/credentials", "prod.tfvars", ".docker/config.json", "service-account-ci.json", "secrets.yaml"}
 	files := map[string]string{"notes.md": "API_KEY mentioned here\n", ".env.example": "API_KEY=\n"}
 	for _, s := range secrets {
 		files[s] = "API_KEY=sk-secret\n"
@@ -98,7 +99,7 @@ func TestSecretFiles(t *testing.T) {
 	if strings.Contains(res.Content, "sk-secret") || !strings.Contains(res.Content, "notes.md") || !strings.Contains(res.Content, ".env.example") {
 		t.Errorf("search content:\n%s", res.Content)
 	}
-	if !strings.Contains(res.Message, "skipped 12 files that usually hold secrets (") {
+	if !strings.Contains(res.Message, "skipped 21 files that usually hold secrets (") {
 		t.Errorf("search message %q does not say what it skipped", res.Message)
 	}
 	// The names still show in listings.
@@ -113,6 +114,55 @@ func TestSecretFiles(t *testing.T) {
 	wantOK(t, p2.read(".env"))
 	wantOK(t, p2.read("config/dev.key"))
 	wantCode(t, p2.read("id_rsa"), tools.CodePolicyDenied)
+}
+
+// TestSecretNames is the name rule alone, on project paths: what
+// usually holds a secret, and the look-alikes that do not.
+func TestSecretNames(t *testing.T) {
+	for _, c := range []struct {
+		rel    string
+		secret bool
+	}{
+		{".env", true},
+		{"app/.env.production", true},
+		{".envrc", true},
+		{"prod.env", true},
+		{"deploy/staging.ENV", true},
+		{".npmrc", true},
+		{"web/.npmrc", true},
+		{".pypirc", true},
+		{".aws/credentials", true},
+		{"home/.AWS/Credentials", true},
+		{"terraform.tfvars", true},
+		{"envs/prod.auto.tfvars", true},
+		{"terraform.tfvars.json", true},
+		{".docker/config.json", true},
+		{"service-account.json", true},
+		{"service-account-prod.json", true},
+		{"k8s/secrets.yaml", true},
+		{"secrets.yml", true},
+		{".git-credentials", true},
+		{"id_ed25519", true},
+		{"server.pem", true},
+		// Not secrets: examples, and the same names elsewhere.
+		{".env.example", false},
+		{"prod.env.sample", false},
+		{"terraform.tfvars.example", false},
+		{"credentials", false},
+		{"aws/credentials.md", false},
+		{"config.json", false},
+		{"docker/config.json", false},
+		{"secrets.md", false},
+		{"secrets.json", false},
+		{"service.json", false},
+		{"environment.go", false},
+		{"id_ed25519.pub", false},
+		{"envrc.md", false},
+	} {
+		if got := isSecretName(c.rel); got != c.secret {
+			t.Errorf("isSecretName(%q) = %v, want %v", c.rel, got, c.secret)
+		}
+	}
 }
 
 func TestSearchSaysWhatItSkipped(t *testing.T) {

@@ -41,6 +41,14 @@ type Options struct {
 	BackupMaxBytes int64
 	// Now is the clock of backups and change-set ids; time.Now when nil.
 	Now func() time.Time
+	// BackupKey returns the key that signs the backup manifest's entries
+	// (HMAC-SHA256): only entries signed with it are restored without
+	// force, so a cloned repository's .agent/backups cannot make undo
+	// write its content. cmd/agent keeps it in the user's configuration
+	// folder. It is called once, when the backups are first used; nil
+	// (or a nil key) signs with a key made for this process, which later
+	// processes cannot verify.
+	BackupKey func() []byte
 	// NewIgnorer builds the gitignore matcher of one listing or search for
 	// the project folder dir; nil, or an error, means the built-in one.
 	NewIgnorer func(dir string) (Ignorer, error)

@@ -71,10 +71,16 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 	if found == 0 {
 		return tools.Errorf(tools.CodeNoMatch, "old_text is not in %s: %s; copy it exactly as read_file shows it (whitespace too), or read the file again", e.t.asked, closest(text, *a.OldText)), nil
 	}
-	matches := findAll(text, needle)
 	if found > 1 && !a.ReplaceAll {
-		return tools.Errorf(tools.CodeNoMatch, "old_text occurs %d times in %s (lines %s); add surrounding lines to make it unique, or set replace_all to true to change every one", found, e.t.asked, matchLines(matches, 8)), nil
+		return tools.Errorf(tools.CodeNoMatch, "old_text occurs %d times in %s (lines %s); add surrounding lines to make it unique, or set replace_all to true to change every one", found, e.t.asked, matchLines(findAll(text, needle, 9), 8)), nil
 	}
+	// The new text is built in memory, so its size is worked out first:
+	// a short old_text found 200,000 times and a long content would ask
+	// for gigabytes before anyone could say no.
+	if size := int64(len(text)) + int64(found)*(int64(len(repl))-int64(len(needle))); size > replaceKeep {
+		return tools.Errorf(tools.CodeFileTooLarge, "replacing %s in %s would make it %s, over the %s a replace writes; change fewer occurrences at a time, or make the file smaller first", plural(found, "occurrence", "occurrences"), e.t.asked, humanSize(size), humanSize(replaceKeep)), nil
+	}
+	matches := findAll(text, needle, found)
 	oldLines := strings.Split(needle, "\n")
 	if n, l, ok := findPlaceholder(splitContent(repl), len(oldLines), lineSet(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))); ok {
 		return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain; send the real text that replaces old_text", n, l), nil
@@ -92,20 +98,20 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 	rep.WriteString(newText)
 	newTotal := countLines(newText)
 
-	// What the model knows, and where lines moved, bottom match first so
-	// the numbers of the ones above still hold.
 	delta := strings.Count(repl, "\n") - strings.Count(needle, "\n")
-	e.known = e.seen.known
-	for i := len(matches) - 1; i >= 0; i-- {
-		m := matches[i]
-		e.known = shiftSpans(e.known, m.first, m.last, m.last-m.first+1+delta, e.info.CallID)
-	}
+	e.known = knownAfterReplace(e.seen.known, matches, delta, e.info.CallID)
 	blob, err := s.commitEdit(ctx, e, rep, old.sum, backup.OpReplace, newTotal)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	for _, m := range matches {
-		s.noteShift(e.info.ChangeSet, e.t.rel, m.last+1, delta, false)
+	if len(matches) > maxTrackedMatches {
+		// One shift for all: lines below the first match count as moved
+		// by the whole change, which at worst asks for a fresh read.
+		s.noteShift(e.info.ChangeSet, e.t.rel, matches[0].last+1, delta*len(matches), false)
+	} else {
+		for _, m := range matches {
+			s.noteShift(e.info.ChangeSet, e.t.rel, m.last+1, delta, false)
+		}
 	}
 	// The new numbers of the written lines: each match moved by the
 	// deltas of those above it.
@@ -131,11 +137,42 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 	return res, nil
 }
 
-// findAll returns every non-overlapping match of needle in text.
-func findAll(text, needle string) []match {
-	var out []match
+// maxTrackedMatches is the most matches of one replace whose lines are
+// followed one by one in what the model knows: each costs a pass over
+// the spans known, so a replace_all of a one-letter old_text in a large
+// file would otherwise take quadratic time.
+const maxTrackedMatches = 1000
+
+// knownAfterReplace is what the model knows of the file after the
+// matches (bottom first, so the numbers of the ones above still hold)
+// became their new text of delta more lines each. Past
+// maxTrackedMatches, the lines from the first match to the last are
+// taken as one write: known if the model knew all of them before,
+// forgotten otherwise.
+func knownAfterReplace(known []lineSpan, matches []match, delta int, call string) []lineSpan {
+	if len(matches) <= maxTrackedMatches {
+		for i := len(matches) - 1; i >= 0; i-- {
+			m := matches[i]
+			known = shiftSpans(known, m.first, m.last, m.last-m.first+1+delta, call)
+		}
+		return known
+	}
+	first, last := matches[0].first, matches[len(matches)-1].last
+	n := last - first + 1 + delta*len(matches)
+	seen := covers(known, first, last)
+	known = shiftSpans(known, first, last, n, call)
+	if !seen && n > 0 {
+		known = known[:len(known)-1] // the span shiftSpans adds for the written lines
+	}
+	return known
+}
+
+// findAll returns the first limit non-overlapping matches of needle in
+// text.
+func findAll(text, needle string, limit int) []match {
+	out := make([]match, 0, min(limit, 1024))
 	line, counted := 1, 0
-	for off := 0; ; {
+	for off := 0; len(out) < limit; {
 		i := strings.Index(text[off:], needle)
 		if i < 0 {
 			return out
@@ -147,6 +184,7 @@ func findAll(text, needle string) []match {
 		out = append(out, match{off: at, first: line, last: last})
 		off = at + len(needle)
 	}
+	return out
 }
 
 func matchLines(ms []match, n int) string {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -39,6 +40,56 @@ func (e *ConflictError) Error() string {
 		what = "run " + e.Run
 	}
 	return fmt.Sprintf("%s: %s changed since it was written; restoring would lose those changes (force it to restore anyway)", what, strings.Join(e.Paths, ", "))
+}
+
+// UnsignedError lists the files of a change set (or run) whose backup
+// records this user's agent did not sign: an older version wrote them
+// (before the manifest was signed), or they came with the project (a
+// cloned repository can ship a .agent/backups of its own). Their content
+// is not put back unless the caller forces it; Blobs are where it is
+// kept, to look at first.
+type UnsignedError struct {
+	ChangeSet string
+	Run       string // set for an undo or redo of a run
+	Paths     []string
+	Blobs     []string // project paths of the content a restore would write
+}
+
+func (e *UnsignedError) Error() string {
+	what := "change set " + e.ChangeSet
+	if e.Run != "" {
+		what = "run " + e.Run
+	}
+	msg := fmt.Sprintf("%s: the backups of %s were not written by your agent (an older version wrote them, or they came with the project), so they are not restored", what, strings.Join(e.Paths, ", "))
+	if len(e.Blobs) > 0 {
+		msg += " (their content: " + strings.Join(e.Blobs, ", ") + ")"
+	}
+	return msg
+}
+
+// unsigned is the *UnsignedError of the entries of cs not Verified, or nil.
+func unsigned(cs backup.ChangeSet) error {
+	var e *UnsignedError
+	seen := map[string]bool{}
+	for _, en := range cs.Entries {
+		if en.Verified {
+			continue
+		}
+		if e == nil {
+			e = &UnsignedError{ChangeSet: cs.ID}
+		}
+		if !seen[en.Path] {
+			seen[en.Path] = true
+			e.Paths = append(e.Paths, en.Path)
+		}
+		if en.Blob != "" {
+			e.Blobs = append(e.Blobs, path.Join(backup.Dir, en.Blob))
+		}
+	}
+	if e == nil {
+		return nil
+	}
+	return e
 }
 
 // RestoredFile is what a restore did to one file.
@@ -157,11 +208,16 @@ func (r *Root) UndoRuns(ctx context.Context, ids []string, force bool) ([]Restor
 	return reps, nil
 }
 
-// runConflict names the run in a conflict found while undoing or redoing it.
+// runConflict names the run in a conflict (or unsigned backups) found
+// while undoing or redoing it.
 func runConflict(err error, run string) error {
 	var ce *ConflictError
 	if errors.As(err, &ce) {
 		ce.Run = run
+	}
+	var ue *UnsignedError
+	if errors.As(err, &ue) {
+		ue.Run = run
 	}
 	return err
 }
@@ -232,7 +288,8 @@ type restorePlan struct {
 
 // plan works out how to bring every file of cs back to its state before
 // cs, refusing (a *ConflictError) when a file changed after cs wrote it,
-// unless force. sim, when not nil, stands in for the files' current
+// and (an *UnsignedError, first) when a record of cs is not signed by
+// this user's key, unless force. sim, when not nil, stands in for the files' current
 // hashes (a path it lacks is read from disk) and is updated as if the
 // plan had run, so several plans can be checked in a row.
 func (r *Root) plan(cs backup.ChangeSet, force bool, sim map[string]string) (restorePlan, error) {
@@ -240,6 +297,11 @@ func (r *Root) plan(cs backup.ChangeSet, force bool, sim map[string]string) (res
 		p         restorePlan
 		conflicts []string
 	)
+	if !force {
+		if err := unsigned(cs); err != nil {
+			return p, err
+		}
+	}
 	after := cs.After()
 	for _, e := range cs.Before() {
 		t, err := r.resolve(e.Path)
@@ -408,7 +470,9 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, tag backup.Entry) (s
 		return "", nil, fmt.Errorf("restore %s: open backup: %w", rel, err)
 	}
 	defer src.Close()
-	mode := s.before.Mode
+	// The permission bits only: a record asking for setuid, setgid or
+	// sticky (the agent never writes one) does not get them.
+	mode := s.before.Mode.Perm()
 	if mode == 0 {
 		mode = 0o644
 	}

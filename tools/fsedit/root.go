@@ -18,7 +18,10 @@ import (
 // depth: the repository's internals and the agent's own data (backups,
 // sessions, notes). Compared case-insensitively, because on case-folding
 // file systems .GIT is .git.
-var protectedDirs = []string{".git", ".agent"}
+var protectedDirs = []string{".git", agentDir}
+
+// agentDir is the agent's own folder in the project.
+const agentDir = ".agent"
 
 // maxSymlinkHops bounds symlink resolution, so a loop is an error rather
 // than a hang (Linux's own limit is 40).
@@ -115,7 +118,16 @@ func outside(format string, args ...any) *refusal {
 
 // resolve checks p and returns its canonical form. A *refusal is an answer
 // for the model; any other error is a failure of the program.
-func (r *Root) resolve(p string) (target, error) {
+func (r *Root) resolve(p string) (target, error) { return r.resolveIn(p, false) }
+
+// commandsDir is the one folder of .agent a reader may enter: the
+// project's custom commands (ReadCommand), never the model's tools.
+const commandsDir = "commands"
+
+// resolveIn is resolve; with commands, the path may also lead into
+// .agent/commands (and nowhere else in .agent), judged after every
+// symlink like any other path.
+func (r *Root) resolveIn(p string, commands bool) (target, error) {
 	asked := p
 	p = strings.TrimSpace(p)
 	if rf := checkPathText(p, "the path"); rf != nil {
@@ -159,7 +171,10 @@ func (r *Root) resolve(p string) (target, error) {
 			done = done[:len(done)-1]
 			continue
 		}
-		if isProtected(c) {
+		if len(done) == 1 && done[0] == agentDir && c != commandsDir {
+			return target{}, outside("%s is inside %s, which the file tools never touch; choose a path outside .git and .agent", asked, done[0])
+		}
+		if isProtected(c) && !(commands && len(done) == 0 && c == agentDir && len(parts) > 0 && parts[0] == commandsDir) {
 			return target{}, outside("%s is inside %s, which the file tools never touch; choose a path outside .git and .agent", asked, c)
 		}
 		next := path.Join(append(append([]string(nil), done...), c)...)

@@ -62,3 +62,6 @@ func inGroup(gid int) bool {
 	}
 	return false
 }
+
+// oNoFollow makes an open fail on a symlink.
+const oNoFollow = syscall.O_NOFOLLOW

@@ -5,28 +5,37 @@ import (
 	"sync"
 )
 
-// Lazy is a Store that opens its SQLite file on first use, so that a
-// command that never touches a note neither pays for opening the database
-// nor creates .agent/notes.db. A failed open is retried by the next call.
+// Lazy is a Store that opens its backend on first use, so that a command
+// that never touches a note neither pays for opening the database nor
+// creates .agent/notes.db (nor connects to PostgreSQL). A failed open is
+// retried by the next call.
 type Lazy struct {
-	path string
+	open func(context.Context) (Store, error)
 	mu   sync.Mutex
-	s    *SQLite
+	s    Store
 }
 
-var _ Store = (*Lazy)(nil)
+var (
+	_ Store   = (*Lazy)(nil)
+	_ Indexer = (*Lazy)(nil)
+)
 
-// OpenLazy returns a Store for the database at path, opened when first
-// used.
-func OpenLazy(path string) *Lazy { return &Lazy{path: path} }
+// OpenLazy returns a Store for the SQLite database at path, opened when
+// first used.
+func OpenLazy(path string) *Lazy {
+	return NewLazy(func(ctx context.Context) (Store, error) { return Open(ctx, path) })
+}
 
-func (l *Lazy) store(ctx context.Context) (*SQLite, error) {
+// NewLazy returns a Store that calls open when first used.
+func NewLazy(open func(context.Context) (Store, error)) *Lazy { return &Lazy{open: open} }
+
+func (l *Lazy) store(ctx context.Context) (Store, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.s != nil {
 		return l.s, nil
 	}
-	s, err := Open(ctx, l.path)
+	s, err := l.open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -126,3 +135,44 @@ func (l *Lazy) Tags(ctx context.Context) ([]Count, error) {
 	}
 	return s.Tags(ctx)
 }
+
+// Unembedded implements Indexer.
+func (l *Lazy) Unembedded(ctx context.Context, model string, after int64, limit int) ([]Note, error) {
+	ix, err := l.indexer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ix.Unembedded(ctx, model, after, limit)
+}
+
+// CountUnembedded implements Indexer.
+func (l *Lazy) CountUnembedded(ctx context.Context, model string) (int, error) {
+	ix, err := l.indexer(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return ix.CountUnembedded(ctx, model)
+}
+
+func (l *Lazy) indexer(ctx context.Context) (Indexer, error) {
+	s, err := l.store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix, ok := s.(Indexer)
+	if !ok {
+		return nil, errNoIndexer
+	}
+	return ix, nil
+}
+
+// SetChunks implements Indexer.
+func (l *Lazy) SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error) {
+	ix, err := l.indexer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ix.SetChunks(ctx, model, es)
+}
+
+var errNoIndexer = errorString("this notes store keeps no vectors")

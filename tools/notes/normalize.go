@@ -146,3 +146,7 @@ func short(s string) string {
 	}
 	return tools.RunePrefix(s, 40) + "..."
 }
+
+// Check validates and normalises a new note as Create would: a caller
+// that reads many notes (an import) names the one at fault.
+func Check(n NewNote) (NewNote, error) { return checkNote(n) }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notestest"
 )
 
 // TestMain lets the test binary act as a second process writing notes.
@@ -24,8 +25,15 @@ func TestMain(m *testing.M) {
 		os.Exit(runWriter())
 	case "updater":
 		os.Exit(runUpdater())
+	case "pgwriter":
+		os.Exit(runPGWriter())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	notestest.StopShared()
+	if bench.path != "" {
+		os.RemoveAll(filepath.Dir(bench.path)) // the benchmarks' corpus
+	}
+	os.Exit(code)
 }
 
 func child(t *testing.T, role, db string, extra ...string) *exec.Cmd {

@@ -18,9 +18,17 @@ type HandlerOptions struct {
 	// ReadOnly refuses every change with 403 (serving without
 	// --allow-writes).
 	ReadOnly bool
-	// MaxBody bounds a request body; DefaultMaxBody when 0.
+	// MaxBody bounds a request body; DefaultMaxBody when 0. A batch may
+	// be BatchMaxBody (the server in front may bound it lower).
 	MaxBody int64
 }
+
+// BatchMaxBody bounds the body of POST /notes/batch, and MaxBatch the
+// notes in it.
+const (
+	BatchMaxBody = 64 << 20
+	MaxBatch     = 10_000
+)
 
 // DefaultMaxBody is the largest request body the handler reads: a note of
 // MaxContent with room for its JSON escaping.
@@ -32,13 +40,16 @@ const (
 	CodeBadJSON        = "INVALID_JSON"
 	CodeTooLarge       = "BODY_TOO_LARGE"
 	CodeWritesDisabled = "WRITES_DISABLED"
+	CodeBadID          = "INVALID_ID"
 )
 
-// NewHandler serves the notes REST API on s, under /notes:
+// NewHandler serves the notes REST API on s, under /notes (the README
+// documents each route with its answers):
 //
 //	POST   /notes              create {title, content, folder?, tags?}     201
-//	GET    /notes              list ?folder=&tag=&limit=&offset=
-//	GET    /notes/search?q=    ranked hits with excerpts (?folder=&tag=&limit=)
+//	POST   /notes/batch        {"notes":[...]}: many at once, one transaction  201
+//	GET    /notes              list ?folder=&tag=&limit=&offset=; with ?q= a search
+//	GET    /notes/search?q=    ranked hits with excerpts (?mode=&folder=&tag=&limit=&all_spaces=)
 //	GET    /notes/folders      folders with their counts
 //	GET    /notes/tags         tags with their counts
 //	GET    /notes/{id}         one note
@@ -47,10 +58,11 @@ const (
 //	DELETE /notes/{id}         the deleted note
 //
 // Bodies are JSON objects; unknown fields are refused (422), as are
-// invalid values; malformed JSON is 400, a missing note 404, a body over
-// the limit 413. Errors are {"error":{"code","message"}}. Tags may be a
-// JSON array or a comma-separated string. Mount it at /notes and /notes/;
-// authentication is the server's.
+// invalid values; malformed JSON and an id that is not a number are 400,
+// a missing note 404, a body over the limit 413, a failed embedding 502.
+// Errors are {"error":{"code","message"}}. Tags may be a JSON array or a
+// comma-separated string. Mount it at /notes and /notes/; authentication
+// is the server's.
 func NewHandler(s Store, o HandlerOptions) http.Handler {
 	if o.MaxBody <= 0 {
 		o.MaxBody = DefaultMaxBody
@@ -58,6 +70,7 @@ func NewHandler(s Store, o HandlerOptions) http.Handler {
 	h := &handler{s: s, o: o}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /notes", h.write(h.create))
+	mux.HandleFunc("POST /notes/batch", h.write(h.batch))
 	mux.HandleFunc("GET /notes", h.list)
 	mux.HandleFunc("GET /notes/search", h.search)
 	mux.HandleFunc("GET /notes/folders", h.folders)
@@ -94,6 +107,8 @@ func (h *handler) fail(w http.ResponseWriter, err error, id int64) {
 		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no note with id %d", id))
 	case errors.Is(err, ErrInvalid):
 		writeError(w, http.StatusUnprocessableEntity, tools.CodeSchemaInvalid, strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": "))
+	case errors.Is(err, ErrEmbedding):
+		writeError(w, http.StatusBadGateway, CodeEmbedding, "the embedding provider failed; nothing was changed: "+err.Error())
 	default:
 		writeError(w, http.StatusInternalServerError, "INTERNAL", "the notes store failed; see the server's log")
 	}
@@ -112,7 +127,11 @@ func (h *handler) write(fn http.HandlerFunc) http.HandlerFunc {
 // decode reads one JSON object into v, strictly. It answers the request
 // itself and returns false when the body is not acceptable.
 func (h *handler) decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, h.o.MaxBody))
+	return h.decodeMax(w, r, v, h.o.MaxBody)
+}
+
+func (h *handler) decodeMax(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil && dec.More() {
@@ -128,7 +147,7 @@ func (h *handler) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	case err == nil:
 		return true
 	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the body is larger than %d bytes", h.o.MaxBody))
+		writeError(w, http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Sprintf("the body is larger than %d bytes", limit))
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
 		writeError(w, http.StatusUnprocessableEntity, tools.CodeSchemaInvalid, strings.TrimPrefix(err.Error(), "json: "))
 	default:
@@ -198,6 +217,10 @@ func intParam(w http.ResponseWriter, r *http.Request, name string) (int, bool) {
 }
 
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Has("q") {
+		h.search(w, r)
+		return
+	}
 	limit, ok1 := intParam(w, r, "limit")
 	if !ok1 {
 		return
@@ -221,7 +244,12 @@ func (h *handler) search(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	res, err := h.s.Search(r.Context(), SearchOptions{Query: q.Get("q"), Folder: q.Get("folder"), Tag: q.Get("tag"), Limit: limit})
+	all, err := boolParam(q.Get("all_spaces"))
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, tools.CodeSchemaInvalid, "all_spaces must be true or false")
+		return
+	}
+	res, err := h.s.Search(r.Context(), SearchOptions{Query: q.Get("q"), Folder: q.Get("folder"), Tag: q.Get("tag"), Limit: limit, Mode: q.Get("mode"), AllSpaces: all})
 	if err != nil {
 		h.fail(w, err, 0)
 		return
@@ -250,13 +278,21 @@ func (h *handler) tags(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"tags": c})
 }
 
-// noteID reads the {id} of the path; an id that is not a number names no
-// note.
+// boolParam reads an optional true/false query parameter.
+func boolParam(v string) (bool, error) {
+	if v == "" {
+		return false, nil
+	}
+	return strconv.ParseBool(v)
+}
+
+// noteID reads the {id} of the path; an id that is not a whole number is
+// a malformed request (400), not a missing note.
 func noteID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	v := r.PathValue("id")
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, CodeNotFound, fmt.Sprintf("no note with id %q; ids are whole numbers", short(v)))
+		writeError(w, http.StatusBadRequest, CodeBadID, fmt.Sprintf("%q is not a note id; ids are whole numbers from 1", short(v)))
 		return 0, false
 	}
 	return id, true
@@ -337,4 +373,42 @@ func (h *handler) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": n})
+}
+
+// batchBody is the body of POST /notes/batch.
+type batchBody struct {
+	Notes []createBody `json:"notes"`
+}
+
+// batch creates many notes in one transaction, all or none, unembedded
+// (agent notes reindex embeds them): the bulk path.
+func (h *handler) batch(w http.ResponseWriter, r *http.Request) {
+	var b batchBody
+	if !h.decodeMax(w, r, &b, BatchMaxBody) {
+		return
+	}
+	switch {
+	case len(b.Notes) == 0:
+		writeError(w, http.StatusUnprocessableEntity, tools.CodeSchemaInvalid, `give the notes as {"notes":[{"title":...,"content":...}, ...]}`)
+		return
+	case len(b.Notes) > MaxBatch:
+		writeError(w, http.StatusUnprocessableEntity, tools.CodeSchemaInvalid, fmt.Sprintf("%d notes; at most %d in one batch", len(b.Notes), MaxBatch))
+		return
+	}
+	session := tools.Info(r.Context()).SessionID
+	ns := make([]NewNote, len(b.Notes))
+	for i, c := range b.Notes {
+		n, err := checkNote(NewNote{Title: c.Title, Content: c.Content, Folder: c.Folder, Tags: c.Tags, Session: session})
+		if err != nil {
+			writeError(w, http.StatusUnprocessableEntity, tools.CodeSchemaInvalid, fmt.Sprintf("note %d: %s", i, strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")))
+			return
+		}
+		ns[i] = n
+	}
+	ids, err := h.s.Import(r.Context(), ns)
+	if err != nil {
+		h.fail(w, err, 0)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"ids": ids, "created": len(ids)})
 }

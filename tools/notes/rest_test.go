@@ -72,6 +72,13 @@ func TestRESTEndpoints(t *testing.T) {
 	if st != 200 || len(hits) != 1 || !strings.Contains(hits[0].(map[string]any)["excerpt"].(string), "**search**") {
 		t.Errorf("GET /notes/search = %d %v", st, v)
 	}
+	st, v = do(t, srv, "GET", "/notes?q=search&folder=work", "")
+	if hits, _ := v["hits"].([]any); st != 200 || len(hits) != 1 || v["mode"] != "text" {
+		t.Errorf("GET /notes?q=search = %d %v, want the search's one hit", st, v)
+	}
+	if st, v := do(t, srv, "GET", "/notes?q=well-known", ""); st != 200 || v["fallback"] != nil {
+		t.Errorf("GET /notes?q=well-known = %d %v, want no fallback", st, v)
+	}
 	if st, v := do(t, srv, "GET", "/notes/search?q=%22unbalanced", ""); st != 200 || v["fallback"] == nil {
 		t.Errorf("search with bad syntax = %d %v, want a fallback", st, v)
 	}
@@ -94,6 +101,13 @@ func TestRESTEndpoints(t *testing.T) {
 	if st, v := do(t, srv, "DELETE", "/notes/2", ""); st != 200 || v["deleted"].(map[string]any)["title"] != "Other" {
 		t.Errorf("DELETE = %d %v", st, v)
 	}
+	st, v = do(t, srv, "POST", "/notes/batch", `{"notes":[{"title":"b1","content":"bulk one","tags":"x"},{"title":"b2","content":"bulk two","folder":"imp"}]}`)
+	if ids, _ := v["ids"].([]any); st != 201 || len(ids) != 2 || v["created"] != 2.0 {
+		t.Fatalf("POST /notes/batch = %d %v", st, v)
+	}
+	if st, v := do(t, srv, "GET", "/notes?q=bulk", ""); st != 200 || len(v["hits"].([]any)) != 2 {
+		t.Errorf("the batch's notes are not found: %d %v", st, v)
+	}
 }
 
 func TestRESTErrors(t *testing.T) {
@@ -106,7 +120,15 @@ func TestRESTErrors(t *testing.T) {
 		code               string
 	}{
 		{"GET", "/notes/99", "", 404, notes.CodeNotFound},
-		{"GET", "/notes/abc", "", 404, notes.CodeNotFound},
+		{"GET", "/notes/abc", "", 400, notes.CodeBadID},
+		{"PUT", "/notes/0", `{"content":"x"}`, 400, notes.CodeBadID},
+		{"DELETE", "/notes/-3", "", 400, notes.CodeBadID},
+		{"GET", "/notes/search?q=x&mode=sideways", "", 422, "TOOL_SCHEMA_INVALID"},
+		{"GET", "/notes/search?q=x&mode=meaning", "", 422, "TOOL_SCHEMA_INVALID"},
+		{"GET", "/notes/search?q=x&all_spaces=maybe", "", 422, "TOOL_SCHEMA_INVALID"},
+		{"POST", "/notes/batch", `{"notes":[]}`, 422, "TOOL_SCHEMA_INVALID"},
+		{"POST", "/notes/batch", `{"notes":[{"title":"ok"},{"title":" "}]}`, 422, "TOOL_SCHEMA_INVALID"},
+		{"POST", "/notes/batch", `[{"title":"ok"}]`, 422, "TOOL_SCHEMA_INVALID"},
 		{"PUT", "/notes/99", `{"content":"x"}`, 404, notes.CodeNotFound},
 		{"PATCH", "/notes/99", `{"text":"x"}`, 404, notes.CodeNotFound},
 		{"DELETE", "/notes/99", "", 404, notes.CodeNotFound},
@@ -140,7 +162,7 @@ func TestRESTErrors(t *testing.T) {
 
 func TestRESTReadOnly(t *testing.T) {
 	srv := newServer(t, notes.HandlerOptions{ReadOnly: true})
-	for _, m := range []string{"POST /notes", "PUT /notes/1", "PATCH /notes/1", "DELETE /notes/1"} {
+	for _, m := range []string{"POST /notes", "POST /notes/batch", "PUT /notes/1", "PATCH /notes/1", "DELETE /notes/1"} {
 		method, path, _ := strings.Cut(m, " ")
 		if st, v := do(t, srv, method, path, `{"title":"t","content":"x"}`); st != 403 || errCode(v) != notes.CodeWritesDisabled {
 			t.Errorf("read-only %s = %d %v, want 403", m, st, v)

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -36,6 +37,21 @@ const busyTimeoutMS = 15000
 type SQLite struct {
 	db   *sql.DB
 	path string
+	emb  Embedder
+	// stmts are the search's prepared statements, by their text: a
+	// search then costs no parsing of SQL or of the FTS5 schema.
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+}
+
+// Options configure a store when it is opened.
+type Options struct {
+	// Embedder embeds notes as they are created and updated, for search
+	// by meaning; nil stores no vectors and searches text only.
+	Embedder Embedder
+	// Space is the store's space in a shared database (PostgreSQL):
+	// the notes it creates, lists and searches. SQLite has no spaces.
+	Space string
 }
 
 var _ Store = (*SQLite)(nil)
@@ -49,6 +65,11 @@ const DefaultPath = ".agent/notes.db"
 // left exactly as it was; so is a database in a .agent folder reached
 // through a symlink (wrapping ErrLinked).
 func Open(ctx context.Context, path string) (*SQLite, error) {
+	return OpenSQLite(ctx, path, Options{})
+}
+
+// OpenSQLite is Open with options.
+func OpenSQLite(ctx context.Context, path string, o Options) (*SQLite, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("notes database %s: %w", path, err)
@@ -61,7 +82,15 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 		return nil, err
 	}
 	if fresh {
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		// Notes are the user's own: the folder and the file are theirs
+		// alone (SQLite gives its -wal and -shm files the database's
+		// mode), whatever the umask.
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			return nil, fmt.Errorf("notes database %s: %w", abs, err)
+		}
+		if f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			f.Close()
+		} else if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("notes database %s: %w", abs, err)
 		}
 	}
@@ -72,7 +101,7 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("notes database %s: %w", abs, err)
 	}
 	db.SetMaxIdleConns(4)
-	s := &SQLite{db: db, path: abs}
+	s := &SQLite{db: db, path: abs, emb: o.Embedder}
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -84,7 +113,34 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 func (s *SQLite) Path() string { return s.path }
 
 // Close closes the database.
-func (s *SQLite) Close() error { return s.db.Close() }
+func (s *SQLite) Close() error {
+	s.mu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.mu.Unlock()
+	return s.db.Close()
+}
+
+// query runs a search statement, prepared once per store.
+func (s *SQLite) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s.mu.Lock()
+	st, ok := s.stmts[query]
+	if !ok {
+		var err error
+		if st, err = s.db.PrepareContext(ctx, query); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		if s.stmts == nil {
+			s.stmts = map[string]*sql.Stmt{}
+		}
+		s.stmts[query] = st
+	}
+	s.mu.Unlock()
+	return st.QueryContext(ctx, args...)
+}
 
 // checkHeader reads the first 100 bytes of path, SQLite's file header, and
 // refuses anything that is not an empty file or a SQLite file of ours (or
@@ -155,7 +211,7 @@ func (s *SQLite) openErr(err error) error {
 
 // wrap names the file in a failure of the database itself.
 func (s *SQLite) wrap(err error) error {
-	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) || errors.Is(err, ErrEmbedding) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return fmt.Errorf("notes database %s: %w", s.path, err)

@@ -47,3 +47,28 @@ func TestLazyOpensOnFirstUse(t *testing.T) {
 	}
 	l.Close()
 }
+
+// TestSQLiteFoldsDiacritics: the SQLite index removes diacritics, so
+// "cafe" finds "café" (PostgreSQL's english configuration keeps them).
+func TestSQLiteFoldsDiacritics(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	if _, err := s.Create(ctx, notes.NewNote{Title: "accents", Content: "a café near the station"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"cafe", "café", "CAFÉ"} {
+		if r, err := s.Search(ctx, notes.SearchOptions{Query: q}); err != nil || len(r.Hits) != 1 {
+			t.Errorf("Search(%q) = %d hits, %v; want the note", q, len(r.Hits), err)
+		}
+	}
+}
+
+func TestSQLiteMeaning(t *testing.T) {
+	notestest.RunMeaning(t, func(t *testing.T, e notes.Embedder) notes.Store {
+		s, err := notes.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "notes.db"), notes.Options{Embedder: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}

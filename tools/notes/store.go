@@ -20,12 +20,15 @@ const CodeNotFound = "NOTE_NOT_FOUND"
 
 // Note is one stored note.
 type Note struct {
-	ID        int64     `json:"id"`
-	Title     string    `json:"title"`
-	Content   string    `json:"content"`
-	Folder    string    `json:"folder"`
-	Tags      []string  `json:"tags"`
-	Session   string    `json:"session,omitempty"` // the session that created it
+	ID      int64    `json:"id"`
+	Title   string   `json:"title"`
+	Content string   `json:"content"`
+	Folder  string   `json:"folder"`
+	Tags    []string `json:"tags"`
+	Session string   `json:"session,omitempty"` // the session that created it
+	// Space is the project the note belongs to in a shared database
+	// (PostgreSQL); "" in a project's own SQLite file.
+	Space     string    `json:"space,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -64,13 +67,26 @@ type ListOptions struct {
 	Offset int
 }
 
-// SearchOptions are a full-text query and its filters.
+// SearchOptions are a query and its filters.
 type SearchOptions struct {
 	Query  string
 	Folder string
 	Tag    string
 	Limit  int // DefaultLimit when 0
+	// Mode is ModeText, ModeMeaning or ModeHybrid; "" is hybrid when the
+	// store has an Embedder, text otherwise.
+	Mode string
+	// AllSpaces searches every space of a shared database, not only the
+	// store's own.
+	AllSpaces bool
 }
+
+// Search modes: full-text, by meaning (embeddings), or both fused.
+const (
+	ModeText    = "text"
+	ModeMeaning = "meaning"
+	ModeHybrid  = "hybrid"
+)
 
 // Limits of List and Search.
 const (
@@ -91,6 +107,8 @@ type Hit struct {
 	Note    Note    `json:"note"`
 	Excerpt string  `json:"excerpt"`
 	Score   float64 `json:"score"` // higher is better
+	// Match says how the note was found: "text", "meaning" or "both".
+	Match string `json:"match,omitempty"`
 }
 
 // SearchResult is the ranked hits of a search, best first. Fallback is
@@ -99,6 +117,7 @@ type Hit struct {
 type SearchResult struct {
 	Hits     []Hit  `json:"hits"`
 	Query    string `json:"query"` // the query searched
+	Mode     string `json:"mode"`  // the mode searched in
 	Fallback string `json:"fallback,omitempty"`
 }
 
@@ -125,6 +144,27 @@ type Store interface {
 	Folders(ctx context.Context) ([]Count, error)
 	Tags(ctx context.Context) ([]Count, error)
 	Close() error
+}
+
+// Indexer is a Store whose notes can be embedded after the fact: what a
+// bulk import stored unembedded, or what an older model embedded.
+// Reindex drives it.
+type Indexer interface {
+	// Unembedded returns up to limit notes (with content) with ids above
+	// after that have no vectors of model, in id order.
+	Unembedded(ctx context.Context, model string, after int64, limit int) ([]Note, error)
+	// CountUnembedded counts the notes that have no vectors of model.
+	CountUnembedded(ctx context.Context, model string) (int, error)
+	// SetChunks stores the chunks of each note, embedded by model, in
+	// one transaction, except for the notes whose title or content
+	// changed since they were read: it returns the ids it stored.
+	SetChunks(ctx context.Context, model string, es []Embedded) ([]int64, error)
+}
+
+// Embedded is a note as it was read and the chunks of its text.
+type Embedded struct {
+	Note   Note
+	Chunks []Chunk
 }
 
 // Marks around each match in Hit.Excerpt. They are control characters

@@ -39,6 +39,7 @@ type SearchArgs struct {
 	Folder string `json:"folder,omitempty" jsonschema:"only this folder and below"`
 	Tag    string `json:"tag,omitempty"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"default 20"`
+	Mode   string `json:"mode,omitempty" enum:"text,meaning,hybrid"`
 }
 
 // UpdateArgs are note_update's parameters.
@@ -103,6 +104,8 @@ func storeResult(err error, id int64) (tools.Result, error) {
 		return tools.Errorf(CodeNotFound, "no note with id %d; note_search or note_list show the ids", id), nil
 	case errors.Is(err, ErrInvalid):
 		return tools.Errorf(tools.CodeSchemaInvalid, "%s", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")), nil
+	case errors.Is(err, ErrEmbedding):
+		return tools.Errorf(CodeEmbedding, "the embedding provider failed, nothing was changed; try again, or search with mode text (%s)", err), nil
 	}
 	return tools.Result{}, err
 }
@@ -123,7 +126,7 @@ func (t *noteTools) create(ctx context.Context, a CreateArgs) (tools.Result, err
 }
 
 func (t *noteTools) search(ctx context.Context, a SearchArgs) (tools.Result, error) {
-	r, err := t.s.Search(ctx, SearchOptions{Query: a.Query, Folder: a.Folder, Tag: a.Tag, Limit: a.Limit})
+	r, err := t.s.Search(ctx, SearchOptions{Query: a.Query, Folder: a.Folder, Tag: a.Tag, Limit: a.Limit, Mode: a.Mode})
 	if err != nil {
 		return storeResult(err, 0)
 	}
@@ -137,6 +140,9 @@ func (t *noteTools) search(ctx context.Context, a SearchArgs) (tools.Result, err
 	var b strings.Builder
 	for _, h := range r.Hits {
 		b.WriteString(noteLine(h.Note))
+		if h.Match == "meaning" {
+			b.WriteString(" | by meaning")
+		}
 		if ex := oneLine(Highlight(h.Excerpt, "**", "**")); ex != "" {
 			b.WriteString("\n  " + ex)
 		}

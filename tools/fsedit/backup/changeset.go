@@ -45,6 +45,17 @@ func (c ChangeSet) Files() []string {
 	return out
 }
 
+// Verified reports whether every entry of the change set is signed by
+// the store's key: this user's agent wrote it all.
+func (c ChangeSet) Verified() bool {
+	for _, e := range c.Entries {
+		if !e.Verified {
+			return false
+		}
+	}
+	return true
+}
+
 // Size is the bytes its backups hold.
 func (c ChangeSet) Size() int64 {
 	var n int64
@@ -203,12 +214,12 @@ func (s *Store) Prune() (int, error) {
 // rewriteManifest replaces the manifest atomically. The caller holds the lock.
 func (s *Store) rewriteManifest(es []Entry) error {
 	tmp := path.Join(Dir, manifestName+".tmp")
-	f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("write backup manifest: %w", err)
 	}
 	for _, e := range es {
-		if err = writeJSONLine(f, e); err != nil {
+		if err = s.writeLine(f, e); err != nil {
 			break
 		}
 	}

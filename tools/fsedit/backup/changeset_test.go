@@ -14,7 +14,7 @@ func TestGroupAndFind(t *testing.T) {
 	}
 	defer root.Close()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := New(root, Retention{}, func() time.Time { return now })
+	s := New(root, Retention{}, func() time.Time { return now }, testKey)
 	for _, e := range []Entry{
 		{ChangeSet: "20260101-a", Path: "x.md", Op: OpRewrite, Existed: true, SHA256Before: "1", SHA256After: "2"},
 		{ChangeSet: "20260101-b", Path: "y.md", Op: OpCreate, SHA256After: "3"},
@@ -58,7 +58,7 @@ func TestGroupAndFind(t *testing.T) {
 func TestEntriesSkipTornLine(t *testing.T) {
 	root, _ := os.OpenRoot(t.TempDir())
 	defer root.Close()
-	s := New(root, Retention{}, nil)
+	s := New(root, Retention{}, nil, testKey)
 	s.Append(Entry{ChangeSet: "c", Path: "a.md", Op: OpCreate})
 	f, _ := root.OpenFile(Dir+"/manifest.jsonl", os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"change_set":"d","pa`) // a crash mid-append
@@ -89,7 +89,7 @@ func TestEntriesLinkedDir(t *testing.T) {
 	}
 	root, _ := os.OpenRoot(dir)
 	defer root.Close()
-	_, err := New(root, Retention{}, nil).Entries()
+	_, err := New(root, Retention{}, nil, testKey).Entries()
 	var le *LinkedError
 	if !errors.As(err, &le) || le.Path != Dir || !le.Link {
 		t.Fatalf("Entries = %v, want a *LinkedError for %s", err, Dir)

@@ -15,10 +15,10 @@ func (s *Store) lock() (func(), error) {
 	if err := CheckReal(s.root, Dir); err != nil {
 		return nil, err
 	}
-	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
+	if err := s.root.MkdirAll(Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create backup folder: %w", err)
 	}
-	f, err := s.root.OpenFile(path.Join(Dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := s.root.OpenFile(path.Join(Dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock backups: %w", err)
 	}

@@ -78,6 +78,14 @@ type Entry struct {
 	// Dirs are the folders the write created for the file, outermost
 	// first: an undo removes those left empty, and only those.
 	Dirs []string `json:"dirs,omitempty"`
+	// Sig is the entry's signature as read from the manifest (see
+	// sign.go); Append writes a new one.
+	Sig string `json:"sig,omitempty"`
+	// Verified reports that Sig checks with the store's key: this user's
+	// agent wrote the entry. Only such entries are restored unforced.
+	Verified bool `json:"-"`
+
+	raw []byte // the line as read, kept as it is when the manifest is rewritten
 }
 
 // Retention bounds what the store keeps. Zero or negative means no limit.
@@ -91,16 +99,19 @@ type Store struct {
 	root *os.Root // the project root
 	now  func() time.Time
 	keep Retention
+	key  []byte // signs the entries written, verifies those read
 	mu   sync.Mutex
 	seq  int
 }
 
-// New returns the store of the project opened as root. now is its clock.
-func New(root *os.Root, keep Retention, now func() time.Time) *Store {
+// New returns the store of the project opened as root. now is its clock;
+// key signs the entries it writes and verifies those it reads (an empty
+// key verifies none).
+func New(root *os.Root, keep Retention, now func() time.Time, key []byte) *Store {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{root: root, keep: keep, now: now}
+	return &Store{root: root, keep: keep, now: now, key: key}
 }
 
 // Now returns the store's clock reading.
@@ -115,7 +126,7 @@ func (s *Store) NewBlobPath(changeSet, file string) (string, error) {
 	if err := CheckReal(s.root, dir); err != nil {
 		return "", err
 	}
-	if err := s.root.MkdirAll(dir, 0o755); err != nil {
+	if err := s.root.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create backup folder: %w", err)
 	}
 	s.mu.Lock()
@@ -132,20 +143,21 @@ func (s *Store) NewBlobPath(changeSet, file string) (string, error) {
 // BlobRel turns a project-relative blob path into Entry.Blob's form.
 func BlobRel(projectPath string) string { return strings.TrimPrefix(projectPath, Dir+"/") }
 
-// Append records e in the manifest and syncs it to disk before returning,
-// so that a crash right after never leaves a write without its record.
+// Append records e, signed, in the manifest and syncs it to disk before
+// returning, so that a crash right after never leaves a write without
+// its record.
 func (s *Store) Append(e Entry) error {
 	if e.Time.IsZero() {
 		e.Time = s.now()
 	}
-	line, err := json.Marshal(e)
+	line, err := s.encode(e)
 	if err != nil {
-		return fmt.Errorf("encode backup entry: %w", err)
+		return err
 	}
 	if err := CheckReal(s.root, Dir); err != nil {
 		return err
 	}
-	if err := s.root.MkdirAll(Dir, 0o755); err != nil {
+	if err := s.root.MkdirAll(Dir, 0o700); err != nil {
 		return fmt.Errorf("create backup folder: %w", err)
 	}
 	unlock, err := s.lock()
@@ -153,7 +165,7 @@ func (s *Store) Append(e Entry) error {
 		return err
 	}
 	defer unlock()
-	f, err := s.root.OpenFile(path.Join(Dir, manifestName), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := s.root.OpenFile(path.Join(Dir, manifestName), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open backup manifest: %w", err)
 	}
@@ -177,7 +189,18 @@ func (s *Store) Append(e Entry) error {
 	return f.Close()
 }
 
-// Entries returns every entry of the manifest, oldest first. A line that
+// encode is the signed manifest line of a new entry.
+func (s *Store) encode(e Entry) ([]byte, error) {
+	e.Sig, e.raw = "", nil
+	line, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encode backup entry: %w", err)
+	}
+	return sign(line, s.key), nil
+}
+
+// Entries returns every entry of the manifest, oldest first, each marked
+// Verified when its signature checks with the store's key. A line that
 // cannot be decoded (a torn write after a crash) is skipped.
 func (s *Store) Entries() ([]Entry, error) {
 	f, err := s.root.Open(path.Join(Dir, manifestName))
@@ -202,6 +225,8 @@ func (s *Store) Entries() ([]Entry, error) {
 	for sc.Scan() {
 		var e Entry
 		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Path != "" {
+			e.raw = append([]byte(nil), sc.Bytes()...)
+			e.Verified = verify(e.raw, s.key)
 			out = append(out, e)
 		}
 	}
@@ -235,11 +260,16 @@ func safeName(s string) string {
 	return out
 }
 
-func writeJSONLine(f *os.File, e Entry) error {
-	line, err := json.Marshal(e)
-	if err != nil {
-		return err
+// writeLine writes e as it was read (its signature, or lack of one,
+// unchanged), or signed when it is new.
+func (s *Store) writeLine(f *os.File, e Entry) error {
+	line := e.raw
+	if line == nil {
+		var err error
+		if line, err = s.encode(e); err != nil {
+			return err
+		}
 	}
-	_, err = f.Write(append(line, '\n'))
+	_, err := f.Write(append(line[:len(line):len(line)], '\n'))
 	return err
 }

@@ -34,6 +34,9 @@ func Run(t *testing.T, open func(t *testing.T) notes.Store) {
 		{"SearchFallback", testFallback},
 		{"SearchFilters", testSearchFilters},
 		{"SearchFollowsChanges", testSearchChanges},
+		{"SearchStems", testStemming},
+		{"SearchTagsAndFolders", testTagsAndFolders},
+		{"SearchPunctuatedWords", testPunctuated},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -282,11 +285,21 @@ func testImport(t *testing.T, s notes.Store) {
 	if err != nil || len(r.Hits) != 200 {
 		t.Errorf("Search(bulk) = %d hits, %v; want 200 (the limit)", len(r.Hits), err)
 	}
+	if tags, err := s.Tags(ctx); err != nil || len(tags) != 1 || tags[0].Notes != 500 {
+		t.Errorf("Tags after Import = %v, %v; want bulk on 500 notes", tags, err)
+	}
+	if p, err := s.List(ctx, notes.ListOptions{Folder: "/imp/", Tag: "bulk"}); err != nil || p.Total != 500 {
+		t.Errorf("List(folder imp, tag bulk) after Import = %d, %v; want 500", p.Total, err)
+	}
+	n := create(t, s, "after the import", "bulk words too", "", "later")
+	if r := search(t, s, notes.SearchOptions{Query: "tag:later"}); len(r.Hits) != 1 || r.Hits[0].Note.ID != n.ID {
+		t.Errorf("a note created after an import is not indexed: %v", titles(r))
+	}
 	bad := append(batch[:2:2], notes.NewNote{Title: ""})
 	if _, err := s.Import(ctx, bad); !errors.Is(err, notes.ErrInvalid) {
 		t.Errorf("Import with an empty title error = %v, want ErrInvalid", err)
 	}
-	if p, _ := s.List(ctx, notes.ListOptions{}); p.Total != 500 {
-		t.Errorf("after a refused import, %d notes, want 500 (all or none)", p.Total)
+	if p, _ := s.List(ctx, notes.ListOptions{}); p.Total != 501 {
+		t.Errorf("after a refused import, %d notes, want 501 (all or none)", p.Total)
 	}
 }
