@@ -76,7 +76,7 @@ and which form was chosen and why.
 			defer files.Close()
 			ch, err := d.nextPrompt(cmd.Context(), files, cfg, set, tree)
 			if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
-				return writePromptStats(d.io.Out, ch, err, d.featureSizes(cmd.Context(), root, set, tree, ch)...)
+				return writePromptStats(d.io.Out, ch, err, d.featureSizes(cmd.Context(), files, set, tree, ch)...)
 			}
 			if err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit"
 )
 
 // featureSize is how many bytes of the tools section one optional
@@ -26,7 +27,7 @@ var promptFeatures = []struct {
 
 // featureSizes measures each feature of set in the form ch chose, by
 // building the prompt again without it and comparing the tools sections.
-func (d *factory) featureSizes(ctx context.Context, root string, set *toolSet, tree config.Tree, ch promptChoice) []featureSize {
+func (d *factory) featureSizes(ctx context.Context, files *fsedit.Root, set *toolSet, tree config.Tree, ch promptChoice) []featureSize {
 	small := formNames[ch.fit.Index] == "small-window"
 	var out []featureSize
 	for _, f := range promptFeatures {
@@ -34,7 +35,7 @@ func (d *factory) featureSizes(ctx context.Context, root string, set *toolSet, t
 		if less == nil {
 			continue
 		}
-		p, err := d.promptForm(ctx, root, less, tree, small)
+		p, err := d.promptForm(ctx, files, less, tree, small)
 		if err != nil {
 			continue
 		}
