@@ -126,13 +126,19 @@ func (s *Store) Finish(ctx context.Context, id int64, end End, stopped string, n
 			stopped = "stopped with agent jobs stop"
 		}
 		final, lastErr := outcome(end, stopped)
+		// The alerts are kept with the summary, for the person's agent
+		// jobs (the notice tells the model).
+		summary := end.Summary
+		for _, a := range end.Alerts {
+			summary += "; " + oneLine(a)
+		}
 		var exit any
 		if end.HasExit {
 			exit = end.ExitCode
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE jobs SET status = ?, attempts = max(attempts, 1), finished_at = ?, exit_code = ?,
 			summary = ?, result_preview = ?, last_error = ? WHERE id = ?`,
-			final, ms(now), exit, end.Summary, lastBytes(end.Tail, previewMax), lastErr, id)
+			final, ms(now), exit, summary, lastBytes(end.Tail, previewMax), lastErr, id)
 		if err != nil {
 			return Job{}, s.wrap(err)
 		}

@@ -207,6 +207,10 @@ func TestAJobsEndRunsTheChecksOfACommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "vendor/lib/.git")); err == nil {
 		t.Error("the planted repository was left in place")
 	}
+	// The record keeps the alert for the person (agent jobs --json).
+	if j := recorded(t, dir, "1"); !strings.Contains(j.Summary, "created vendor/lib/.git") {
+		t.Errorf("recorded summary %q lacks the alert", j.Summary)
+	}
 }
 
 func TestABackgroundJobWithATimeoutFailsPastIt(t *testing.T) {
