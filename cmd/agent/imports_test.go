@@ -46,6 +46,8 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools", banned: []string{module + "/agent", module + "/cmd", module + "/tools/"}},
 		{pkg: "tools/fsedit", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/shell/cmdline", allowed: []string{"mvdan.cc/sh/v3/"}}, // a leaf: the shell parser only
+		// The jobs know no shell: package shell runs their commands.
+		{pkg: "tools/jobs", banned: []string{module + "/agent", module + "/cmd", module + "/prompt", module + "/tools/shell", module + "/tools/fsedit"}},
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
 		{pkg: "agent", banned: []string{

@@ -53,6 +53,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newMCPCmd(d),
 		newServeCmd(d),
 		newNotesCmd(d),
+		newJobsCmd(d),
 	)
 	setRootChat(root, d)
 	// Added now rather than at Execute so that it is marked too.
