@@ -25,6 +25,9 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 		set.reg.Add(webTool(b))
 	}
 	set.essential = set.reg.Names()
+	if t := skillTool(b); t != nil { // skills: see skills.go
+		set.reg.Add(t)
+	}
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}
