@@ -75,24 +75,24 @@ func firstRune(s string) string {
 	return string(r)
 }
 
-// simpleEscapes are the one-character escapes of double-quoted YAML.
-var simpleEscapes = map[byte]string{
-	'0': "\x00", 'a': "\a", 'b': "\b", 't': "\t", '\t': "\t", 'n': "\n",
-	'v': "\v", 'f': "\f", 'r': "\r", 'e': "\x1b", ' ': " ", '"': "\"",
-	'/': "/", '\\': "\\", 'N': "\u0085", '_': "\u00a0", 'L': "\u2028",
-	'P': "\u2029",
-}
-
 // unescape reads the escape after a backslash at the start of s: how
 // many bytes it takes and what it stands for.
 func unescape(s string) (int, string, bool) {
 	if s == "" {
 		return 0, "", false
 	}
-	if r, ok := simpleEscapes[s[0]]; ok {
+	if r, ok := simpleEscape(s[0]); ok {
 		return 1, r, true
 	}
-	digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[0]]
+	digits := 0
+	switch s[0] {
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	}
 	if digits == 0 || len(s) < 1+digits {
 		return 0, "", false
 	}
@@ -101,6 +101,42 @@ func unescape(s string) (int, string, bool) {
 		return 0, "", false
 	}
 	return 1 + digits, string(rune(n)), true
+}
+
+// simpleEscape is what the one-character escape \c of double-quoted
+// YAML stands for.
+func simpleEscape(c byte) (string, bool) {
+	switch c {
+	case '0':
+		return "\x00", true
+	case 'a':
+		return "\a", true
+	case 'b':
+		return "\b", true
+	case 't', '\t':
+		return "\t", true
+	case 'n':
+		return "\n", true
+	case 'v':
+		return "\v", true
+	case 'f':
+		return "\f", true
+	case 'r':
+		return "\r", true
+	case 'e':
+		return "\x1b", true
+	case ' ', '"', '/', '\\':
+		return string(c), true
+	case 'N':
+		return "\u0085", true
+	case '_':
+		return "\u00a0", true
+	case 'L':
+		return "\u2028", true
+	case 'P':
+		return "\u2029", true
+	}
+	return "", false
 }
 
 // block reads a block scalar (| literal, > folded) whose header is rest,

@@ -13,7 +13,7 @@ import (
 	"github.com/agentcli/agent/tools/fsedit"
 )
 
-func write(t *testing.T, dir string, files map[string]string) {
+func write(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, name)
