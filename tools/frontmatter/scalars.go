@@ -140,21 +140,17 @@ func simpleEscape(c byte) (string, bool) {
 }
 
 // block reads a block scalar (| literal, > folded) whose header is rest,
-// on line l; its lines follow, indented more than parent.
+// on line l; its lines follow, indented more than parent. A header with
+// more on its line ("description: | Use when...", which YAML rejects)
+// is read as a plain value, as written.
 func (p *parser) block(rest string, parent int, l line) (Value, error) {
 	style, chomp, explicit := rest[0], byte(0), 0
 	h := rest[1:]
 	for k := 0; k < 2 && h != ""; k++ {
 		c := h[0]
-		if c == '-' || c == '+' {
-			if chomp != 0 {
-				return Value{}, errorf(l, "a bad block scalar header %q", rest)
-			}
+		if (c == '-' || c == '+') && chomp == 0 {
 			chomp = c
-		} else if c >= '1' && c <= '9' {
-			if explicit != 0 {
-				return Value{}, errorf(l, "a bad block scalar header %q", rest)
-			}
+		} else if c >= '1' && c <= '9' && explicit == 0 {
 			explicit = int(c - '0')
 		} else {
 			break
@@ -162,7 +158,7 @@ func (p *parser) block(rest string, parent int, l line) (Value, error) {
 		h = h[1:]
 	}
 	if t := strings.TrimLeft(h, " \t"); t != "" && (t[0] != '#' || t == h) {
-		return Value{}, errorf(l, "a bad block scalar header %q", rest)
+		return p.scalar(rest, parent, l)
 	}
 	ind := parent + explicit
 	if explicit == 0 {
