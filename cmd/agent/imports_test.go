@@ -50,6 +50,10 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools/jobs", banned: []string{module + "/agent", module + "/cmd", module + "/prompt", module + "/tools/shell", module + "/tools/fsedit"}},
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
+		// The front-matter reader is a leaf: skills and custom commands
+		// (the chat) share it.
+		{pkg: "tools/frontmatter", allowed: nil},
+		{pkg: "tools/skills", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "agent", banned: []string{
 			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite", "github.com/jackc/pgx",
 			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",

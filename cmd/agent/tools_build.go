@@ -35,6 +35,9 @@ func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 			set.reg.Add(t)
 		}
 	}
+	if t := skillTool(b); t != nil { // skills: see skills.go
+		set.reg.Add(t)
+	}
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}
