@@ -277,6 +277,7 @@ func (b *Builder) New(ctx context.Context, o Options) (c *Conversation, err erro
 		Approval:      c.approval,
 		Audit:         audit,
 		Watcher:       watcher,
+		Notices:       c.tools.notices(),
 		Reasoning:     reasoning,
 		Budget:        budget,
 		Instructions:  prompt.NewNested(o.Dir, 0, c.root).For,

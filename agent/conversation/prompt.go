@@ -61,6 +61,9 @@ type PromptChoice struct {
 	// Window is the window as the model's server told it; zero when it
 	// was configured, built in, or not asked.
 	Window llm.Window
+	// Features are what the optional features add to the tools section
+	// (NextPrompt with stats).
+	Features []FeatureSize
 }
 
 // FormName names the form Fit chose: "full", "full, with a smaller file
@@ -111,8 +114,9 @@ var formNames = []string{"full", "full, with a smaller file tree", "small-window
 // would send, with the [tree] settings tree: the form chosen for the
 // configured model's window, which is asked of its server (briefly) when
 // the configuration does not say it. With no model to ask (no provider
-// or key configured) the window is the configured one, or unknown.
-func (b *Builder) NextPrompt(ctx context.Context, dir string, cfg config.Config, tree config.Tree) (PromptChoice, error) {
+// or key configured) the window is the configured one, or unknown. With
+// stats, Features says what each optional feature adds to the tools.
+func (b *Builder) NextPrompt(ctx context.Context, dir string, cfg config.Config, tree config.Tree, stats bool) (PromptChoice, error) {
 	// The tools as a run builds them, so their catalog is the same.
 	set, err := b.Catalog(ctx, dir, cfg)
 	if err != nil {
@@ -131,7 +135,11 @@ func (b *Builder) NextPrompt(ctx context.Context, dir string, cfg config.Config,
 	if cfg.Provider != "" && b.Model != nil {
 		model, _ = b.Model(ctx, cfg) // without a key, no server is asked
 	}
-	return b.fitSystemPrompt(ctx, files, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
+	ch, err := b.fitSystemPrompt(ctx, files, set, tree, budget, llm.Request{Reasoning: reasoning}, model)
+	if stats && err == nil {
+		ch.Features = b.featureSizes(ctx, files, set, tree, ch)
+	}
+	return ch, err
 }
 
 // treeOptions turns the [tree] configuration into the tree's options.
@@ -153,6 +161,7 @@ func buildSystemPrompt(ctx context.Context, root string, set *ToolSet, s promptS
 		UserDir:  s.userDir,
 		Small:    s.small,
 		Files:    s.files,
+		Skills:   skillCatalog(set.reg),
 	})
 }
 

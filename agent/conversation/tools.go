@@ -3,13 +3,16 @@ package conversation
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"time"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 	"github.com/agentcli/agent/tools/shell"
@@ -41,6 +44,8 @@ type ToolSet struct {
 	closers   []func() error
 	// notes is the store behind the note tools; nil when they are off.
 	notes notes.Store
+	// jobs are the background jobs of run_command; nil without it.
+	jobs *jobs.Manager
 	// leftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.
@@ -62,6 +67,15 @@ func (s *ToolSet) Close() error {
 	}
 	s.closers = nil
 	return errors.Join(errs...)
+}
+
+// notices are the events of the set's background jobs for the loop; nil
+// without jobs.
+func (s *ToolSet) notices() agent.Notices {
+	if s.jobs == nil {
+		return nil
+	}
+	return s.jobs
 }
 
 // defs are the definitions of every tool the set knows, offered or not.
@@ -96,9 +110,19 @@ func (b *Builder) tools(ctx context.Context, in ToolInput) (*ToolSet, error) {
 // where tools are added: a new tool is its folder and one line here.
 func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, error) {
 	set := &ToolSet{reg: tools.NewRegistry(in.Files.Tools()...)}
-	set.reg.Add(shellTool(in))
+	// Background jobs: run_command's background flag, job_output and
+	// job_stop; stopped when the conversation closes.
+	set.jobs = jobsManager(in.Root)
+	set.closers = append(set.closers, set.jobs.Close)
+	set.reg.Add(shellTool(in, set.jobs))
 	set.reg.Add(web.New(web.Options{AllowHosts: in.Cfg.Web.AllowHosts, UserAgent: "agent/" + b.Version + " (web_fetch)"}))
 	set.essential = set.reg.Names()
+	for _, t := range jobs.Tools(set.jobs) { // after the essential tools: the small-window form only names them
+		set.reg.Add(t)
+	}
+	if t := b.skillTool(in); t != nil {
+		set.reg.Add(t)
+	}
 	if t := b.audioTool(ctx, in); t != nil {
 		set.reg.Add(t)
 	} else {
@@ -165,10 +189,23 @@ func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 	return !res.Created, nil, nil
 }
 
+// jobsManager is the background jobs of a conversation in the project
+// root. The state folder is made the way the project always makes it
+// (EnsureStateDir), when the first job is recorded.
+func jobsManager(root string) *jobs.Manager {
+	return jobs.NewManager(jobs.Options{
+		Path:    filepath.Join(root, jobs.DefaultPath),
+		LogDir:  filepath.Join(root, jobs.DefaultLogDir),
+		Prepare: func() error { return EnsureStateDir(root) },
+	})
+}
+
 // shellTool is run_command, configured from the user's own [shell] table
-// only (a project's is never read, see agent/config).
-func shellTool(in ToolInput) tools.Tool {
+// only (a project's is never read, see agent/config), its background
+// jobs kept by jm.
+func shellTool(in ToolInput, jm *jobs.Manager) tools.Tool {
 	o := ShellOptions(in.Cfg)
+	o.Jobs = jm
 	o.Programs = in.Programs
 	o.Secrets = in.Cfg.SecretVars()
 	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }

@@ -55,8 +55,14 @@ func TestImportRules(t *testing.T) {
 		{pkg: "tools", banned: []string{module + "/agent", module + "/cmd", module + "/tools/"}},
 		{pkg: "tools/fsedit", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/shell/cmdline", allowed: []string{"mvdan.cc/sh/v3/"}}, // a leaf: the shell parser only
+		// The jobs know no shell: package shell runs their commands.
+		{pkg: "tools/jobs", banned: []string{module + "/agent", module + "/cmd", module + "/prompt", module + "/tools/shell", module + "/tools/fsedit"}},
 		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
+		// The front-matter reader is a leaf: skills and custom commands
+		// (the chat) share it.
+		{pkg: "tools/frontmatter", allowed: nil},
+		{pkg: "tools/skills", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
 		// The conversation and the self-checks run on the loop and the
 		// tools; never the CLI, the TUI or a concrete provider.
 		{pkg: "agent/conversation", banned: faceBans},

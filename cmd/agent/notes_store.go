@@ -40,7 +40,7 @@ func notesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, er
 		return nil, nil
 	}
 	base := e.BaseURL
-	if base == "" && e.Provider == "gemini" {
+	if base == "" && e.Provider == config.FamilyGemini {
 		base = strings.TrimSpace(env["GOOGLE_GEMINI_BASE_URL"])
 	}
 	key, from := e.Key(env)

@@ -85,7 +85,7 @@ func runPrompt(ctx context.Context, d *factory, o *promptOptions) error {
 	if o.styleSet {
 		tree.Style = o.style
 	}
-	ch, err := d.builder().NextPrompt(ctx, root, cfg, tree)
+	ch, err := d.builder().NextPrompt(ctx, root, cfg, tree, o.stats)
 	if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
 		return writePromptStats(d.io.Out, ch, err)
 	}
@@ -128,7 +128,8 @@ func projectFolder(dir string) (string, error) {
 
 // writePromptStats prints one line per section, the total, the size of
 // the fixed part that every request repeats, and which form was chosen
-// for the model's window and why (or why none fits: fitErr).
+// for the model's window and why (or why none fits: fitErr), then what
+// each optional feature adds to the tools section.
 func writePromptStats(w io.Writer, ch conversation.PromptChoice, fitErr error) error {
 	p := ch.Prompt
 	var b strings.Builder
@@ -170,6 +171,9 @@ func writePromptStats(w io.Writer, ch conversation.PromptChoice, fitErr error) e
 	}
 	if len(p.Unshown) > 0 {
 		fmt.Fprintf(&b, "tools only named: %s\n", groupDigits(len(p.Unshown)))
+	}
+	for _, f := range ch.Features {
+		fmt.Fprintf(&b, "of the tools, %s: %s bytes\n", f.Name, groupDigits(f.Bytes))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
