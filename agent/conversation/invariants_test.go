@@ -2,7 +2,9 @@ package conversation
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentcli/agent/agent"
@@ -175,5 +177,29 @@ func TestToolSessionCarriesReads(t *testing.T) {
 			t.Errorf("rewrite with state %q: %+v, %v; want code %q", tc.state, res, err, tc.code)
 		}
 		save()
+	}
+}
+
+// TestReadCommand: the project's command files are read through the
+// conversation's sandbox (a link to a secret is refused, naming the
+// file), the user's from their folder.
+func TestReadCommand(t *testing.T) {
+	c, _, dir := newTestConversation(t, agent.PolicyAuto)
+	writeTestFile(t, filepath.Join(dir, ".agent", "commands", "review.md"), "Review $ARGUMENTS.\n")
+	writeTestFile(t, filepath.Join(dir, ".env"), "KEY=secret\n")
+	if err := os.Symlink(filepath.Join(dir, ".env"), filepath.Join(dir, ".agent", "commands", "env.md")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.ReadCommand(false, "review.md"); err != nil || string(b) != "Review $ARGUMENTS.\n" {
+		t.Errorf("ReadCommand(review.md) = %q, %v", b, err)
+	}
+	if b, err := c.ReadCommand(false, "env.md"); err == nil || !strings.Contains(err.Error(), filepath.Join(".agent", "commands", "env.md")) {
+		t.Errorf("ReadCommand(env.md) = %q, %v; want a refusal naming the file", b, err)
+	}
+	user := t.TempDir()
+	c.b.UserDir = user
+	writeTestFile(t, filepath.Join(user, "commands", "mine.md"), "Mine.\n")
+	if b, err := c.ReadCommand(true, "mine.md"); err != nil || string(b) != "Mine.\n" {
+		t.Errorf("ReadCommand(user mine.md) = %q, %v", b, err)
 	}
 }

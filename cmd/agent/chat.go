@@ -86,7 +86,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 		Prompt:       o.prompt,
 		Root:         root,
 		ConfigDir:    userDir,
-		ReadCommand:  commandReader(conv.Root(), userDir),
+		ReadCommand:  conv.ReadCommand,
 		Editor:       func() ([]string, error) { return editorCommand(d.environ(), progs) },
 		Tmux:         tmux,
 	})
