@@ -17,7 +17,8 @@
 //   - audit.jsonl: one line per tool call (time, session, call id, tool,
 //     shortened parameters, outcome, code, duration), never holding a key.
 //
-// The package knows nothing of cobra, terminals or concrete providers:
-// approval is asked through the Approval hook, and the model is any
-// llm.Model.
+// The package knows nothing of cobra, terminals or concrete providers: a
+// call that writes is decided by the conversation's Approval, an ordered
+// list of named rules that asks a person through an Asker when none
+// decides, and the model is any llm.Model.
 package agent
