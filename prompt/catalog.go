@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"github.com/agentcli/agent/internal/termtext"
 	"strings"
 )
 
@@ -68,16 +69,11 @@ func renderCatalog(tools []Tool) string {
 			if len(tags) > 0 {
 				b.WriteString(" (" + strings.Join(tags, ", ") + ")")
 			}
-			if d := oneLine(p.Description); d != "" {
+			if d := termtext.OneLine(p.Description); d != "" {
 				b.WriteString(": " + d)
 			}
 			b.WriteString("\n")
 		}
 	}
 	return b.String()
-}
-
-// oneLine folds whitespace runs, line breaks included, into single spaces.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"github.com/agentcli/agent/internal/termtext"
 	"strconv"
 	"strings"
 )
@@ -124,5 +125,5 @@ func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return RunePrefix(s, n) + "..."
+	return termtext.RunePrefix(s, n) + "..."
 }

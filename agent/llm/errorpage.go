@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"github.com/agentcli/agent/internal/termtext"
 	"html"
 	"io"
 	"mime"
@@ -126,7 +127,7 @@ func pageTitle(page []byte, status int) string {
 			title = html.UnescapeString(string(page[start : start+end]))
 		}
 	}
-	title = OneLine(title, 100)
+	title = termtext.Line(title, 100)
 	title = strings.TrimSpace(strings.TrimPrefix(title, strconv.Itoa(status)))
 	title = strings.TrimLeft(title, ":-– ")
 	if title == "" {

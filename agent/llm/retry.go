@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/internal/termtext"
 	"iter"
 	"math/rand/v2"
 	"net"
@@ -199,7 +200,7 @@ func (p Policy) judge(err error, ep Endpoint, try int) failure {
 	switch {
 	case errors.As(err, &api):
 		e.Status, e.HTML, e.Fix = api.Status, api.HTML, api.Fix
-		e.Message = OneLine(api.Message, 160)
+		e.Message = termtext.Line(api.Message, 160)
 		switch s := api.Status; {
 		case s == 401 || s == 403 || api.KeyInvalid:
 			e.Kind = KindAuth

@@ -238,20 +238,6 @@ func TestPolicySilenceAfterTextNamesTheTimeout(t *testing.T) {
 	}
 }
 
-func TestOneLineShowsControlBytes(t *testing.T) {
-	for in, want := range map[string]string{
-		"\x1b[31mred\x1b[0m": `\x1b[31mred\x1b[0m`,
-		"bell\x07 \xff end":  `bell\x07 \xff end`,
-		"rtl \u202eevil":     `rtl \u202eevil`,
-		"plain héllo":        "plain héllo",
-		"tab\tand\nnewline":  "tab and newline",
-	} {
-		if got := OneLine(in, 200); got != want {
-			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestPolicySilenceAfterTextIsDrop(t *testing.T) {
 	s := &script{outcomes: []outcome{{text: []string{"a"}, block: true}}}
 	p := Policy{Timeout: 20 * time.Millisecond}
@@ -334,15 +320,6 @@ func TestRetryAfter(t *testing.T) {
 		if got := RetryAfter(tc.h, now); got != tc.want {
 			t.Errorf("RetryAfter(%v) = %v, want %v", tc.h, got, tc.want)
 		}
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	if got := OneLine("a\n  b\tc", 100); got != "a b c" {
-		t.Errorf("OneLine = %q", got)
-	}
-	if got := OneLine("héllo", 2); got != "h…" {
-		t.Errorf("OneLine cut inside a rune: %q", got)
 	}
 }
 

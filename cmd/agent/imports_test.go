@@ -2,13 +2,117 @@ package main
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/agentcli/agent"
 
-// deps lists the non-standard packages pkg depends on, directly or not.
+// importRule is what one package may depend on, directly or not. Project
+// packages are named without the module path: "tools" is that package
+// alone, "tools/..." it and everything under it (a package's own
+// subpackages too must be named: "agent/..." would let the loop reach
+// every provider).
+type importRule struct {
+	// project are the project's packages it may depend on.
+	project []string
+	// vendors are the third-party module paths it may depend on
+	// (prefixes); nil is none, unless anyVendor.
+	vendors []string
+	// anyVendor allows whatever a provider's SDK or a driver brings
+	// along, except banned.
+	anyVendor bool
+	banned    []string
+}
+
+// Third-party modules only the top of the program may bring in: the CLI,
+// the TUI, the stores' drivers, the providers' SDKs, the MCP SDK.
+var (
+	cli       = []string{"github.com/spf13/"}
+	tuiKit    = []string{"charm.land/", "github.com/charmbracelet/"}
+	drivers   = []string{"modernc.org/sqlite", "github.com/jackc/pgx"}
+	sdks      = []string{"google.golang.org/genai", "github.com/openai/", "github.com/anthropics/"}
+	mcpSDK    = []string{"github.com/modelcontextprotocol/"}
+	notTop    = slices.Concat(cli, tuiKit)
+	notOthers = slices.Concat(cli, tuiKit, drivers, mcpSDK)
+)
+
+// importRules is the layering of ARCHITECTURE.md, one rule for every
+// package of the module: lower packages never reach up, the loop never
+// depends on a concrete provider, the CLI or a store, and the small
+// shared helpers (internal/...) depend on the standard library alone.
+// A new package needs a rule here (TestEveryPackageHasAnImportRule).
+var importRules = map[string]importRule{
+	// The shared leaves: the standard library only.
+	"internal/termtext":   {},
+	"internal/atomicfile": {},
+	"internal/backoff":    {},
+
+	"agent/xmlcall": {vendors: []string{"github.com/beevik/etree"}},
+	"agent/config":  {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},
+	"prompt":        {project: []string{"internal/..."}, vendors: []string{"golang.org/x/sys"}},
+
+	// The neutral model types, and each provider beside the others.
+	"agent/llm":           {project: []string{"internal/..."}},
+	"agent/llm/llmtest":   {project: []string{"agent/llm", "internal/..."}},
+	"agent/llm/ollama":    {project: []string{"agent/llm", "internal/..."}},
+	"agent/llm/gemini":    {project: []string{"agent/llm", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
+	"agent/llm/openai":    {project: []string{"agent/llm", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"google.golang.org/genai", "github.com/anthropics/"})},
+	"agent/llm/anthropic": {project: []string{"agent/llm", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"google.golang.org/genai", "github.com/openai/"})},
+	// The one package that knows every provider: it builds the
+	// configured one.
+	"agent/llm/providers": {project: []string{"agent/llm/...", "agent/config", "internal/..."}, anyVendor: true, banned: notOthers},
+
+	// The loop: no CLI, TUI, store, concrete provider or file sandbox.
+	"agent": {project: []string{"agent/llm", "agent/xmlcall", "tools", "internal/..."}, vendors: []string{"github.com/beevik/etree"}},
+	// The TUI drives the loop and shows tools; it never builds a
+	// provider, a store or the tools.
+	"agent/tui": {project: []string{"agent", "agent/llm", "agent/xmlcall", "agent/tui/internal/...", "tools", "internal/..."},
+		anyVendor: true, banned: slices.Concat(cli, drivers, sdks, mcpSDK)},
+	"agent/tui/internal/quietinit": {},
+	// The HTTP front: its handlers are passed in.
+	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
+
+	// The tools: the tools package, and their own leaves.
+	"tools":                 {project: []string{"internal/..."}},
+	"tools/fsedit":          {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
+	"tools/fsedit/backup":   {},
+	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
+	"tools/shell":           {project: []string{"tools", "tools/programs", "internal/..."}},
+	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
+	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
+	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
+	"tools/notes":           {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
+	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
+	"tools/audio":           {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
+
+	// Speech: a leaf beside the tools.
+	"tts":         {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
+	"tts/ttstest": {project: []string{"tts", "internal/..."}},
+
+	// The top: everything below.
+	"cmd/agent":       {project: []string{"..."}, anyVendor: true},
+	"cmd/agent/bench": {vendors: []string{"golang.org/x/sys"}},
+}
+
+// modulePackages lists the module's packages, without the module path.
+func modulePackages(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		pkgs = append(pkgs, strings.TrimPrefix(strings.TrimPrefix(p, module), "/"))
+	}
+	return pkgs
+}
+
+// nonStdDeps lists the non-standard packages pkg depends on, directly or
+// not.
 func nonStdDeps(t *testing.T, pkg string) []string {
 	t.Helper()
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", module+"/"+pkg).Output()
@@ -24,52 +128,97 @@ func nonStdDeps(t *testing.T, pkg string) []string {
 	return deps
 }
 
-// TestImportRules keeps the layering of architecture.md: lower packages
-// never reach up, and the loop never depends on a concrete provider, the
-// CLI or a store.
+// matches reports whether project package p is one pattern names.
+func matches(p string, patterns []string) bool {
+	for _, pat := range patterns {
+		if pat == "..." || p == pat {
+			return true
+		}
+		if base, ok := strings.CutSuffix(pat, "/..."); ok && (p == base || strings.HasPrefix(p, base+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// violations are the dependencies of pkg that r does not allow.
+func (r importRule) violations(pkg string, deps []string) []string {
+	var bad []string
+	for _, d := range deps {
+		if p, ok := strings.CutPrefix(d, module+"/"); ok {
+			if !matches(p, r.project) {
+				bad = append(bad, p)
+			}
+			continue
+		}
+		allowed := r.anyVendor
+		for _, v := range r.vendors {
+			allowed = allowed || strings.HasPrefix(d, v)
+		}
+		for _, b := range r.banned {
+			allowed = allowed && !strings.HasPrefix(d, b)
+		}
+		if !allowed {
+			bad = append(bad, d)
+		}
+	}
+	return bad
+}
+
+// TestImportRules keeps the layering of ARCHITECTURE.md for every package.
 func TestImportRules(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found")
 	}
-	rules := []struct {
-		pkg     string
-		allowed []string // prefixes of allowed non-standard dependencies
-		banned  []string // prefixes never allowed
-	}{
-		{pkg: "agent/xmlcall", allowed: []string{"github.com/beevik/etree"}},
-		{pkg: "prompt", allowed: []string{"golang.org/x/sys"}},
-		{pkg: "agent/llm", allowed: nil},
-		// The program resolver is a leaf: it decides what runs outside the
-		// sandbox, and depends on nothing that could widen that.
-		{pkg: "tools/programs", allowed: nil},
-		{pkg: "agent/config", allowed: []string{"github.com/BurntSushi/toml"}},
-		{pkg: "tools", banned: []string{module + "/agent", module + "/cmd", module + "/tools/"}},
-		{pkg: "tools/fsedit", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
-		{pkg: "tools/shell/cmdline", allowed: []string{"mvdan.cc/sh/v3/"}}, // a leaf: the shell parser only
-		{pkg: "tools/shell", banned: []string{module + "/agent", module + "/cmd", module + "/prompt"}},
-		{pkg: "tools/web", allowed: []string{module + "/tools", "golang.org/x/net/html"}},
-		{pkg: "agent", banned: []string{
-			"github.com/spf13/cobra", "github.com/charmbracelet", "charm.land", "modernc.org/sqlite", "github.com/jackc/pgx",
-			"google.golang.org/genai", "github.com/openai", "github.com/anthropics",
-			module + "/agent/llm/gemini", module + "/agent/llm/openai", module + "/agent/llm/anthropic", module + "/agent/llm/ollama",
-			module + "/tools/fsedit", module + "/cmd"}},
-	}
-	for _, r := range rules {
-		for _, d := range nonStdDeps(t, r.pkg) {
-			if r.allowed != nil || r.banned == nil {
-				ok := false
-				for _, a := range append(r.allowed, module+"/"+r.pkg+"/") {
-					ok = ok || strings.HasPrefix(d, a)
-				}
-				if !ok {
-					t.Errorf("%s depends on %s; it may use only the standard library and %v", r.pkg, d, r.allowed)
-				}
-			}
-			for _, b := range r.banned {
-				if strings.HasPrefix(d, b) {
-					t.Errorf("%s must not depend on %s (it reaches %s)", r.pkg, b, d)
-				}
-			}
+	for _, pkg := range modulePackages(t) {
+		r, ok := importRules[pkg]
+		if !ok {
+			continue // TestEveryPackageHasAnImportRule says so
 		}
+		for _, d := range r.violations(pkg, nonStdDeps(t, pkg)) {
+			t.Errorf("%s depends on %s, which its rule does not allow (importRules)", pkg, d)
+		}
+	}
+}
+
+// TestEveryPackageHasAnImportRule makes a new package say where it sits.
+func TestEveryPackageHasAnImportRule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	pkgs := modulePackages(t)
+	for _, pkg := range pkgs {
+		if _, ok := importRules[pkg]; !ok {
+			t.Errorf("package %s has no import rule: add one to importRules saying what it may depend on", pkg)
+		}
+	}
+	for pkg := range importRules {
+		if !slices.Contains(pkgs, pkg) && pkg != "internal/atomicfile" && pkg != "internal/backoff" && pkg != "agent/llm/providers" {
+			t.Errorf("importRules names %s, which is not a package of the module", pkg)
+		}
+	}
+}
+
+// TestImportRuleCatchesUpwardImports shows the rules can fail: the loop
+// reaching a concrete provider, a tool reaching the loop, a leaf reaching
+// a vendor.
+func TestImportRuleCatchesUpwardImports(t *testing.T) {
+	for _, c := range []struct {
+		pkg, dep string
+	}{
+		{"agent", module + "/agent/llm/gemini"},
+		{"agent", "github.com/spf13/cobra"},
+		{"tools", module + "/agent"},
+		{"tools/fsedit", module + "/cmd/agent"},
+		{"internal/termtext", "golang.org/x/text/width"},
+		{"agent/llm/gemini", "github.com/openai/openai-go/v3"},
+		{"agent/tui", module + "/agent/llm/providers"},
+	} {
+		if bad := importRules[c.pkg].violations(c.pkg, []string{c.dep}); len(bad) == 0 {
+			t.Errorf("the rule of %s allows %s", c.pkg, c.dep)
+		}
+	}
+	if bad := importRules["agent/llm/gemini"].violations("agent/llm/gemini", []string{module + "/agent/llm", "google.golang.org/genai"}); len(bad) > 0 {
+		t.Errorf("the rule of agent/llm/gemini refuses %v", bad)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/programs"
@@ -305,5 +306,5 @@ func printMCPList(d *factory, specs []mcptool.Spec, written map[string]config.MC
 // (a quoted argument may hold them) shown as ⏎ and ⇥, which would
 // otherwise break the table's rows and columns.
 func tableCell(s string) string {
-	return strings.NewReplacer("\n", "⏎", "\t", "⇥").Replace(safeText(tools.ShowBlanks(s)))
+	return strings.NewReplacer("\n", "⏎", "\t", "⇥").Replace(safeText(termtext.ShowBlanks(s)))
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/notes"
 )
 
@@ -199,7 +199,7 @@ func (d *factory) show(s string) string {
 	if d.io.stdoutTTY {
 		return safeText(s)
 	}
-	return plainText(s)
+	return termtext.Strip(s)
 }
 
 func (d *factory) bold(s string) string {
@@ -297,7 +297,7 @@ func firstLine(text string) string {
 		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
 		if l != "" {
 			if len(l) > 80 {
-				l = tools.RunePrefix(l, 80) + "…"
+				l = termtext.RunePrefix(l, 80) + "…"
 			}
 			return l
 		}

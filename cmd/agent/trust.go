@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // A project's .agent/config.toml and .mcp.json come with the project. The
@@ -129,11 +129,11 @@ func rememberTrust(env map[string]string, root string) error {
 
 // trustQuestion asks on a terminal whether to trust the project, showing
 // exactly the settings that trusting it would apply, each whole (long
-// blanks counted, see tools.ShowBlanks).
+// blanks counted, see termtext.ShowBlanks).
 func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string, settings []pendingSetting) (bool, error) {
 	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, or run programs:\n", safeText(root))
 	for _, s := range settings {
-		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(safeText(tools.ShowBlanks(s.shown)), "\n", "\n    "))
+		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(safeText(termtext.ShowBlanks(s.shown)), "\n", "\n    "))
 	}
 	fmt.Fprint(out, "They apply only if you trust the project. Trust it? [y/N] ")
 	t := &terminalAsker{in: in, out: out}

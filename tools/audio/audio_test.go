@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
@@ -174,7 +175,7 @@ func TestBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := f.call(t, tt.args)
 			if res.Code != tt.code || !strings.Contains(res.Message, tt.msg) || strings.Contains(res.Message, "\n") {
-				t.Errorf("result = %s %q, want %s containing %q", res.Code, tools.RunePrefix(res.Message, 300), tt.code, tt.msg)
+				t.Errorf("result = %s %q, want %s containing %q", res.Code, termtext.RunePrefix(res.Message, 300), tt.code, tt.msg)
 			}
 		})
 	}
