@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/internal/atomicfile"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,23 +35,12 @@ func loadBackupKey(dir string) ([]byte, error) {
 	}
 	key = make([]byte, 32)
 	rand.Read(key)
-	tmp, err := os.CreateTemp(dir, ".backup-key-*") // 0600
-	if err != nil {
-		return nil, fmt.Errorf("make the backup signing key: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(hex.EncodeToString(key) + "\n")
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// A link never replaces a file: of two agents starting at once,
-		// one key wins and both use it.
-		err = os.Link(tmp.Name(), p)
-	}
+	// Never replaced: of two agents starting at once, one key wins and
+	// both use it.
+	err = atomicfile.WriteNew(p, 0o600, func(w io.Writer) error {
+		_, err := io.WriteString(w, hex.EncodeToString(key)+"\n")
+		return err
+	})
 	if errors.Is(err, fs.ErrExist) {
 		return readBackupKey(p)
 	}

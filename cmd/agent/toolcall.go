@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/internal/atomicfile"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 )
@@ -161,22 +161,8 @@ func toolCallRegistry(ctx context.Context, d *factory, dir, state string) (*tool
 	return set.reg, save, nil
 }
 
-// writeAtomically writes path through a synced temporary file beside it.
+// writeAtomically writes path, readable by the user only, whole or not
+// at all (atomicfile.WriteFile).
 func writeAtomically(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".agent-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	err = write(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, 0o600, write)
 }

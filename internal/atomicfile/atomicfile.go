@@ -1,0 +1,68 @@
+// Package atomicfile writes a file whole or not at all, for the files the
+// agent keeps outside a project's sandbox (the user's trust list and
+// backup key, a session's file state, the .agent/.gitignore, a WAV that
+// agent tts writes): a reader, or the next run after a crash, sees the
+// old file or the whole new one, never a part.
+//
+// A project's own files are written through tools/fsedit's sandbox
+// instead, which adds backups and the sandbox's checks. This package
+// depends on the standard library only.
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes the file at path: write produces its bytes into a
+// temporary file beside it (mode perm), which is synced and renamed over
+// path, and the folder is synced so the rename lasts. When write or any
+// step fails, path is left as it was and no temporary file remains.
+func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) error {
+	return put(path, perm, write, os.Rename)
+}
+
+// WriteNew is WriteFile for a file that is never replaced: it is put in
+// place by a hard link, which fails with an error matching fs.ErrExist
+// when path exists, so of two processes writing it at once one wins and
+// the other can read what the winner wrote.
+func WriteNew(path string, perm fs.FileMode, write func(io.Writer) error) error {
+	return put(path, perm, write, os.Link)
+}
+
+func put(path string, perm fs.FileMode, write func(io.Writer) error, place func(tmp, path string) error) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // gone after a rename; the link's other name after a link
+	err = write(tmp)
+	if err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := place(tmp.Name(), path); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = &fs.PathError{Op: le.Op, Path: path, Err: le.Err}
+		}
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync() // the new name lasts once the folder is synced
+		d.Close()
+	}
+	return nil
+}
