@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"github.com/agentcli/agent/internal/backoff"
 	"io"
 	"iter"
 	"net/http"
@@ -283,7 +284,7 @@ func TestPolicyCancelDuringWait(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	s := &script{outcomes: []outcome{{err: &APIError{Status: 503}}}}
-	p := Policy{Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return sleep(ctx, d) }}
+	p := Policy{Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return backoff.Sleep(ctx, d) }}
 	_, err := collect(p.Stream(ctx, testEndpoint, s.attempt))
 	if !errors.Is(err, context.Canceled) || s.calls != 1 {
 		t.Fatalf("err = %v after %d calls, want context.Canceled after 1", err, s.calls)
