@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/providers"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
@@ -25,7 +26,7 @@ import (
 type factory struct {
 	io *streams
 
-	// newModel builds the configured provider's model; buildModel when
+	// newModel builds the configured provider's model; providers.New when
 	// nil. Tests point it at a scripted model.
 	newModel func(ctx context.Context, cfg config.Config) (llm.Model, error)
 	// newTools builds the tools of a conversation; builtinTools when
@@ -113,7 +114,7 @@ func (f *factory) model(ctx context.Context, cfg config.Config) (llm.Model, erro
 	if f.newModel != nil {
 		return f.newModel(ctx, cfg)
 	}
-	return buildModel(ctx, cfg)
+	return providers.New(ctx, cfg)
 }
 
 // fileRoot returns the file tools' sandbox for the project folder dir
