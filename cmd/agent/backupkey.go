@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/internal/atomicfile"
 	"io"
 	"io/fs"
@@ -52,7 +53,7 @@ func loadBackupKey(dir string) ([]byte, error) {
 
 // readBackupKey reads the key file p.
 func readBackupKey(p string) ([]byte, error) {
-	b, err := readSmall(p, 1<<10)
+	b, err := atomicfile.ReadSmall(p, 1<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func readBackupKey(p string) ([]byte, error) {
 func (f *factory) backupKey() []byte {
 	f.keyOnce.Do(func() {
 		var err error
-		f.key, err = loadBackupKey(userConfigDir(f.environ()))
+		f.key, err = loadBackupKey(config.UserDir(f.environ()))
 		if err != nil && f.io != nil {
 			f.warn(err.Error() + "; this run's backups can be undone while it runs, later only with --force")
 		}

@@ -88,7 +88,7 @@ func (f *factory) readConfig(ctx context.Context, dir string, flags config.Flags
 	return config.Load(config.Input{
 		Files:   config.DefaultFiles(env, dir),
 		Project: config.ProjectFile(dir),
-		Trusted: trusted || f.trust || isTrusted(env, dir),
+		Trusted: trusted || f.trust || config.IsTrusted(env, dir),
 		Env:     env,
 		Flags:   flags,
 		Probe:   config.LocalProbe(ctx, nil),
@@ -100,7 +100,7 @@ func (f *factory) readConfig(ctx context.Context, dir string, flags config.Flags
 // no error here, and no local server is probed.
 func (f *factory) localConfig(root string) (config.Config, error) {
 	env := f.environ()
-	trusted := f.trust || isTrusted(env, root)
+	trusted := f.trust || config.IsTrusted(env, root)
 	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Project: config.ProjectFile(root), Trusted: trusted, Env: env})
 	if err != nil && !errors.Is(err, config.ErrNoProvider) {
 		return config.Config{}, err

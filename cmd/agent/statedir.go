@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -62,7 +63,7 @@ func ensureStateDir(root string) error {
 	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
 		return nil // none (the user removed it), or a link: theirs
 	}
-	if old, err := readSmall(name, 4<<10); err == nil && slices.Contains(oldStateGitignores, string(old)) {
+	if old, err := atomicfile.ReadSmall(name, 4<<10); err == nil && slices.Contains(oldStateGitignores, string(old)) {
 		return writeStateGitignore(dir, true)
 	}
 	return nil

@@ -2,7 +2,9 @@
 // agent keeps outside a project's sandbox (the user's trust list and
 // backup key, a session's file state, the .agent/.gitignore, a WAV that
 // agent tts writes): a reader, or the next run after a crash, sees the
-// old file or the whole new one, never a part.
+// old file or the whole new one, never a part. ReadSmall reads such a
+// file back whole, or refuses it, when someone put a FIFO or a huge file
+// in its place.
 //
 // A project's own files are written through tools/fsedit's sandbox
 // instead, which adds backups and the sandbox's checks. This package
@@ -11,6 +13,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -65,4 +68,30 @@ func put(path string, perm fs.FileMode, write func(io.Writer) error, place func(
 		d.Close()
 	}
 	return nil
+}
+
+// ReadSmall reads the regular file at path, of at most max bytes.
+// Anything else (a FIFO, a device, a larger file) is refused with an
+// error saying so, rather than waited on or read in part.
+func ReadSmall(path string, max int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if info.Size() > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s is larger than %d bytes", path, max) // it grew meanwhile
+	}
+	return b, err
 }

@@ -93,3 +93,23 @@ func TestWriteNewOneWinnerOfMany(t *testing.T) {
 		t.Errorf("winners %v, file %q: want exactly one, whose content stays", won, b)
 	}
 }
+
+func TestReadSmall(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadSmall(path, 5); err != nil || string(b) != "12345" {
+		t.Errorf("ReadSmall at the limit = %q, %v", b, err)
+	}
+	if _, err := ReadSmall(path, 4); err == nil {
+		t.Error("ReadSmall of a file over the limit succeeded")
+	}
+	if _, err := ReadSmall(dir, 1<<20); err == nil {
+		t.Error("ReadSmall of a folder succeeded")
+	}
+	if _, err := ReadSmall(filepath.Join(dir, "missing"), 5); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadSmall of a missing file = %v, want ErrNotExist", err)
+	}
+}
