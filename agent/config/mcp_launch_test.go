@@ -11,7 +11,9 @@ import (
 func TestMCPLaunches(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, MCPJSONFile), []byte(`{"mcpServers": {"proj": {"command": "srv", "env": {"K": "${GEMINI_API_KEY}", "HOST": "$HOST"}}}}`), 0o644)
-	getenv := func(k string) string { return map[string]string{"GEMINI_API_KEY": "secret", "HOST": "h", "TOK": "t"}[k] }
+	getenv := func(k string) string {
+		return map[string]string{"GEMINI_API_KEY": "secret", "HOST": "h", "TOK": "t"}[k]
+	}
 	secret := func(name, value string) bool { return name == "GEMINI_API_KEY" || value == "secret" }
 	c := Defaults()
 	c.MCP.Servers = map[string]MCPServer{"own": {Command: "own-srv", Args: []string{"--key=${GEMINI_API_KEY}"}, Headers: map[string]string{}}}
