@@ -100,7 +100,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions, first string) error
 		Root:        root,
 		ConfigDir:   userDir,
 		ReadCommand: commandReader(b.conv.fileRoot, userDir),
-		Editor:      func() ([]string, error) { return editorCommand(d.environ(), progs) },
+		Editor:      func() ([]string, error) { return progs.Editor(d.environ()) },
 		Tmux:        tmux,
 	})
 	b.ask = m.Asker()

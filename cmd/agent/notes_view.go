@@ -251,7 +251,7 @@ func editText(d *factory, start string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	editor, err := editorCommand(d.environ(), d.programs(root, cfg))
+	editor, err := d.programs(root, cfg).Editor(d.environ())
 	if err != nil {
 		return "", err
 	}
