@@ -1,8 +1,9 @@
 package prompt
 
 import (
-	"github.com/agentcli/agent/internal/termtext"
 	"strings"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Tool describes one tool for the catalog. The caller fills it from its

@@ -3,9 +3,10 @@ package tools
 import (
 	"context"
 	"fmt"
-	"github.com/agentcli/agent/internal/termtext"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Kind is the type a parameter's raw string value is converted to.

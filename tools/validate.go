@@ -2,9 +2,10 @@ package tools
 
 import (
 	"encoding/json"
-	"github.com/agentcli/agent/internal/termtext"
 	"strconv"
 	"strings"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Validate converts raw (the parser's strings) into typed values following

@@ -3,9 +3,10 @@ package tts
 import (
 	"context"
 	"errors"
-	"github.com/agentcli/agent/internal/backoff"
 	"math/rand/v2"
 	"time"
+
+	"github.com/agentcli/agent/internal/backoff"
 )
 
 // Retry bounds the retries of one engine request: rate limits (429),

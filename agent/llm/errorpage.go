@@ -2,7 +2,6 @@ package llm
 
 import (
 	"bytes"
-	"github.com/agentcli/agent/internal/termtext"
 	"html"
 	"io"
 	"mime"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // pageLimit bounds what is read of an error answer to judge it: enough

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/internal/termtext"
 	"net"
 	"net/url"
 	"syscall"
 	"time"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // ErrStreamDropped marks a reply that broke off after some of its text had

@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/internal/backoff"
-	"github.com/agentcli/agent/internal/termtext"
 	"iter"
 	"math/rand/v2"
 	"net"
 	"time"
+
+	"github.com/agentcli/agent/internal/backoff"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Endpoint names what a provider talks to and which settings configure it,

@@ -3,13 +3,14 @@ package llm
 import (
 	"context"
 	"errors"
-	"github.com/agentcli/agent/internal/backoff"
 	"io"
 	"iter"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentcli/agent/internal/backoff"
 )
 
 // script is an Attempt that plays one outcome per call.

@@ -5,13 +5,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/internal/atomicfile"
 )
 
 // backupKeyFile is the user's key that signs the backup manifest of every

@@ -3,12 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agentcli/agent/internal/atomicfile"
 )
 
 // stateGitignore keeps the agent's state (sessions, backups, notes, the
