@@ -77,7 +77,7 @@ var importRules = map[string]importRule{
 	// The tools: the tools package, and their own leaves.
 	"tools":                 {project: []string{"internal/..."}},
 	"tools/fsedit":          {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/fsedit/backup":   {},
+	"tools/fsedit/backup":   {project: []string{"internal/..."}},
 	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
 	"tools/shell":           {project: []string{"tools", "tools/programs", "internal/..."}},
 	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
