@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,50 +58,4 @@ func ListSessions(root string) ([]SessionInfo, error) {
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
 	return list, nil
-}
-
-// RecordUndoIn records an undo or redo (kind) of run, which changed
-// files, in session id of the project at root, so that the model hears
-// of it when the conversation goes on (Session.RecordUndo). The log's
-// time is kept: an undo does not make an older session the one
-// --continue picks. told is false when nothing was recorded: no files
-// changed, or no such session (a write from outside a conversation).
-func RecordUndoIn(root, id, kind, run string, files []string) (told bool, err error) {
-	if id == "" || len(files) == 0 {
-		return false, nil
-	}
-	s, err := OpenSession(root, id)
-	if errors.Is(err, ErrNoSession) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	fi, statErr := os.Stat(s.Path())
-	err = s.RecordUndo(kind, run, files)
-	if cerr := s.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && statErr == nil {
-		err = os.Chtimes(s.Path(), time.Time{}, fi.ModTime())
-	}
-	return err == nil, err
-}
-
-// SessionRewoundSince reports whether session id of the project at root
-// was rewound after t (Session.RewoundSince). current, when given, is the
-// open conversation's session, which may not be on disk yet. A session
-// that does not exist was not rewound.
-func SessionRewoundSince(root, id string, t time.Time, current *Session) (bool, error) {
-	s := current
-	if s == nil || s.ID != id {
-		var err error
-		if s, err = OpenSession(root, id); errors.Is(err, ErrNoSession) {
-			return false, nil
-		} else if err != nil {
-			return false, err
-		}
-		defer s.Close()
-	}
-	return s.RewoundSince(t), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -215,6 +216,10 @@ func printFiles(d *factory, rep fsedit.RestoreReport) {
 	}
 }
 
+// noteInSession records an undo or redo in the session the run was part
+// of, so the model hears of it when the conversation goes on. The log's
+// time is kept: an undo does not make an older session the one
+// --continue picks.
 // errRedoRewound is redo's answer when what was undone went with turns a
 // rewind dropped: a rewind clears what could be redone, as a new write
 // does, for the conversation no longer has those turns.
@@ -242,14 +247,38 @@ func redoRewound(dir string, root *fsedit.Root, current *agent.Session) (bool, e
 	if err != nil {
 		return false, err
 	}
-	return agent.SessionRewoundSince(dir, session, undoneAt, current)
+	s := current
+	if s == nil || s.ID != session {
+		if s, err = agent.OpenSession(dir, session); errors.Is(err, agent.ErrNoSession) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+		defer s.Close()
+	}
+	return s.RewoundSince(undoneAt), nil
 }
 
-// noteInSession records an undo or redo in the session the run was part
-// of (agent.RecordUndoIn), so the model hears of it when the
-// conversation goes on.
 func noteInSession(dir, kind string, rep fsedit.RestoreReport) (told bool, err error) {
-	return agent.RecordUndoIn(dir, rep.Session, kind, rep.Run, rep.Changed())
+	if rep.Session == "" || len(rep.Changed()) == 0 {
+		return false, nil
+	}
+	s, err := agent.OpenSession(dir, rep.Session)
+	if errors.Is(err, agent.ErrNoSession) {
+		return false, nil // a write from outside a conversation (agent tool-call)
+	}
+	if err != nil {
+		return false, err
+	}
+	fi, statErr := os.Stat(s.Path())
+	err = s.RecordUndo(kind, rep.Run, rep.Changed())
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && statErr == nil {
+		err = os.Chtimes(s.Path(), time.Time{}, fi.ModTime())
+	}
+	return err == nil, err
 }
 
 // reportRestore prints what a restore of one change set did, or turns its
