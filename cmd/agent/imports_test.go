@@ -42,7 +42,8 @@ var (
 // package of the module: lower packages never reach up, the loop never
 // depends on a concrete provider, the CLI or a store, and the small
 // shared helpers (internal/...) depend on the standard library alone.
-// A new package needs a rule here (TestEveryPackageHasAnImportRule).
+// A new package needs a rule here: TestImportRules fails for a package
+// without one.
 var importRules = map[string]importRule{
 	// The shared leaves: the standard library only.
 	"internal/termtext":   {},
@@ -97,33 +98,40 @@ var importRules = map[string]importRule{
 	"cmd/agent/bench": {vendors: []string{"golang.org/x/sys"}},
 }
 
-// modulePackages lists the module's packages, without the module path.
-func modulePackages(t *testing.T) []string {
+// moduleDeps lists the module's packages (without the module path),
+// each with the non-standard packages it depends on, directly or not:
+// one go list for all of them.
+func moduleDeps(t *testing.T) map[string][]string {
 	t.Helper()
-	out, err := exec.Command("go", "list", module+"/...").Output()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}:{{join .Deps \" \"}}{{end}}", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	var pkgs []string
-	for _, p := range strings.Fields(string(out)) {
-		pkgs = append(pkgs, strings.TrimPrefix(strings.TrimPrefix(p, module), "/"))
-	}
-	return pkgs
-}
-
-// nonStdDeps lists the non-standard packages pkg depends on, directly or
-// not.
-func nonStdDeps(t *testing.T, pkg string) []string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", module+"/"+pkg).Output()
+	std := map[string]bool{}
+	stdOut, err := exec.Command("go", "list", "std").Output()
 	if err != nil {
-		t.Fatalf("go list %s: %v", pkg, err)
+		t.Fatalf("go list std: %v", err)
 	}
-	var deps []string
-	for _, l := range strings.Fields(string(out)) {
-		if l != module+"/"+pkg {
-			deps = append(deps, l)
+	for _, p := range strings.Fields(string(stdOut)) {
+		std[p] = true
+	}
+	deps := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, all, _ := strings.Cut(line, ":")
+		rel, ok := strings.CutPrefix(pkg, module)
+		if !ok || rel != "" && !strings.HasPrefix(rel, "/") {
+			continue // a dependency of the module, listed by -deps
 		}
+		var ds []string
+		for _, d := range strings.Fields(all) {
+			if !std[d] {
+				ds = append(ds, d)
+			}
+		}
+		deps[strings.TrimPrefix(rel, "/")] = ds
 	}
 	return deps
 }
@@ -167,33 +175,20 @@ func (r importRule) violations(pkg string, deps []string) []string {
 
 // TestImportRules keeps the layering of ARCHITECTURE.md for every package.
 func TestImportRules(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
-	}
-	for _, pkg := range modulePackages(t) {
+	t.Parallel()
+	all := moduleDeps(t)
+	for pkg, deps := range all {
 		r, ok := importRules[pkg]
 		if !ok {
-			continue // TestEveryPackageHasAnImportRule says so
+			t.Errorf("package %s has no import rule: add one to importRules saying what it may depend on", pkg)
+			continue
 		}
-		for _, d := range r.violations(pkg, nonStdDeps(t, pkg)) {
+		for _, d := range r.violations(pkg, deps) {
 			t.Errorf("%s depends on %s, which its rule does not allow (importRules)", pkg, d)
 		}
 	}
-}
-
-// TestEveryPackageHasAnImportRule makes a new package say where it sits.
-func TestEveryPackageHasAnImportRule(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
-	}
-	pkgs := modulePackages(t)
-	for _, pkg := range pkgs {
-		if _, ok := importRules[pkg]; !ok {
-			t.Errorf("package %s has no import rule: add one to importRules saying what it may depend on", pkg)
-		}
-	}
 	for pkg := range importRules {
-		if !slices.Contains(pkgs, pkg) {
+		if _, ok := all[pkg]; !ok {
 			t.Errorf("importRules names %s, which is not a package of the module", pkg)
 		}
 	}
