@@ -12,6 +12,8 @@
 package atomicfile
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +27,7 @@ import (
 // path, and the folder is synced so the rename lasts. When write or any
 // step fails, path is left as it was and no temporary file remains.
 func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) error {
-	return put(path, perm, write, os.Rename)
+	return put(osFolder{}, path, perm, write, os.Rename)
 }
 
 // WriteNew is WriteFile for a file that is never replaced: it is put in
@@ -33,16 +35,39 @@ func WriteFile(path string, perm fs.FileMode, write func(io.Writer) error) error
 // when path exists, so of two processes writing it at once one wins and
 // the other can read what the winner wrote.
 func WriteNew(path string, perm fs.FileMode, write func(io.Writer) error) error {
-	return put(path, perm, write, os.Link)
+	return put(osFolder{}, path, perm, write, os.Link)
 }
 
-func put(path string, perm fs.FileMode, write func(io.Writer) error, place func(tmp, path string) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+// WriteFileIn is WriteFile for name inside root, which the temporary file
+// and the rename cannot leave, whatever links the folder holds.
+func WriteFileIn(root *os.Root, name string, perm fs.FileMode, write func(io.Writer) error) error {
+	return put(root, name, perm, write, root.Rename)
+}
+
+// folder is where put writes: the file system (osFolder) or an os.Root.
+type folder interface {
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	Open(name string) (*os.File, error)
+	Remove(name string) error
+}
+
+type osFolder struct{}
+
+func (osFolder) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}
+func (osFolder) Open(name string) (*os.File, error) { return os.Open(name) }
+func (osFolder) Remove(name string) error           { return os.Remove(name) }
+
+func put(dir folder, path string, perm fs.FileMode, write func(io.Writer) error, place func(tmp, path string) error) (err error) {
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmpName := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+hex.EncodeToString(rnd[:]))
+	tmp, err := dir.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // gone after a rename; the link's other name after a link
+	defer dir.Remove(tmpName) // gone after a rename; the link's other name after a link
 	err = write(tmp)
 	if err == nil {
 		err = tmp.Chmod(perm)
@@ -56,14 +81,14 @@ func put(path string, perm fs.FileMode, write func(io.Writer) error, place func(
 	if err != nil {
 		return err
 	}
-	if err := place(tmp.Name(), path); err != nil {
+	if err := place(tmpName, path); err != nil {
 		var le *os.LinkError
 		if errors.As(err, &le) {
 			err = &fs.PathError{Op: le.Op, Path: path, Err: le.Err}
 		}
 		return err
 	}
-	if d, derr := os.Open(dir); derr == nil {
+	if d, derr := dir.Open(filepath.Dir(path)); derr == nil {
 		d.Sync() // the new name lasts once the folder is synced
 		d.Close()
 	}

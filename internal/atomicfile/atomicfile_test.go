@@ -113,3 +113,34 @@ func TestReadSmall(t *testing.T) {
 		t.Errorf("ReadSmall of a missing file = %v, want ErrNotExist", err)
 	}
 }
+
+func TestWriteFileInStaysInTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileIn(root, "sub/m.jsonl", 0o600, writeString("one\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "sub", "m.jsonl")); string(b) != "one\n" {
+		t.Errorf("file = %q", b)
+	}
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileIn(root, "out/x", 0o600, writeString("x")); err == nil {
+		t.Error("WriteFileIn followed a link out of the root")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("written outside the root: %v", ents)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "sub")); len(ents) != 1 {
+		t.Errorf("temporary file left: %v", ents)
+	}
+}
