@@ -30,7 +30,7 @@ func setup(t *testing.T, maxInput int, withEspeak bool) *fixture {
 	t.Helper()
 	f := &fixture{dir: t.TempDir(), fake: ttstest.NewGemini(t)}
 	f.w = &rootWriter{dir: f.dir}
-	g, err := tts.NewGemini(t.Context(), tts.GeminiOptions{APIKey: "k", BaseURL: f.fake.URL, MaxInput: maxInput, Retry: tts.Retry{BaseDelay: time.Millisecond}})
+	g, err := tts.NewGemini(t.Context(), tts.GeminiOptions{APIKey: "k", BaseURL: f.fake.URL, MaxInput: maxInput, Retry: tts.Retry{Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}})
 	if err != nil {
 		t.Fatal(err)
 	}
