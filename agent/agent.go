@@ -39,6 +39,10 @@ type Agent struct {
 	// Watcher notices project files changed by someone else between
 	// turns; nil notices nothing.
 	Watcher Watcher
+	// Notices are what happened outside the model's calls while it was
+	// not looking (a background job ended); they are drained before each
+	// request, between the iterations of a run too. nil has none.
+	Notices Notices
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Reasoning is the thinking level asked of the model.
@@ -79,6 +83,27 @@ type Watcher interface {
 	// project-relative paths in ours, which the agent itself wrote. It
 	// returns "" when nothing else changed.
 	Changes(ours []string) string
+}
+
+// Notices tells the loop of events the model should hear about at its
+// next request: one line each, added to the newest user turn. The jobs
+// of package tools/jobs are its source.
+type Notices interface {
+	// TakeNotices returns the lines not taken yet, once each, and the
+	// project-relative paths those events changed (the agent's own
+	// doing, so the Watcher does not report them as someone else's).
+	TakeNotices() (lines, changed []string)
+}
+
+// takeNotices returns the pending notices as text to add to a user turn
+// ("" when there are none), and counts their files as the agent's own.
+func (a *Agent) takeNotices() string {
+	if a.Notices == nil {
+		return ""
+	}
+	lines, changed := a.Notices.TakeNotices()
+	a.wrote = append(a.wrote, changed...)
+	return strings.Join(lines, "\n")
 }
 
 // SetPolicy changes the approval policy for the rest of the
@@ -157,6 +182,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 	if err := a.answerDangling(); err != nil {
 		return fail(err)
 	}
+	if note := a.takeNotices(); note != "" {
+		prompt = note + "\n\n" + prompt
+	}
 	if a.Watcher != nil {
 		if note := a.Watcher.Changes(a.wrote); note != "" {
 			prompt = note + "\n\n" + prompt
@@ -224,6 +252,9 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 			return fail(fmt.Errorf("render tool responses: %w", err))
 		}
 		turn.WriteString(a.nestedInstructions(results))
+		if note := a.takeNotices(); note != "" {
+			turn.WriteString("\n" + note + "\n")
+		}
 		if err := a.Session.Append(llm.Message{Role: llm.User, Text: turn.String()}); err != nil {
 			return fail(err)
 		}

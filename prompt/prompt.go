@@ -32,12 +32,14 @@ func mustRead(name string) string {
 
 // The names of the sections, in the order they appear. The order puts
 // what never changes first (role, protocol, tool catalog), then what
-// changes rarely (instructions), then the date and the file tree, so that
-// a provider's prompt cache keeps the longest possible prefix.
+// changes rarely (skills, instructions), then the date and the file
+// tree, so that a provider's prompt cache keeps the longest possible
+// prefix.
 const (
 	SectionRole         = "role"
 	SectionProtocol     = "protocol"
 	SectionTools        = "tools"
+	SectionSkills       = "skills"
 	SectionInstructions = "instructions"
 	SectionEnvironment  = "environment"
 	SectionTree         = "tree"
@@ -64,6 +66,9 @@ type Options struct {
 	UserDir string
 	// Small builds the small-window form (see small.go).
 	Small bool
+	// Skills are the skills the model may load with the skill tool, in
+	// the order listed; the section is left out when there are none.
+	Skills []Skill
 	// Files reads the project's instructions file under the file tools'
 	// rules (cmd/agent passes its fsedit.Root). nil reads inside Root
 	// through os.Root, without the file tools' secret-file rules.
@@ -173,6 +178,7 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 		{SectionRole, roleText},
 		{SectionProtocol, protocol.String()},
 		{SectionTools, catalog},
+		{SectionSkills, skillsSection(opts.Skills, opts.Small)},
 		{SectionInstructions, ins.String()},
 		{SectionEnvironment, environment(opts, root)},
 		{SectionTree, treeSection(tree)},

@@ -74,12 +74,13 @@ func promptFixture(t *testing.T) string {
 }
 
 func TestPromptSectionOrder(t *testing.T) {
-	p := buildTestPrompt(t, promptFixture(t), Options{Tools: testTools, Examples: testExamples})
+	p := buildTestPrompt(t, promptFixture(t), Options{Tools: testTools, Examples: testExamples,
+		Skills: []Skill{{Name: "pdf", Description: "Fill PDF forms."}}})
 	var names []string
 	for _, s := range p.Sections {
 		names = append(names, s.Name)
 	}
-	want := []string{SectionRole, SectionProtocol, SectionTools, SectionInstructions, SectionEnvironment, SectionTree}
+	want := []string{SectionRole, SectionProtocol, SectionTools, SectionSkills, SectionInstructions, SectionEnvironment, SectionTree}
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Fatalf("sections = %v, want %v", names, want)
 	}

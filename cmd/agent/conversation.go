@@ -161,6 +161,7 @@ func (f *factory) newConversation(ctx context.Context, o convOptions) (c *conver
 		Approval:      approval,
 		Audit:         audit,
 		Watcher:       watcher,
+		Notices:       c.tools.jobs, // background jobs that ended
 		Reasoning:     reasoning,
 		Budget:        budget,
 		Instructions:  prompt.NewNested(o.dir, 0, fr).For,

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 )
@@ -188,6 +189,9 @@ type toolSet struct {
 	// notes is the notes store behind the note tools; nil when they are
 	// off.
 	notes notes.Store
+	// jobs are the conversation's background jobs; nil without
+	// run_command.
+	jobs *jobs.Manager
 }
 
 // Close closes everything the set opened, the last opened first.

@@ -80,14 +80,20 @@ var importRules = map[string]importRule{
 	"tools/fsedit":          {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
 	"tools/fsedit/backup":   {project: []string{"internal/..."}},
 	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
-	"tools/shell":           {project: []string{"tools", "tools/programs", "internal/..."}},
+	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
 	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
 	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
-	"tools/notes":           {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
-	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
-	"tools/audio":           {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
+	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
+	// The jobs know no shell: package shell runs their commands.
+	"tools/jobs": {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	// The front-matter reader is a leaf: skills and custom commands (the
+	// chat) share it.
+	"tools/frontmatter": {project: []string{"internal/..."}},
+	"tools/skills":      {project: []string{"tools", "tools/fsedit/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
+	"tools/audio":       {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 
 	// Speech: a leaf beside the tools.
 	"tts":         {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},

@@ -76,7 +76,7 @@ and which form was chosen and why.
 			defer files.Close()
 			ch, err := d.nextPrompt(cmd.Context(), files, cfg, set, tree)
 			if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
-				return writePromptStats(d.io.Out, ch, err)
+				return writePromptStats(d.io.Out, ch, err, d.featureSizes(cmd.Context(), files, set, tree, ch)...)
 			}
 			if err != nil {
 				return err
@@ -125,8 +125,9 @@ func projectFolder(dir string) (string, error) {
 
 // writePromptStats prints one line per section, the total, the size of
 // the fixed part that every request repeats, and which form was chosen
-// for the model's window and why (or why none fits: fitErr).
-func writePromptStats(w io.Writer, ch promptChoice, fitErr error) error {
+// for the model's window and why (or why none fits: fitErr), then what
+// each optional feature adds to the tools section.
+func writePromptStats(w io.Writer, ch promptChoice, fitErr error, features ...featureSize) error {
 	p := ch.prompt
 	var b strings.Builder
 	row := func(name string, bytes, tokens int) {
@@ -167,6 +168,9 @@ func writePromptStats(w io.Writer, ch promptChoice, fitErr error) error {
 	}
 	if len(p.Unshown) > 0 {
 		fmt.Fprintf(&b, "tools only named: %s\n", groupDigits(len(p.Unshown)))
+	}
+	for _, f := range features {
+		fmt.Fprintf(&b, "of the tools, %s: %s bytes\n", f.name, groupDigits(f.bytes))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

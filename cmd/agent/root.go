@@ -36,6 +36,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newVersionCmd(io),
 		newParseCmd(d),
 		newToolsCmd(d),
+		newSkillsCmd(d),
 		newRunCmd(d, nil),
 		newChatCmd(d),
 		newDemoCmd(d),
@@ -53,6 +54,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newMCPCmd(d),
 		newServeCmd(d),
 		newNotesCmd(d),
+		newJobsCmd(d),
 	)
 	setRootChat(root, d)
 	// Added now rather than at Execute so that it is marked too.

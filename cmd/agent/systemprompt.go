@@ -137,6 +137,7 @@ func buildSystemPrompt(ctx context.Context, root string, set *toolSet, s promptS
 		UserDir:  s.userDir,
 		Small:    s.small,
 		Files:    s.files,
+		Skills:   skillCatalog(set.reg), // skills: see skills.go
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tools/web"
@@ -21,10 +22,22 @@ import (
 func builtinTools(ctx context.Context, b toolBuild) (*toolSet, error) {
 	set := &toolSet{reg: tools.NewRegistry(b.files.Tools()...)}
 	if !b.readOnly {
-		set.reg.Add(shellTool(b))
+		// Background jobs: run_command's background flag, job_output
+		// and job_stop; stopped when the conversation closes.
+		set.jobs = jobsManager(b)
+		set.closers = append(set.closers, set.jobs.Close)
+		set.reg.Add(shellTool(b, set.jobs))
 		set.reg.Add(webTool(b))
 	}
 	set.essential = set.reg.Names()
+	if set.jobs != nil { // after the essential tools: the small-window form only names them
+		for _, t := range jobs.Tools(set.jobs) {
+			set.reg.Add(t)
+		}
+	}
+	if t := skillTool(b); t != nil { // skills: see skills.go
+		set.reg.Add(t)
+	}
 	if t := audioTool(ctx, b); t != nil {
 		set.reg.Add(t)
 	}
@@ -85,8 +98,9 @@ func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 
 // shellTool is run_command, configured from the user's own [shell] table
 // only (a project's is never read, see agent/config).
-func shellTool(b toolBuild) tools.Tool {
+func shellTool(b toolBuild, jobs *jobs.Manager) tools.Tool {
 	o := shellOptions(b.cfg)
+	o.Jobs = jobs
 	o.Programs = b.progs
 	o.Secrets = b.cfg.SecretVars()
 	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/agentcli/agent/tools"
 )
 
 // The agent itself reads a few project files that end up in what the
@@ -27,39 +29,56 @@ import (
 // bytes of it and the file's whole size. A missing file is an error
 // wrapping fs.ErrNotExist; a file the rules refuse is an error whose
 // message says why in a few words ("it is a symlink to a place outside
-// the project"), for the caller to put after the file's name.
+// the project"), for the caller to put after the file's name, and whose
+// protocol code RefusalCode gives.
 func (r *Root) ReadText(rel string, max int64) ([]byte, int64, error) {
-	return r.readText(rel, max, false)
+	return r.readText(rel, max, "")
 }
 
 // ReadCommand reads the project's custom command file name (review.md)
-// in .agent/commands, the one place in .agent a reader may enter, under
-// the rules of ReadText. name is one file name, never a path.
+// in .agent/commands, one of the two places in .agent a reader may
+// enter, under the rules of ReadText. name is one file name, never a
+// path.
 func (r *Root) ReadCommand(name string, max int64) ([]byte, int64, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
 		return nil, 0, fmt.Errorf("%q is not a command file name", name)
 	}
-	return r.readText(path.Join(agentDir, commandsDir, name), max, true)
+	return r.readText(path.Join(agentDir, commandsDir, name), max, commandsDir)
 }
 
-func (r *Root) readText(rel string, max int64, commands bool) ([]byte, int64, error) {
-	if rf := checkPathText(rel, "the path"); rf != nil {
-		return nil, 0, rf.reason(rel)
-	}
-	t, err := r.resolveIn(rel, commands)
+func (r *Root) readText(rel string, max int64, enter string) ([]byte, int64, error) {
+	t, err := r.resolveText(rel, enter)
 	if err != nil {
-		if rf, ok := asRefusal(target{asked: rel}, err); ok {
-			return nil, 0, rf.reason(rel)
-		}
 		return nil, 0, err
 	}
+	return r.readResolved(t, rel, max)
+}
+
+// resolveText resolves rel for a reader, the refusals as reasons.
+func (r *Root) resolveText(rel, enter string) (target, error) {
+	if rf := checkPathText(rel, "the path"); rf != nil {
+		return target{}, rf.reason(rel)
+	}
+	t, err := r.resolveIn(rel, enter)
+	if err != nil {
+		if rf, ok := asRefusal(target{asked: rel}, err); ok {
+			return target{}, rf.reason(rel)
+		}
+		return target{}, err
+	}
+	return t, nil
+}
+
+// readResolved reads the file t (asked for as rel) under ReadText's
+// rules.
+func (r *Root) readResolved(t target, rel string, max int64) ([]byte, int64, error) {
 	switch {
 	case t.info == nil:
 		return nil, 0, errNoFile
 	case t.info.IsDir():
-		return nil, 0, errors.New("it is a folder, not a file")
+		return nil, 0, refuse(tools.CodeUnsupportedType, "it is a folder, not a file")
 	case t.rel != rel && isSecretName(t.rel) && !r.secretAllowed(t.rel):
-		return nil, 0, fmt.Errorf("it leads to %s, which usually holds secrets", t.rel)
+		return nil, 0, refuse(tools.CodePolicyDenied, "it leads to %s, which usually holds secrets", t.rel)
 	}
 	for _, name := range []string{rel, t.rel} {
 		if rf := r.typeRefusal(name, rel); rf != nil {
@@ -87,7 +106,7 @@ func ReadUserText(p string, max int64) ([]byte, int64, error) {
 	// The kernel names a loop (ELOOP); EvalSymlinks only says "too many
 	// links".
 	if _, err := os.Stat(p); errors.Is(err, syscall.ELOOP) {
-		return nil, 0, errors.New("it is a symlink loop")
+		return nil, 0, refuse(tools.CodeUnsupportedType, "it is a symlink loop")
 	}
 	real, err := filepath.EvalSymlinks(p)
 	switch {
@@ -97,11 +116,11 @@ func ReadUserText(p string, max int64) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	if kernelPath(real) {
-		return nil, 0, fmt.Errorf("it leads to %s, which is not a file of yours", real)
+		return nil, 0, refuse(tools.CodePathOutsideRoot, "it leads to %s, which is not a file of yours", real)
 	}
 	for _, name := range []string{p, real} {
 		if isSecretName(filepath.ToSlash(name)) {
-			return nil, 0, fmt.Errorf("it leads to %s, which usually holds secrets", real)
+			return nil, 0, refuse(tools.CodePolicyDenied, "it leads to %s, which usually holds secrets", real)
 		}
 	}
 	want, err := os.Lstat(real)
@@ -109,10 +128,10 @@ func ReadUserText(p string, max int64) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	if kind := specialKind(want.Mode()); kind != "" {
-		return nil, 0, fmt.Errorf("it is a %s, not a regular file", kind)
+		return nil, 0, refuse(tools.CodeUnsupportedType, "it is a %s, not a regular file", kind)
 	}
 	if want.IsDir() {
-		return nil, 0, errors.New("it is a folder, not a file")
+		return nil, 0, refuse(tools.CodeUnsupportedType, "it is a folder, not a file")
 	}
 	// No blocking and no following: what is opened must be what was
 	// checked, a regular file on a real file system.
@@ -126,7 +145,7 @@ func ReadUserText(p string, max int64) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() || !os.SameFile(want, fi) || kernelFile(f) {
-		return nil, 0, errors.New("it changed while it was being opened, or is not a regular file")
+		return nil, 0, refuse(tools.CodeUnsupportedType, "it changed while it was being opened, or is not a regular file")
 	}
 	return readBounded(f, fi.Size(), max)
 }
@@ -150,7 +169,7 @@ func readBounded(f io.Reader, size, max int64) ([]byte, int64, error) {
 		return nil, 0, err
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, 0, errors.New("it holds NUL bytes, so it is binary, not text")
+		return nil, 0, refuse(tools.CodeUnsupportedType, "it holds NUL bytes, so it is binary, not text")
 	}
 	return data, size, nil
 }
@@ -164,6 +183,37 @@ type noFile struct{}
 func (noFile) Error() string        { return "it does not exist" }
 func (noFile) Is(target error) bool { return target == fs.ErrNotExist }
 
+// readRefusal is a reader's refusal: why, in a few words, and the
+// protocol code the file tools give for the same verdict.
+type readRefusal struct{ code, msg string }
+
+func (e *readRefusal) Error() string { return e.msg }
+
+func refuse(code, format string, args ...any) error {
+	return &readRefusal{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// RefusalCode returns the protocol code (PATH_OUTSIDE_ROOT,
+// UNSUPPORTED_FILE_TYPE, TOOL_POLICY_DENIED...) of a reader's refusal
+// or of a file system error about the file (FILE_NOT_FOUND for a
+// missing one, TOOL_POLICY_DENIED for no permission), and "" for any
+// other error: a failure of the machine, not a verdict on the file.
+func RefusalCode(err error) string {
+	var rf *readRefusal
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &rf):
+		return rf.code
+	case errors.Is(err, fs.ErrNotExist):
+		return tools.CodeFileNotFound
+	}
+	if rf, ok := fsRefusal("", err); ok { // no permission, a link loop...
+		return rf.code
+	}
+	return ""
+}
+
 // reason is the refusal for a reader rather than for the model: its
 // message without the advice, with the file (as asked) as "it".
 func (rf *refusal) reason(asked string) error {
@@ -171,5 +221,5 @@ func (rf *refusal) reason(asked string) error {
 	if rest, ok := strings.CutPrefix(msg, asked+" "); ok {
 		msg = "it " + rest
 	}
-	return errors.New(msg)
+	return &readRefusal{code: rf.code, msg: msg}
 }

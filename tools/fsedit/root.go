@@ -118,16 +118,20 @@ func outside(format string, args ...any) *refusal {
 
 // resolve checks p and returns its canonical form. A *refusal is an answer
 // for the model; any other error is a failure of the program.
-func (r *Root) resolve(p string) (target, error) { return r.resolveIn(p, false) }
+func (r *Root) resolve(p string) (target, error) { return r.resolveIn(p, "") }
 
-// commandsDir is the one folder of .agent a reader may enter: the
-// project's custom commands (ReadCommand), never the model's tools.
-const commandsDir = "commands"
+// The folders of .agent a reader may enter, each for one reader: the
+// project's custom commands (ReadCommand) and skills (ReadSkill), never
+// the model's file tools.
+const (
+	commandsDir = "commands"
+	skillsDir   = "skills"
+)
 
-// resolveIn is resolve; with commands, the path may also lead into
-// .agent/commands (and nowhere else in .agent), judged after every
-// symlink like any other path.
-func (r *Root) resolveIn(p string, commands bool) (target, error) {
+// resolveIn is resolve; with enter (commandsDir or skillsDir), the path
+// may also lead into that one folder of .agent (and nowhere else in
+// .agent), judged after every symlink like any other path.
+func (r *Root) resolveIn(p string, enter string) (target, error) {
 	asked := p
 	p = strings.TrimSpace(p)
 	if rf := checkPathText(p, "the path"); rf != nil {
@@ -171,10 +175,10 @@ func (r *Root) resolveIn(p string, commands bool) (target, error) {
 			done = done[:len(done)-1]
 			continue
 		}
-		if len(done) == 1 && done[0] == agentDir && c != commandsDir {
+		if len(done) == 1 && done[0] == agentDir && (enter == "" || c != enter) {
 			return target{}, outside("%s is inside %s, which the file tools never touch; choose a path outside .git and .agent", asked, done[0])
 		}
-		if isProtected(c) && !(commands && len(done) == 0 && c == agentDir && len(parts) > 0 && parts[0] == commandsDir) {
+		if isProtected(c) && !(enter != "" && len(done) == 0 && c == agentDir && len(parts) > 0 && parts[0] == enter) {
 			return target{}, outside("%s is inside %s, which the file tools never touch; choose a path outside .git and .agent", asked, c)
 		}
 		next := path.Join(append(append([]string(nil), done...), c)...)

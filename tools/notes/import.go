@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/agentcli/agent/internal/termtext"
+	"github.com/agentcli/agent/tools/frontmatter"
 )
 
 // ImportBatch is how many notes one transaction of an import holds.
@@ -93,8 +94,9 @@ func ReadImport(path, folder string, tags []string, stdin io.Reader) ([]NewNote,
 }
 
 // readMarkdown reads one Markdown file as a note, checked: its title is
-// its front matter's title:, else its first line (TitleFrom), else the
-// file's name.
+// its front matter's title: (tools/frontmatter), else its first line
+// (TitleFrom), else the file's name; folder: and tags: there add to
+// folder and tags.
 func readMarkdown(path, folder string, tags []string) (NewNote, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -104,17 +106,21 @@ func readMarkdown(path, folder string, tags []string) (NewNote, error) {
 		return NewNote{}, importErrorf("import %s: %d bytes; a note holds at most %d", path, len(data), MaxContent)
 	}
 	n := NewNote{Content: string(data), Folder: folder, Tags: tags}
-	meta, body := frontMatter(n.Content)
-	n.Content = body
-	if v := meta["title"]; v != "" {
+	// A front matter that cannot be read (a vault's odd YAML) leaves
+	// the whole file as the note's text, as a file without one.
+	meta, body, err := frontmatter.Parse(n.Content)
+	if err == nil {
+		n.Content = strings.TrimPrefix(strings.TrimPrefix(body, "\r\n"), "\n")
+	}
+	if v, ok := metaText(meta, "title"); ok && v != "" {
 		n.Title = v
-	} else if n.Title = TitleFrom(body); n.Title == "" {
+	} else if n.Title = TitleFrom(n.Content); n.Title == "" {
 		n.Title = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	if v := meta["folder"]; v != "" {
+	if v, ok := metaText(meta, "folder"); ok && v != "" {
 		n.Folder = folder + "/" + v
 	}
-	if v := meta["tags"]; v != "" {
+	if v, ok := metaText(meta, "tags"); ok && v != "" {
 		more, err := ParseTags(strings.Trim(v, "[]"))
 		if err != nil {
 			return NewNote{}, importErrorf("import %s: %v", path, err)
@@ -128,33 +134,19 @@ func readMarkdown(path, folder string, tags []string) (NewNote, error) {
 	return checked, nil
 }
 
-// frontMatter splits "---\nkey: value\n---\n" off the top of a Markdown
-// text: the keys (lowercase) with their values, and the rest. A list
-// under a key ("tags:" then "- a" lines) is joined with commas.
-func frontMatter(text string) (map[string]string, string) {
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
-		return nil, text
-	}
-	head, body, ok := strings.Cut(rest, "\n---\n")
-	if !ok {
-		return nil, text
-	}
-	meta := map[string]string{}
-	last := ""
-	for _, line := range strings.Split(head, "\n") {
-		if item, ok := strings.CutPrefix(strings.TrimSpace(line), "- "); ok && last != "" {
-			meta[last] = strings.TrimPrefix(meta[last]+", "+strings.Trim(item, `"'`), ", ")
+// metaText is the value of a front matter key (any case) as text: a
+// scalar as written, a list's items joined with commas.
+func metaText(m frontmatter.Matter, key string) (string, bool) {
+	for _, f := range m.Fields {
+		if !strings.EqualFold(f.Key, key) {
 			continue
 		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
+		if items, ok := f.Value.Strings(); ok {
+			return strings.Join(items, ","), true
 		}
-		last = strings.ToLower(strings.TrimSpace(k))
-		meta[last] = strings.Trim(strings.TrimSpace(v), `"'`)
+		return strings.TrimSpace(f.Value.Text), f.Value.Kind == frontmatter.Scalar
 	}
-	return meta, strings.TrimPrefix(body, "\n")
+	return "", false
 }
 
 // importLine is one JSON line of an import.

@@ -96,6 +96,13 @@ func (t *Tool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools
 		sandbox = "OFF (shell.sandbox = \"off\"): the command runs with all your permissions"
 	}
 	key, label := scope(c.command)
+	timeout := fmt.Sprintf("timeout: %s", c.timeout)
+	if c.background {
+		timeout = "background job: the conversation goes on while it runs; it is stopped when the conversation ends"
+		if c.timeout > 0 {
+			timeout += fmt.Sprintf(" or after %s", c.timeout)
+		}
+	}
 	return tools.Preview{
 		Summary: "run " + summary(c.command),
 		Lines: []string{
@@ -103,7 +110,7 @@ func (t *Tool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools
 			"folder: " + t.root,
 			"network: " + net,
 			"sandbox: " + sandbox,
-			fmt.Sprintf("timeout: %s", c.timeout),
+			timeout,
 			"agent undo cannot revert a command's changes",
 		},
 		Scope:      key,

@@ -21,6 +21,11 @@
 // the project files the command created, changed or deleted, found by a
 // before/after scan, with the reminder that agent undo cannot revert them.
 //
+// With background = true (when Options.Jobs is set) the command starts
+// the same way as a job of package jobs and the call returns at once;
+// its end runs the same checks and is told to the model at its next
+// request (background.go).
+//
 // Nothing here reads configuration: cmd/agent maps the user's own config
 // (never a project's) onto Options.
 package shell

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/programs"
 )
 
@@ -92,6 +93,9 @@ type Options struct {
 	// NewIgnorer builds the gitignore matcher of the project folder dir;
 	// nil, or an error, means only .git and .agent are skipped.
 	NewIgnorer func(dir string) (Ignorer, error)
+	// Jobs runs the commands of calls with background = true as
+	// background jobs; nil offers no background parameter.
+	Jobs *jobs.Manager
 	// ScanFiles and ScanTime bound the changed-files scan; beyond them
 	// the result says the list was not made.
 	ScanFiles int

@@ -69,6 +69,15 @@ func (c *capture) tail() []byte {
 	return append(t, c.ring[:c.start]...)
 }
 
+// end is the output's last part: all of it when nothing was left out,
+// else the tail.
+func (c *capture) end() []byte {
+	if c.omitted() == 0 {
+		return append(append([]byte(nil), c.head...), c.tail()...)
+	}
+	return c.tail()
+}
+
 // omitted is the number of bytes between the head and the tail.
 func (c *capture) omitted() int64 {
 	return c.total - int64(len(c.head)) - int64(len(c.ring))

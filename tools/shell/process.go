@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -51,25 +52,59 @@ func start(argv, env []string, dir string, sandboxed bool) (*run, error) {
 // stop ends every process of the command: SIGTERM to each (bubblewrap
 // itself aside, whose death would SIGKILL the rest at once), then, if any
 // is still there after grace, SIGKILL to bubblewrap, which takes the
-// whole PID namespace with it, and to the process group.
+// whole PID namespace with it, and to the process group. Processes that
+// appear during the grace period (a command stopped right after its
+// start, before the sandbox ran it) get their SIGTERM too, each once.
 func (p *run) stop(grace time.Duration) {
-	for _, pid := range descendants(p.pid, p.sandboxed) {
-		syscall.Kill(pid, syscall.SIGTERM)
+	t := terminator{pid: p.pid, sandboxed: p.sandboxed}
+	deadline := time.After(grace)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		t.term()
+		select {
+		case <-p.done:
+			return
+		case <-deadline:
+			killAll(p.pid)
+			p.cmd.Process.Kill()
+			<-p.done
+			return
+		case <-tick.C:
+		}
 	}
-	if !p.sandboxed {
-		syscall.Kill(-p.pid, syscall.SIGTERM)
+}
+
+// terminator sends SIGTERM to the processes of the command whose
+// launcher is pid, each once: in the sandbox, those below its init; else
+// the process group too.
+type terminator struct {
+	pid       int
+	sandboxed bool
+	sent      map[int]bool
+}
+
+func (t *terminator) term() {
+	if t.sent == nil {
+		t.sent = map[int]bool{}
+		if !t.sandboxed {
+			syscall.Kill(-t.pid, syscall.SIGTERM)
+		}
 	}
-	select {
-	case <-p.done:
-		return
-	case <-time.After(grace):
+	for _, c := range descendants(t.pid, t.sandboxed) {
+		if !t.sent[c] {
+			t.sent[c] = true
+			syscall.Kill(c, syscall.SIGTERM)
+		}
 	}
-	for _, pid := range descendants(p.pid, false) {
-		syscall.Kill(pid, syscall.SIGKILL)
+}
+
+// killAll sends SIGKILL to every process below pid and to its group.
+func killAll(pid int) {
+	for _, c := range descendants(pid, false) {
+		syscall.Kill(c, syscall.SIGKILL)
 	}
-	syscall.Kill(-p.pid, syscall.SIGKILL)
-	p.cmd.Process.Kill()
-	<-p.done
+	syscall.Kill(-pid, syscall.SIGKILL)
 }
 
 // exitCode returns the command's exit status, or -1 with the signal that
@@ -171,4 +206,90 @@ func (p *run) pump(ctx context.Context, c *capture, stream func(context.Context,
 	}
 	p.out.Close()
 	<-read
+}
+
+// run runs one command to its end, its timeout or the cancellation of
+// ctx (then the error is ctx's, after every process has been stopped).
+func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (outcome, error) {
+	l, o, err := t.begin(ctx, c, net, budget, stream)
+	if l == nil {
+		return o, err
+	}
+	o, stopped := t.wait(ctx, l, c)
+	if stopped {
+		return o, ctx.Err()
+	}
+	return o, nil
+}
+
+// live is a command that runs.
+type live struct {
+	p      *run
+	cg     *cgroup
+	out    *capture
+	began  time.Time
+	pumped chan struct{} // closed once the output is read to its end
+}
+
+// begin starts one command in its cgroup and sandbox, its output going
+// to a capture of budget bytes and to stream. A command that cannot
+// start gives a nil live and the outcome's startErr.
+func (t *Tool) begin(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (*live, outcome, error) {
+	o := outcome{out: newCapture(budget)}
+	argv, cg, err := t.argv(c, net)
+	if err != nil {
+		return nil, o, err
+	}
+	l := &live{cg: cg, out: o.out, began: time.Now(), pumped: make(chan struct{})}
+	env := t.opts.Env
+	if len(c.env) > 0 {
+		env = append(slices.Clip(env), c.env...)
+	}
+	l.p, err = start(argv, env, t.root, !t.opts.NoSandbox)
+	if err != nil {
+		if cg != nil {
+			cg.remove()
+		}
+		o.startErr = err
+		return nil, o, nil
+	}
+	go func() {
+		l.p.pump(ctx, l.out, stream, time.Second)
+		close(l.pumped)
+	}()
+	return l, o, nil
+}
+
+// wait waits for the command's end, its timeout (none when c.timeout is
+// 0) or the end of ctx, which stops it (stopped is then true), and
+// reports how it ended once its output is read.
+func (t *Tool) wait(ctx context.Context, l *live, c call) (o outcome, stopped bool) {
+	o = outcome{out: l.out}
+	if l.cg != nil {
+		defer l.cg.remove()
+	}
+	var timeout <-chan time.Time
+	if c.timeout > 0 {
+		timer := time.NewTimer(c.timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case <-l.p.done:
+	case <-timeout:
+		o.timedOut = true
+		l.p.stop(t.opts.Grace)
+	case <-ctx.Done():
+		stopped = true
+		l.p.stop(t.opts.Grace)
+	}
+	if l.cg != nil && t.opts.NoSandbox {
+		l.cg.kill(syscall.SIGKILL) // what left the session: nothing outlives the call
+	}
+	<-l.pumped
+	o.took = time.Since(l.began)
+	o.code, o.sig = l.p.exitCode()
+	o.hitLimit = l.cg != nil && l.cg.hitLimit()
+	o.oomKilled = l.cg != nil && l.cg.oomKilled()
+	return o, stopped
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/agentcli/agent/internal/termtext"
@@ -50,14 +49,18 @@ func New(root string, opts Options) *Tool {
 		root = real
 	}
 	maxSec := int(opts.MaxTime / time.Second)
+	params := []tools.Param{
+		{Name: "command", Kind: tools.String, Required: true, Description: "the command line"},
+		{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds (default %d, max %d)", int(opts.Timeout/time.Second), maxSec)},
+	}
+	if opts.Jobs != nil {
+		params = append(params, backgroundParam)
+	}
 	return &Tool{root: root, opts: opts, def: tools.Definition{
 		Name:        "run_command",
 		Description: strings.TrimSpace(description),
-		Params: []tools.Param{
-			{Name: "command", Kind: tools.String, Required: true, Description: "the command line"},
-			{Name: "timeout", Kind: tools.Integer, Description: fmt.Sprintf("seconds (default %d, max %d)", int(opts.Timeout/time.Second), maxSec)},
-		},
-		Writes: true,
+		Params:      params,
+		Writes:      true,
 		// The command's own timeout decides; this outer limit leaves room
 		// for the grace period and the two scans.
 		Timeout: opts.MaxTime + opts.Grace + 2*opts.ScanTime + 30*time.Second,
@@ -74,11 +77,17 @@ type call struct {
 	// readOnly are more paths the sandbox mounts read-only (the
 	// project's nested repositories).
 	readOnly []string
+	// background: run as a job (background.go); its timeout is then 0
+	// (none) unless the call gave one.
+	background bool
+	// env are more variables of the command's environment (a job's mark).
+	env []string
 }
 
 func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
 	c := call{timeout: t.opts.Timeout}
 	c.command, _ = in.Values["command"].(string)
+	c.background, _ = in.Values["background"].(bool)
 	if strings.TrimSpace(c.command) == "" {
 		res := tools.Errorf(tools.CodeSchemaInvalid, "command is empty: give the command line to run, like go test ./...")
 		return c, &res
@@ -93,6 +102,8 @@ func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
 			return c, &res
 		}
 		c.timeout = time.Duration(s) * time.Second
+	} else if c.background {
+		c.timeout = 0
 	}
 	return c, nil
 }
@@ -142,7 +153,8 @@ func (t *Tool) ready() *tools.Result {
 	return nil
 }
 
-// Execute runs the command and reports its exit code, output and changes.
+// Execute runs the command and reports its exit code, output and changes;
+// with background = true it starts the command as a job and returns.
 func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error) {
 	c, res := t.parse(in)
 	if res == nil {
@@ -151,44 +163,69 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 	if res != nil {
 		return *res, nil
 	}
-	var ig Ignorer
-	if t.opts.NewIgnorer != nil {
-		if i, err := t.opts.NewIgnorer(t.root); err == nil {
-			ig = i
-		}
+	if c.background {
+		return t.background(ctx, c)
 	}
-	before := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
-	var git *gitGuard
-	if !t.opts.NoSandbox {
-		git = t.guardGit()
-		c.readOnly = git.readOnly(t.opts.Caches)
-	}
-	net := t.network(c.command)
+	b := t.look(&c)
 	budget := DefaultBudget
 	if t.opts.Budget != nil {
-		if b := t.opts.Budget(ctx); b > 0 {
-			budget = b
+		if n := t.opts.Budget(ctx); n > 0 {
+			budget = n
 		}
 	}
-	o, err := t.run(ctx, c, net, budget, t.opts.Stream)
+	o, err := t.run(ctx, c, b.net, budget, t.opts.Stream)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if o.startErr != nil {
 		return tools.Errorf(tools.CodeProviderError, "cannot start the command: %v", o.startErr), nil
 	}
-	after := scan(t.root, ig, t.opts.ScanFiles, t.opts.ScanTime)
-	r := t.result(c, net, o, before, after)
+	return t.conclude(c, b, o), nil
+}
+
+// before is what is known of the project before a command starts, for
+// the checks after it.
+type before struct {
+	ig    Ignorer
+	files snapshot
+	git   *gitGuard // nil without the sandbox
+	net   bool
+}
+
+// look scans the project before c runs and finds the repositories its
+// sandbox mounts read-only (into c.readOnly).
+func (t *Tool) look(c *call) before {
+	var b before
+	if t.opts.NewIgnorer != nil {
+		if i, err := t.opts.NewIgnorer(t.root); err == nil {
+			b.ig = i
+		}
+	}
+	b.files = scan(t.root, b.ig, t.opts.ScanFiles, t.opts.ScanTime)
+	if !t.opts.NoSandbox {
+		b.git = t.guardGit()
+		c.readOnly = b.git.readOnly(t.opts.Caches)
+	}
+	b.net = t.network(c.command)
+	return b
+}
+
+// conclude runs the checks after a command (the files it changed, the
+// limits it hit, the repositories it planted) and makes its result: for
+// a call, its answer; for a job, what its end reports.
+func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
+	after := scan(t.root, b.ig, t.opts.ScanFiles, t.opts.ScanTime)
+	r := t.result(c, b.net, o, b.files, after)
 	if o.hitLimit {
 		r.Message += fmt.Sprintf("; the process limit (%d) was reached: some forks failed", t.opts.ProcLimit)
 	}
 	if o.oomKilled {
 		r.Message += fmt.Sprintf("; killed for memory: the command went over its memory limit of %s", sizeText(t.opts.MemoryLimit))
 	}
-	if git != nil {
-		t.reportGit(&r, git.check(t.opts.ScanFiles, t.opts.ScanTime))
+	if b.git != nil {
+		t.reportGit(&r, b.git.check(t.opts.ScanFiles, t.opts.ScanTime))
 	}
-	return r, nil
+	return r
 }
 
 // outcome is how one command ended.
@@ -201,53 +238,6 @@ type outcome struct {
 	took      time.Duration
 	out       *capture
 	startErr  error
-}
-
-// run runs one command to its end, its timeout or the cancellation of
-// ctx (then the error is ctx's, after every process has been stopped).
-func (t *Tool) run(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (outcome, error) {
-	o := outcome{out: newCapture(budget)}
-	argv, cg, err := t.argv(c, net)
-	if err != nil {
-		return o, err
-	}
-	if cg != nil {
-		defer cg.remove()
-	}
-	began := time.Now()
-	p, err := start(argv, t.opts.Env, t.root, !t.opts.NoSandbox)
-	if err != nil {
-		o.startErr = err
-		return o, nil
-	}
-	pumped := make(chan struct{})
-	go func() {
-		p.pump(ctx, o.out, stream, time.Second)
-		close(pumped)
-	}()
-	timer := time.NewTimer(c.timeout)
-	defer timer.Stop()
-	select {
-	case <-p.done:
-	case <-timer.C:
-		o.timedOut = true
-		p.stop(t.opts.Grace)
-	case <-ctx.Done():
-		p.stop(t.opts.Grace)
-	}
-	if cg != nil && t.opts.NoSandbox {
-		cg.kill(syscall.SIGKILL) // what left the session: nothing outlives the call
-	}
-	if ctx.Err() != nil && !o.timedOut {
-		<-pumped
-		return o, ctx.Err()
-	}
-	<-pumped
-	o.took = time.Since(began)
-	o.code, o.sig = p.exitCode()
-	o.hitLimit = cg != nil && cg.hitLimit()
-	o.oomKilled = cg != nil && cg.oomKilled()
-	return o, nil
 }
 
 // argv is the program line of one command, and its cgroup if any.

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentcli/agent/internal/termtext"
+	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/jobs"
+	"github.com/agentcli/agent/tools/shell"
+)
+
+// jobsManager is the background jobs of a conversation in the project
+// b.root. The state folder is made the way the project always makes it
+// (ensureStateDir), when the first job is recorded.
+func jobsManager(b toolBuild) *jobs.Manager {
+	return jobs.NewManager(jobs.Options{
+		Path:    filepath.Join(b.root, jobs.DefaultPath),
+		LogDir:  filepath.Join(b.root, jobs.DefaultLogDir),
+		Prepare: func() error { return ensureStateDir(b.root) },
+	})
+}
+
+// withoutJobs is set without background jobs (no job tools, run_command
+// without its background flag), to measure what they add to the prompt;
+// nil when set has none.
+func withoutJobs(set *toolSet) *toolSet {
+	if set.jobs == nil {
+		return nil
+	}
+	jobTools := map[string]bool{}
+	for _, t := range jobs.Tools(set.jobs) {
+		jobTools[t.Definition().Name] = true
+	}
+	reg := tools.NewRegistry()
+	for _, t := range set.reg.Tools() {
+		def := t.Definition()
+		if jobTools[def.Name] {
+			continue
+		}
+		if _, ok := def.Param("background"); ok && def.Name == "run_command" {
+			def.Params = slices.DeleteFunc(slices.Clone(def.Params), func(p tools.Param) bool { return p.Name == "background" })
+			t = withDefinition{t, def}
+		}
+		reg.Add(t)
+	}
+	return &toolSet{reg: reg, essential: set.essential}
+}
+
+// openJobs opens the project's jobs database, nil when it does not
+// exist (no job was ever started there). Opening marks lost the jobs of
+// agent processes that died.
+func openJobs(ctx context.Context, dir string) (*jobs.Store, error) {
+	root, err := projectFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(root, jobs.DefaultPath)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return jobs.Open(ctx, path, filepath.Join(root, jobs.DefaultLogDir))
+}
+
+func newJobsCmd(d *factory) *cobra.Command {
+	var (
+		dir    string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "jobs",
+		Short: "List this project's background jobs (and stop one)",
+		Long: `jobs lists the background jobs recorded in .agent/jobs.db, oldest first:
+the commands the model started with run_command's background flag. Each
+shows its id, status (queued, running, done, failed, stopped, or lost when
+the agent that ran it was killed), when it started, how long it ran, its
+exit code and its command. 'agent jobs output ID' prints a job's output,
+'agent jobs stop ID' stops one that runs.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := openJobs(cmd.Context(), dir)
+			if err != nil || st == nil {
+				if err == nil && !asJSON {
+					fmt.Fprintln(d.io.Out, "no background jobs yet")
+				} else if err == nil {
+					fmt.Fprintln(d.io.Out, "[]")
+				}
+				return err
+			}
+			defer st.Close()
+			list, err := st.List(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJobsJSON(d, list)
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(d.io.Out, "no background jobs yet")
+				return nil
+			}
+			now := time.Now()
+			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTATUS\tSTARTED\tTOOK\tEXIT\tCOMMAND")
+			for _, j := range list {
+				started, took, exit := "-", "-", "-"
+				if !j.Started.IsZero() {
+					started = j.Started.Local().Format("2006-01-02 15:04:05")
+				}
+				if !j.Started.IsZero() && j.Status != jobs.Lost { // a lost job's end is unknown
+					took = j.Took(now).String()
+				}
+				if j.HasExit {
+					exit = strconv.Itoa(j.ExitCode)
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Status, started, took, exit, safeText(termtext.Clip(termtext.OneLine(j.Label), 60)))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.PersistentFlags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the jobs as JSON")
+	cmd.AddCommand(newJobsStopCmd(d, &dir), newJobsOutputCmd(d, &dir))
+	return cmd
+}
+
+// jobJSON is one job of `agent jobs --json`.
+type jobJSON struct {
+	ID        int64      `json:"id"`
+	Status    string     `json:"status"`
+	Command   string     `json:"command"`
+	Dir       string     `json:"dir"`
+	Attempts  int        `json:"attempts"`
+	Created   time.Time  `json:"created"`
+	Started   *time.Time `json:"started,omitempty"`
+	Finished  *time.Time `json:"finished,omitempty"`
+	ExitCode  *int       `json:"exit_code,omitempty"`
+	Summary   string     `json:"summary,omitempty"`
+	Preview   string     `json:"result_preview,omitempty"`
+	LastError string     `json:"last_error,omitempty"`
+	AgentPID  int        `json:"agent_pid"`
+}
+
+func printJobsJSON(d *factory, list []jobs.Job) error {
+	out := make([]jobJSON, 0, len(list))
+	for _, j := range list {
+		o := jobJSON{ID: j.ID, Status: string(j.Status), Command: j.Label, Dir: j.Dir, Attempts: j.Attempts, Created: j.Created,
+			Summary: j.Summary, Preview: j.Preview, LastError: j.LastError, AgentPID: j.OwnerPID}
+		if !j.Started.IsZero() {
+			o.Started = &j.Started
+		}
+		if !j.Finished.IsZero() {
+			o.Finished = &j.Finished
+		}
+		if j.HasExit {
+			o.ExitCode = &j.ExitCode
+		}
+		out = append(out, o)
+	}
+	enc := json.NewEncoder(d.io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// jobArg reads a job id argument and the job it names.
+func jobArg(ctx context.Context, dir, arg string) (*jobs.Store, jobs.Job, error) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id < 1 {
+		return nil, jobs.Job{}, usageErrorf("job id %q: give the number agent jobs lists", arg)
+	}
+	st, err := openJobs(ctx, dir)
+	if err != nil {
+		return nil, jobs.Job{}, err
+	}
+	if st == nil {
+		return nil, jobs.Job{}, fmt.Errorf("no job %d: no background job was ever started in this project", id)
+	}
+	j, err := st.Get(ctx, id)
+	if errors.Is(err, jobs.ErrNotFound) {
+		err = fmt.Errorf("no job %d: agent jobs lists the jobs", id)
+	}
+	if err != nil {
+		st.Close()
+		return nil, j, err
+	}
+	return st, j, nil
+}
+
+func newJobsStopCmd(d *factory, dir *string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "stop ID",
+		Short: "Stop a background job that runs",
+		Long: `stop ends the job's command the way the model's job_stop does: SIGTERM to
+its processes, then SIGKILL after a grace period. Only a job whose agent
+process still runs can be stopped: the job's process must still be that
+agent's child (a job of an agent that was killed has ended with it, and
+is listed as lost), and it must carry the job's mark (the AGENT_JOB
+variable the agent gives each job's processes).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, j, err := jobArg(ctx, *dir, args[0])
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if !j.Status.Active() {
+				return fmt.Errorf("job %d is not running: %s", j.ID, safeText(j.State(time.Now())))
+			}
+			p := j.Process()
+			// The row may be anyone's (a cloned project's .agent): only a
+			// live agent's child that carries the job's mark is signalled.
+			if p.PID == 0 || !p.Alive() || p.Parent() != j.OwnerPID || !j.Owner().Alive() || !j.Marks(p.PID) {
+				return fmt.Errorf("job %d has no process of a running agent to stop (it is starting or just ended): try again, or see agent jobs", j.ID)
+			}
+			if err := st.RequestStop(ctx, j.ID); err != nil {
+				return err
+			}
+			shell.StopProcess(p.PID, shell.DefaultGrace)
+			// Its agent records the end: wait for that, a moment.
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				if j, err = st.Get(ctx, j.ID); err != nil || !j.Status.Active() {
+					break
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if j.Status.Active() {
+				fmt.Fprintf(d.io.Out, "job %d was signalled; its agent has not recorded its end yet\n", j.ID)
+				return nil
+			}
+			fmt.Fprintf(d.io.Out, "job %d %s\n", j.ID, safeText(j.State(time.Now())))
+			return nil
+		},
+	}
+}
+
+func newJobsOutputCmd(d *factory, dir *string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "output ID",
+		Short: "Print a background job's output",
+		Long: `output prints what the job wrote (stdout and stderr together), as kept in
+.agent/jobs/ID.log: a long output keeps its last part (about 1 MB).
+Control characters are shown escaped.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, j, err := jobArg(cmd.Context(), *dir, args[0])
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			c, err := st.Output(j, 0, 2*jobs.LogCap)
+			if err != nil {
+				return fmt.Errorf("read the output of job %d: %w", j.ID, err)
+			}
+			if c.Skipped > 0 {
+				fmt.Fprintf(d.io.ErrOut, "agent: the first %d bytes of the output are no longer kept\n", c.Skipped)
+			}
+			_, err = fmt.Fprint(d.io.Out, safeText(string(c.Text)))
+			return err
+		},
+	}
+}
