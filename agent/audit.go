@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // AuditFile is the project's audit log, relative to its root.
@@ -160,6 +160,6 @@ func shortenValue(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	cut := tools.RunePrefix(s, max)
+	cut := termtext.RunePrefix(s, max)
 	return cut + fmt.Sprintf("... [%d more bytes]", len(s)-len(cut))
 }

@@ -2,6 +2,8 @@ package prompt
 
 import (
 	"strings"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Tool describes one tool for the catalog. The caller fills it from its
@@ -68,16 +70,11 @@ func renderCatalog(tools []Tool) string {
 			if len(tags) > 0 {
 				b.WriteString(" (" + strings.Join(tags, ", ") + ")")
 			}
-			if d := oneLine(p.Description); d != "" {
+			if d := termtext.OneLine(p.Description); d != "" {
 				b.WriteString(": " + d)
 			}
 			b.WriteString("\n")
 		}
 	}
 	return b.String()
-}
-
-// oneLine folds whitespace runs, line breaks included, into single spaces.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -313,6 +313,7 @@ func TestIgnoreSubfolderOfRepo(t *testing.T) {
 // TestIgnoreRandomAgainstGit compares random ignore files over random
 // trees with git (-gitfuzz=N sets how many).
 func TestIgnoreRandomAgainstGit(t *testing.T) {
+	t.Parallel() // its own folders and git processes
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}

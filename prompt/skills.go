@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Skill is one skill for the prompt's catalog of skills: the model sees
@@ -42,7 +44,7 @@ func skillsSection(skills []Skill, small bool) string {
 	b.WriteString("Instructions for particular tasks. When a task matches one, load it with the skill tool before you start.\n\n")
 	used, i := 0, 0
 	for ; i < len(skills); i++ {
-		line := "- " + skills[i].Name + ": " + clip(oneLine(skills[i].Description), maxSkillLine) + "\n"
+		line := "- " + skills[i].Name + ": " + clip(termtext.OneLine(skills[i].Description), maxSkillLine) + "\n"
 		if used+len(line) > SkillsBudget {
 			break
 		}

@@ -75,6 +75,7 @@ func generate(t *testing.T, dir, sub string, n int) {
 }
 
 func TestTreeGolden(t *testing.T) {
+	t.Parallel() // its own folders and git processes
 	tests := []struct {
 		name    string // fixture and golden name
 		fixture string // testdata/tree/<fixture>.txtar; none for a made-up tree
@@ -181,6 +182,7 @@ func cmpOr(a, b int) int {
 // TestTreeDeterministic builds the same large tree several times: parallel
 // counting must not change a byte.
 func TestTreeDeterministic(t *testing.T) {
+	t.Parallel() // its own folders and git processes
 	dir := t.TempDir()
 	for i := range 20 {
 		generate(t, dir, fmt.Sprintf("d%02d/sub%d", i, i%3), 40+i)

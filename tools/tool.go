@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Kind is the type a parameter's raw string value is converted to.
@@ -193,14 +195,12 @@ func (r Result) IsError() bool { return r.Code != "" }
 
 // Errorf returns an error Result with the given code and message.
 func Errorf(code, format string, args ...any) Result {
-	return Result{Code: code, Message: oneLine(fmt.Sprintf(format, args...))}
-}
-
-// oneLine folds a message onto one line: the protocol's messages are one
-// line, and a stray newline from a wrapped OS error must not break that.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
+	msg := fmt.Sprintf(format, args...)
+	if strings.ContainsAny(msg, "\r\n") {
+		// The protocol's messages are one line, and a stray newline from a
+		// wrapped OS error must not break that; a message already on one
+		// line keeps its spacing (it may quote what the model sent).
+		msg = termtext.OneLine(msg)
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return Result{Code: code, Message: msg}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Validate converts raw (the parser's strings) into typed values following
@@ -124,5 +126,5 @@ func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return RunePrefix(s, n) + "..."
+	return termtext.RunePrefix(s, n) + "..."
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/internal/atomicfile"
 	"github.com/agentcli/agent/tts"
 )
 
@@ -40,7 +41,7 @@ func TestEspeakWAV(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "out.wav")
-		if err := tts.WriteFile(path, func(w io.Writer) error { _, err := speech.WriteTo(w); return err }); err != nil {
+		if err := atomicfile.WriteFile(path, 0o644, func(w io.Writer) error { _, err := speech.WriteTo(w); return err }); err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(path)

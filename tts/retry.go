@@ -5,13 +5,14 @@ import (
 	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/agentcli/agent/internal/backoff"
 )
 
 // Retry bounds the retries of one engine request: rate limits (429),
 // server errors (5xx) and broken connections are tried again with
 // exponential backoff and jitter, or after the wait the server asked for;
-// other failures are not. It mirrors the chat providers' policy; this
-// package keeps its own small copy to stay a leaf.
+// other failures are not: the chat providers' policy (internal/backoff).
 type Retry struct {
 	Attempts  int           // requests in all; 0 means 3
 	BaseDelay time.Duration // first wait, doubled each time; 0 means 1s
@@ -19,6 +20,9 @@ type Retry struct {
 	// MaxWait is the longest server-asked wait worth waiting; 0 means
 	// 60s. A longer one fails at once (a quota for the day).
 	MaxWait time.Duration
+	// Sleep waits d or until ctx is done; nil is backoff.Sleep. Tests
+	// record the waits instead of spending them.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // retryError marks a failure worth another attempt.
@@ -50,19 +54,14 @@ func (r Retry) do(ctx context.Context, f func(context.Context) error) error {
 		}
 		wait := re.after
 		if wait == 0 {
-			d := base
-			for i := 1; i < try && d < maxDelay; i++ {
-				d *= 2
-			}
-			d = min(d, maxDelay)
-			wait = d/2 + time.Duration(rand.Float64()*float64(d/2))
+			wait = backoff.Delay(try, base, maxDelay, rand.Float64())
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
+		sleep := r.Sleep
+		if sleep == nil {
+			sleep = backoff.Sleep
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return err
 		}
 	}
 }

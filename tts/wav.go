@@ -4,10 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 )
 
 // HeaderSize is the size of the RIFF/WAV header Header writes.
@@ -101,42 +98,4 @@ func ReadWAV(data []byte) (Audio, error) {
 		p += 8 + int(size) + int(size&1) // chunks are padded to even sizes
 	}
 	return Audio{}, fmt.Errorf("%w: no data chunk", ErrBadWAV)
-}
-
-// WriteFile writes a WAV file at path atomically: the bytes go to a
-// temporary file in the same folder, which is synced and renamed over
-// path, so a reader sees the old file or the whole new one, never a part.
-// write produces the file's bytes; when it fails, nothing is left behind.
-func WriteFile(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = write(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // the rename is durable once the folder is synced
-		d.Close()
-	}
-	return nil
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agentcli/agent/tts"
@@ -65,28 +62,5 @@ func TestWAVBad(t *testing.T) {
 		if _, err := tts.ReadWAV(data); err == nil {
 			t.Errorf("ReadWAV(%q) accepted", data)
 		}
-	}
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "a.wav")
-	os.WriteFile(path, []byte("old"), 0o644)
-	boom := errors.New("boom")
-	err := tts.WriteFile(path, func(w io.Writer) error { w.Write([]byte("half")); return boom })
-	if !errors.Is(err, boom) {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "old" {
-		t.Errorf("file = %q after a failed write", b)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("temp file left: %v", ents)
-	}
-	if err := tts.WriteFile(path, func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "new" {
-		t.Errorf("file = %q", b)
 	}
 }

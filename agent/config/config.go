@@ -170,10 +170,8 @@ func ProjectFile(root string) string { return filepath.Join(root, ".agent", "con
 // ~/.config/agent/config.toml) and <root>/.agent/config.toml.
 func DefaultFiles(env map[string]string, root string) []string {
 	var files []string
-	if dir := env["XDG_CONFIG_HOME"]; dir != "" {
-		files = append(files, filepath.Join(dir, "agent", "config.toml"))
-	} else if home := env["HOME"]; home != "" {
-		files = append(files, filepath.Join(home, ".config", "agent", "config.toml"))
+	if dir := UserDir(env); dir != "" {
+		files = append(files, filepath.Join(dir, "config.toml"))
 	}
 	return append(files, ProjectFile(root))
 }

@@ -85,7 +85,7 @@ func (c *Config) MCPServers(root string, trusted bool) (servers []NamedMCPServer
 	for name, s := range c.MCP.Servers {
 		all[name] = s
 	}
-	proj, err := LoadMCPJSON(filepath.Join(root, ".mcp.json"))
+	proj, err := LoadMCPJSON(filepath.Join(root, MCPJSONFile))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -61,6 +61,20 @@ func (e Embeddings) Key(env map[string]string) (key, from string) {
 	return "", ""
 }
 
+// Endpoint is where the embedding provider is reached and with what:
+// notes.embeddings.base_url, or else the address variable of a
+// Gemini-family preset (GOOGLE_GEMINI_BASE_URL, as for the chat; "" is
+// the SDK's own address), and the key with the variable it came from
+// (Key).
+func (e Embeddings) Endpoint(env map[string]string) (baseURL, key, keyVar string) {
+	baseURL = e.BaseURL
+	if p, ok := LookupPreset(e.Provider); ok && baseURL == "" && p.Family == FamilyGemini {
+		baseURL = strings.TrimSpace(env[p.URLEnv])
+	}
+	key, keyVar = e.Key(env)
+	return baseURL, key, keyVar
+}
+
 // ToolSwitches turn groups of built-in tools on or off.
 type ToolSwitches struct {
 	// Notes offers the note_* tools to the model; nil means on.

@@ -125,3 +125,24 @@ func TestNotesSharedSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestEmbeddingsEndpoint(t *testing.T) {
+	env := map[string]string{"GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9/", "OPENAI_BASE_URL": "http://127.0.0.1:8/", "GEMINI_API_KEY": "g", "OPENAI_API_KEY": "o"}
+	for _, c := range []struct {
+		e                 Embeddings
+		base, key, keyVar string
+	}{
+		// Gemini's address variable applies, as for the chat.
+		{Embeddings{Provider: "gemini"}, "http://127.0.0.1:9/", "g", "GEMINI_API_KEY"},
+		// base_url wins over it.
+		{Embeddings{Provider: "gemini", BaseURL: "http://127.0.0.1:7/"}, "http://127.0.0.1:7/", "g", "GEMINI_API_KEY"},
+		// OpenAI's own address stays the default: OPENAI_BASE_URL may
+		// point the chat at a server with no embeddings.
+		{Embeddings{Provider: "openai"}, "", "o", "OPENAI_API_KEY"},
+	} {
+		base, key, keyVar := c.e.Endpoint(env)
+		if base != c.base || key != c.key || keyVar != c.keyVar {
+			t.Errorf("%+v.Endpoint = %q, %q, %q; want %q, %q, %q", c.e, base, key, keyVar, c.base, c.key, c.keyVar)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/internal/atomicfile"
 	"github.com/agentcli/agent/tools/fsedit"
 )
 
@@ -90,22 +91,8 @@ func saveFileState(files *fsedit.Session, root, sessionID string) error {
 	return nil
 }
 
-// writeAtomically writes path through a synced temporary file beside it.
+// writeAtomically writes path, readable by the user only, whole or not
+// at all.
 func writeAtomically(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".agent-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	err = write(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, 0o600, write)
 }

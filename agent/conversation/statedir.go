@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agentcli/agent/internal/atomicfile"
 )
 
 // stateGitignore keeps the agent's state (sessions, backups, notes, the
@@ -62,7 +64,7 @@ func EnsureStateDir(root string) error {
 	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
 		return nil // none (the user removed it), or a link: theirs
 	}
-	if old, err := readUpTo(name, 4<<10); err == nil && slices.Contains(oldStateGitignores, string(old)) {
+	if old, err := atomicfile.ReadSmall(name, 4<<10); err == nil && slices.Contains(oldStateGitignores, string(old)) {
 		return writeStateGitignore(dir, true)
 	}
 	return nil
@@ -90,17 +92,4 @@ func writeStateGitignore(dir string, replace bool) error {
 		return fmt.Errorf("write .agent/.gitignore: %w", err)
 	}
 	return f.Close()
-}
-
-// readUpTo reads a regular file of at most max bytes; anything else (a
-// FIFO, a device, a huge file) is refused rather than waited on.
-func readUpTo(path string, max int64) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > max {
-		return nil, fmt.Errorf("%s is not a regular file of at most %d bytes", path, max)
-	}
-	return os.ReadFile(path)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // pageLimit bounds what is read of an error answer to judge it: enough
@@ -126,7 +128,7 @@ func pageTitle(page []byte, status int) string {
 			title = html.UnescapeString(string(page[start : start+end]))
 		}
 	}
-	title = OneLine(title, 100)
+	title = termtext.Line(title, 100)
 	title = strings.TrimSpace(strings.TrimPrefix(title, strconv.Itoa(status)))
 	title = strings.TrimLeft(title, ":-– ")
 	if title == "" {

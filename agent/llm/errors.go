@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"strings"
 	"syscall"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // ErrStreamDropped marks a reply that broke off after some of its text had
@@ -156,7 +155,7 @@ func causeText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return ": " + OneLine(detail(err), 200)
+	return ": " + termtext.Line(detail(err), 200)
 }
 
 // detail is the part of an error chain a user can act on: the JSON
@@ -178,53 +177,6 @@ func detail(err error) string {
 		return ue.Err.Error()
 	}
 	return err.Error()
-}
-
-// OneLine squeezes s onto one line of at most max bytes, so that a
-// provider's multi-line error page cannot flood the user's terminal, and
-// makes control and escape bytes visible (\x1b), so that it cannot
-// repaint the screen either.
-func OneLine(s string, max int) string {
-	s = visible(strings.Join(strings.Fields(s), " "))
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
-
-// visible writes control characters, invisible format characters (such
-// as bidirectional overrides) and bytes that are not UTF-8 as escapes.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, "\\x%02x", s[i])
-		case r < 0x80 && !unicode.IsPrint(r) && r != ' ':
-			fmt.Fprintf(&b, "\\x%02x", r)
-		case !unicode.IsPrint(r) && r != ' ':
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // DurationText says a duration the way people read it: "800 ms", "30 s",

@@ -11,6 +11,9 @@ import (
 	"math/rand/v2"
 	"net"
 	"time"
+
+	"github.com/agentcli/agent/internal/backoff"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Endpoint names what a provider talks to and which settings configure it,
@@ -199,7 +202,7 @@ func (p Policy) judge(err error, ep Endpoint, try int) failure {
 	switch {
 	case errors.As(err, &api):
 		e.Status, e.HTML, e.Fix = api.Status, api.HTML, api.Fix
-		e.Message = OneLine(api.Message, 160)
+		e.Message = termtext.Line(api.Message, 160)
 		switch s := api.Status; {
 		case s == 401 || s == 403 || api.KeyInvalid:
 			e.Kind = KindAuth
@@ -256,16 +259,9 @@ func isPermanentNetError(err error) bool {
 	return false
 }
 
-// backoff is the computed wait before retry number try: BaseDelay doubled
-// per retry, capped at MaxDelay, with the upper half randomised so that
-// many clients rate-limited together do not come back together.
+// backoff is the computed wait before retry number try (backoff.Delay).
 func (p Policy) backoff(try int) time.Duration {
-	d := p.BaseDelay
-	for i := 1; i < try && d < p.MaxDelay; i++ {
-		d *= 2
-	}
-	d = min(d, p.MaxDelay)
-	return d/2 + time.Duration(p.Jitter()*float64(d/2))
+	return backoff.Delay(try, p.BaseDelay, p.MaxDelay, p.Jitter())
 }
 
 func (p Policy) withDefaults() Policy {
@@ -285,23 +281,12 @@ func (p Policy) withDefaults() Policy {
 		p.Timeout = DefaultTimeout
 	}
 	if p.Sleep == nil {
-		p.Sleep = sleep
+		p.Sleep = backoff.Sleep
 	}
 	if p.Jitter == nil {
 		p.Jitter = rand.Float64
 	}
 	return p
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // RetryNotice tells that a model call failed and will be tried again.

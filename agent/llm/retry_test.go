@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentcli/agent/internal/backoff"
 )
 
 // script is an Attempt that plays one outcome per call.
@@ -238,20 +240,6 @@ func TestPolicySilenceAfterTextNamesTheTimeout(t *testing.T) {
 	}
 }
 
-func TestOneLineShowsControlBytes(t *testing.T) {
-	for in, want := range map[string]string{
-		"\x1b[31mred\x1b[0m": `\x1b[31mred\x1b[0m`,
-		"bell\x07 \xff end":  `bell\x07 \xff end`,
-		"rtl \u202eevil":     `rtl \u202eevil`,
-		"plain héllo":        "plain héllo",
-		"tab\tand\nnewline":  "tab and newline",
-	} {
-		if got := OneLine(in, 200); got != want {
-			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestPolicySilenceAfterTextIsDrop(t *testing.T) {
 	s := &script{outcomes: []outcome{{text: []string{"a"}, block: true}}}
 	p := Policy{Timeout: 20 * time.Millisecond}
@@ -297,7 +285,7 @@ func TestPolicyCancelDuringWait(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	s := &script{outcomes: []outcome{{err: &APIError{Status: 503}}}}
-	p := Policy{Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return sleep(ctx, d) }}
+	p := Policy{Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return backoff.Sleep(ctx, d) }}
 	_, err := collect(p.Stream(ctx, testEndpoint, s.attempt))
 	if !errors.Is(err, context.Canceled) || s.calls != 1 {
 		t.Fatalf("err = %v after %d calls, want context.Canceled after 1", err, s.calls)
@@ -334,15 +322,6 @@ func TestRetryAfter(t *testing.T) {
 		if got := RetryAfter(tc.h, now); got != tc.want {
 			t.Errorf("RetryAfter(%v) = %v, want %v", tc.h, got, tc.want)
 		}
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	if got := OneLine("a\n  b\tc", 100); got != "a b c" {
-		t.Errorf("OneLine = %q", got)
-	}
-	if got := OneLine("héllo", 2); got != "h…" {
-		t.Errorf("OneLine cut inside a rune: %q", got)
 	}
 }
 

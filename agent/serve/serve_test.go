@@ -23,9 +23,6 @@ var echo = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	if r.URL.Query().Get("sleep") != "" {
-		time.Sleep(300 * time.Millisecond)
-	}
 	fmt.Fprintf(w, "%s %d", r.URL.Path, len(b))
 })
 
@@ -36,7 +33,12 @@ func start(t *testing.T, opts Options) (string, func() error) {
 	if opts.Addr == "" {
 		opts.Addr = "127.0.0.1:0"
 	}
-	opts.MCP, opts.Notes = echo, echo
+	if opts.MCP == nil {
+		opts.MCP = echo
+	}
+	if opts.Notes == nil {
+		opts.Notes = echo
+	}
 	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -210,23 +212,44 @@ func TestHeaderReadTimeout(t *testing.T) {
 	}
 }
 
-// TestDrain stops the server while a request runs: the request finishes,
-// and then nothing more is accepted.
+// TestDrain stops the server while a request runs: nothing new is
+// accepted, and the request in flight finishes. The handler holds the
+// request until the server refuses new connections, so the order is
+// certain whatever the machine's load.
 func TestDrain(t *testing.T) {
-	base, stop := start(t, Options{Token: "tok"})
+	started, release := make(chan struct{}), make(chan struct{})
+	held := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		fmt.Fprint(w, "done")
+	})
+	base, stop := start(t, Options{Token: "tok", Notes: held})
 	done := make(chan int, 1)
 	go func() {
-		code, _ := do(t, "GET", base+"/notes?sleep=1", "tok", nil)
+		code, _ := do(t, "GET", base+"/notes", "tok", nil)
 		done <- code
 	}()
-	time.Sleep(100 * time.Millisecond)
-	if err := stop(); err != nil {
-		t.Fatalf("Serve: %v", err)
+	<-started
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: time.Second}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := fresh.Get(base + "/mcp")
+		if err != nil {
+			break // refused: the server drains
+		}
+		resp.Body.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the server still accepts new requests after Serve's context ended")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
+	close(release)
 	if code := <-done; code != 200 {
 		t.Fatalf("the request in flight got %d", code)
 	}
-	if _, err := http.Get(base + "/mcp"); err == nil {
-		t.Error("a request after the drain was answered")
+	if err := <-stopped; err != nil {
+		t.Fatalf("Serve: %v", err)
 	}
 }

@@ -87,7 +87,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 		Root:         root,
 		ConfigDir:    userDir,
 		ReadCommand:  conv.ReadCommand,
-		Editor:       func() ([]string, error) { return editorCommand(d.environ(), progs) },
+		Editor:       func() ([]string, error) { return progs.Editor(d.environ()) },
 		Tmux:         tmux,
 	})
 	conv.SetAsker(m.Asker(), "") // before the first run

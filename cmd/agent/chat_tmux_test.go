@@ -41,6 +41,9 @@ type tmuxOptions struct {
 // elsewhere it skips.
 func startTmux(t *testing.T, o tmuxOptions) *tmuxChat {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a real terminal under tmux: run without -short (make test runs it once, not again under -race)")
+	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is needed for the real-terminal tests (apt-get install tmux)")

@@ -11,6 +11,7 @@ import (
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/providers"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
@@ -31,7 +32,7 @@ import (
 type factory struct {
 	io *streams
 
-	// newModel builds the configured provider's model; buildModel when
+	// newModel builds the configured provider's model; providers.New when
 	// nil. Tests point it at a scripted model.
 	newModel func(ctx context.Context, cfg config.Config) (llm.Model, error)
 	// newTools builds the tools of a project; the agent's own when nil.
@@ -147,7 +148,7 @@ func (f *factory) readConfig(ctx context.Context, dir string, flags config.Flags
 	return config.Load(config.Input{
 		Files:   config.DefaultFiles(env, dir),
 		Project: config.ProjectFile(dir),
-		Trusted: trusted || f.trust || isTrusted(env, dir),
+		Trusted: trusted || f.trust || config.IsTrusted(env, dir),
 		Env:     env,
 		Flags:   flags,
 		Probe:   config.LocalProbe(ctx, nil),
@@ -159,7 +160,7 @@ func (f *factory) readConfig(ctx context.Context, dir string, flags config.Flags
 // no error here, and no local server is probed.
 func (f *factory) localConfig(root string) (config.Config, error) {
 	env := f.environ()
-	trusted := f.trust || isTrusted(env, root)
+	trusted := f.trust || config.IsTrusted(env, root)
 	cfg, err := config.Load(config.Input{Files: config.DefaultFiles(env, root), Project: config.ProjectFile(root), Trusted: trusted, Env: env})
 	if err != nil && !errors.Is(err, config.ErrNoProvider) {
 		return config.Config{}, err
@@ -173,7 +174,7 @@ func (f *factory) model(ctx context.Context, cfg config.Config) (llm.Model, erro
 	if f.newModel != nil {
 		return f.newModel(ctx, cfg)
 	}
-	return buildModel(ctx, cfg)
+	return providers.New(ctx, cfg)
 }
 
 // fileRoot returns the file tools' sandbox for the project folder dir

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/shell"
 )
@@ -84,7 +85,7 @@ exit code and its command. 'agent jobs output ID' prints a job's output,
 				if j.HasExit {
 					exit = strconv.Itoa(j.ExitCode)
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Status, started, took, exit, safeText(oneLine(j.Label, 60)))
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Status, started, took, exit, safeText(termtext.Clip(termtext.OneLine(j.Label), 60)))
 			}
 			return tw.Flush()
 		},

@@ -165,7 +165,7 @@ else the first line of the text.`,
 				return err
 			}
 			if title == "" {
-				title = firstLine(text)
+				title = notes.TitleFrom(text)
 			}
 			tagList, err := notes.ParseTags(tags)
 			if err != nil {

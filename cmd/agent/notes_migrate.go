@@ -83,28 +83,12 @@ notes.database_url in your config to use the database from then on.`,
 			if _, err := os.Stat(path); err != nil {
 				return usageErrorf("no local notes store at %s to migrate", path)
 			}
-			src, err := notes.Open(ctx, path)
-			if err != nil {
-				return err
-			}
-			defer src.Close()
-			dump, err := src.Dump(ctx)
-			if err != nil {
-				return err
-			}
 			space := cfg.NotesSpace(root)
-			dst, err := notes.OpenPostgres(ctx, to, notes.Options{Space: space})
-			if err != nil {
-				if errors.Is(err, notes.ErrInvalid) {
-					return usageError{err}
-				}
-				return err
+			dump, err := notes.Migrate(ctx, path, to, space)
+			if errors.Is(err, notes.ErrInvalid) {
+				return usageError{err}
 			}
-			defer dst.Close()
-			if err := dst.Load(ctx, dump); err != nil {
-				if errors.Is(err, notes.ErrInvalid) {
-					return usageError{err}
-				}
+			if err != nil {
 				return err
 			}
 			if o.asJSON {

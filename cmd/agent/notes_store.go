@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"path/filepath"
-	"strings"
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools/notes"
@@ -13,38 +12,31 @@ import (
 // openNotes opens the project's notes store as configured: PostgreSQL
 // in the project's space when notes.database_url (or
 // AGENT_NOTES_DATABASE_URL) is set, else the SQLite file (notes.path, or
-// .agent/notes.db); with the embedder of [notes.embeddings] when set.
+// .agent/notes.db, the state folder made first); with the embedder of
+// [notes.embeddings] when set.
 func openNotes(ctx context.Context, cfg config.Config, root string, env map[string]string) (notes.Store, error) {
 	emb, err := notesEmbedder(cfg, env)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Notes.DatabaseURL != "" {
-		return notes.OpenPostgres(ctx, cfg.Notes.DatabaseURL, notes.Options{Space: cfg.NotesSpace(root), Embedder: emb})
-	}
 	path := cfg.NotesPath(root, env["HOME"])
-	if filepath.Dir(path) == filepath.Join(root, ".agent") {
+	if cfg.Notes.DatabaseURL == "" && filepath.Dir(path) == filepath.Join(root, ".agent") {
 		if err := ensureStateDir(root); err != nil {
 			return nil, err
 		}
 	}
-	return notes.OpenSQLite(ctx, path, notes.Options{Embedder: emb})
+	return notes.OpenEither(ctx, cfg.Notes.DatabaseURL, path, notes.Options{Space: cfg.NotesSpace(root), Embedder: emb})
 }
 
 // notesEmbedder is the embedder of [notes.embeddings]; nil when no
-// provider is set. A Gemini server address may also come from
-// GOOGLE_GEMINI_BASE_URL, as for the chat.
+// provider is set.
 func notesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, error) {
 	e := cfg.Notes.Embeddings
 	if e.Provider == "" {
 		return nil, nil
 	}
-	base := e.BaseURL
-	if base == "" && e.Provider == config.FamilyGemini {
-		base = strings.TrimSpace(env["GOOGLE_GEMINI_BASE_URL"])
-	}
-	key, from := e.Key(env)
-	emb, err := embedding.New(embedding.Options{Provider: e.Provider, Model: e.Model, BaseURL: base, APIKey: key, Dimensions: e.Dimensions}, from)
+	base, key, keyVar := e.Endpoint(env)
+	emb, err := embedding.New(embedding.Options{Provider: e.Provider, Model: e.Model, BaseURL: base, APIKey: key, Dimensions: e.Dimensions}, keyVar)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}

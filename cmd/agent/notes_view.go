@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/notes"
 )
 
@@ -199,7 +199,7 @@ func (d *factory) show(s string) string {
 	if d.io.stdoutTTY {
 		return safeText(s)
 	}
-	return plainText(s)
+	return termtext.Strip(s)
 }
 
 func (d *factory) bold(s string) string {
@@ -212,22 +212,11 @@ func (d *factory) bold(s string) string {
 // excerpt shows a search excerpt on one line, the matches highlighted on
 // a terminal and between ** elsewhere.
 func (d *factory) excerpt(ex string) string {
-	ex = strings.Join(strings.Fields(ex), " ")
 	open, end := "**", "**"
 	if d.io.stdoutTTY {
 		open, end = "\x1b[1;33m", "\x1b[0m"
 	}
-	var b strings.Builder
-	for i, part := range strings.Split(ex, notes.MarkStart) {
-		if i > 0 {
-			if m, rest, ok := strings.Cut(part, notes.MarkEnd); ok {
-				b.WriteString(open + d.show(m) + end)
-				part = rest
-			}
-		}
-		b.WriteString(d.show(strings.ReplaceAll(part, notes.MarkEnd, "")))
-	}
-	return b.String()
+	return notes.HighlightShown(termtext.OneLine(ex), open, end, d.show)
 }
 
 // noteText is a note's text: the arguments, else standard input, else
@@ -262,7 +251,7 @@ func editText(d *factory, start string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	editor, err := editorCommand(d.environ(), d.programs(root, cfg))
+	editor, err := d.programs(root, cfg).Editor(d.environ())
 	if err != nil {
 		return "", err
 	}
@@ -288,19 +277,4 @@ func editText(d *factory, start string) (string, error) {
 		return "", usageErrorf("the note is empty; nothing saved")
 	}
 	return string(data), nil
-}
-
-// firstLine is a title taken from a note's text: its first non-empty line,
-// without Markdown heading marks, at most 80 bytes.
-func firstLine(text string) string {
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
-		if l != "" {
-			if len(l) > 80 {
-				l = tools.RunePrefix(l, 80) + "…"
-			}
-			return l
-		}
-	}
-	return ""
 }

@@ -67,6 +67,13 @@ func (s stopPostgresAfter) Run() int {
 // always under CI, so that `[!need:bwrap] skip` skips on a machine
 // without bubblewrap but fails under CI, where every program must be.
 func TestScript(t *testing.T) {
+	if raceDetector && testing.Short() {
+		// make test runs every script in its plain pass. Under the race
+		// detector each exec starts an instrumented binary, two minutes
+		// for paths the in-process tests of this package already run
+		// under it (the run harness, the printers, the spinner).
+		t.Skip("the end-to-end scripts run in the plain pass; run without -short to run them under -race too")
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,

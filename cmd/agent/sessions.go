@@ -3,28 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/internal/termtext"
 )
-
-// sessionInfo is one line of `agent sessions`.
-type sessionInfo struct {
-	ID string `json:"id"`
-	// Time is when the session was last written.
-	Time        time.Time `json:"time"`
-	FirstPrompt string    `json:"first_prompt"`
-	// Turns counts the user's prompts (tool responses are not turns).
-	Turns int `json:"turns"`
-}
 
 func newSessionsCmd(d *factory) *cobra.Command {
 	var (
@@ -44,7 +29,7 @@ last.`,
 			if err != nil {
 				return err
 			}
-			list, err := listSessions(root)
+			list, err := agent.ListSessions(root)
 			if err != nil {
 				return err
 			}
@@ -60,7 +45,7 @@ last.`,
 			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tTIME\tTURNS\tFIRST PROMPT")
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, s.Time.Local().Format("2006-01-02 15:04:05"), s.Turns, safeText(oneLine(s.FirstPrompt, 60)))
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, s.Time.Local().Format("2006-01-02 15:04:05"), s.Turns, safeText(termtext.Clip(termtext.OneLine(s.FirstPrompt), 60)))
 			}
 			return tw.Flush()
 		},
@@ -68,54 +53,4 @@ last.`,
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as JSON")
 	return cmd
-}
-
-// listSessions reads every session of the project at root, oldest first.
-// A session that cannot be read is listed with what is known of it.
-func listSessions(root string) ([]sessionInfo, error) {
-	entries, err := os.ReadDir(filepath.Join(root, agent.SessionDir))
-	if err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	list := []sessionInfo{}
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || e.IsDir() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		info := sessionInfo{ID: id, Time: fi.ModTime()}
-		if s, err := agent.OpenSession(root, id); err == nil {
-			for _, m := range s.Messages() {
-				if m.Role != llm.User || strings.HasPrefix(strings.TrimSpace(m.Text), "<tool_response") {
-					continue
-				}
-				if info.Turns == 0 {
-					info.FirstPrompt = strings.TrimSpace(m.Text)
-				}
-				info.Turns++
-			}
-		} else {
-			continue // not a session (a stray file or an invalid id)
-		}
-		list = append(list, info)
-	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Time.Before(list[j].Time) })
-	return list, nil
-}
-
-// oneLine shortens s to its first line and at most n runes.
-func oneLine(s string, n int) string {
-	s, _, cut := strings.Cut(s, "\n")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	if cut {
-		return s + " …"
-	}
-	return s
 }

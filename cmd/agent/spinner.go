@@ -22,8 +22,8 @@ var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦",
 const spinnerTick = 100 * time.Millisecond
 
 // plainAfter is how long a wait stays silent, where no spinner can be
-// drawn, before one plain line says it goes on. A variable for tests.
-var plainAfter = 5 * time.Second
+// drawn, before one plain line says it goes on.
+const plainAfter = 5 * time.Second
 
 // spinner shows on stderr that the model is being waited on: from a
 // model call to its first output, retries and their waits included. On a
@@ -40,6 +40,9 @@ type spinner struct {
 	// is thinking"): its thoughts are not shown in text output.
 	thinkLabel string
 	plain      bool
+	// clock is the spinner's time; the real one when nil (tests move
+	// their own).
+	clock clock
 
 	mu      sync.Mutex
 	waiting bool
@@ -50,8 +53,56 @@ type spinner struct {
 	blocked bool // the cursor is inside a line of prose: draw nothing
 	// thinking is true once thoughts came: the wait goes on until text.
 	thinking bool
-	done     chan struct{}
-	timer    *time.Timer // plain mode
+	stopSpin func() // ends the redraws of a drawn spinner
+	timer    alarm  // plain mode
+}
+
+// clock is the time a spinner runs on: its redraws, the silence before a
+// plain line, and the seconds it shows.
+type clock interface {
+	Now() time.Time
+	// Every calls f every d until stop is called.
+	Every(d time.Duration, f func()) (stop func())
+	// AfterFunc calls f once d has passed, unless stopped or reset first.
+	AfterFunc(d time.Duration, f func()) alarm
+}
+
+// alarm is a pending AfterFunc call (*time.Timer is one).
+type alarm interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// realClock is the wall clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) AfterFunc(d time.Duration, f func()) alarm { return time.AfterFunc(d, f) }
+
+func (realClock) Every(d time.Duration, f func()) func() {
+	t := time.NewTicker(d)
+	done := make(chan struct{})
+	go func() {
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
+}
+
+func (s *spinner) clk() clock {
+	if s.clock == nil {
+		return realClock{}
+	}
+	return s.clock
 }
 
 // newSpinner returns the wait indicator for `agent run` text output about
@@ -86,17 +137,16 @@ func (s *spinner) start() {
 	if s.waiting {
 		return
 	}
-	s.waiting, s.since, s.thinking = true, time.Now(), false
+	s.waiting, s.since, s.thinking = true, s.clk().Now(), false
 	if s.plain {
 		if s.timer == nil {
-			s.timer = time.AfterFunc(plainAfter, s.sayPlain)
+			s.timer = s.clk().AfterFunc(plainAfter, s.sayPlain)
 		} else {
 			s.timer.Reset(plainAfter)
 		}
 		return
 	}
-	s.done = make(chan struct{})
-	go s.spin(s.done)
+	s.stopSpin = s.clk().Every(spinnerTick, s.tick)
 }
 
 // think says the model is thinking: the wait goes on, worded so.
@@ -125,9 +175,9 @@ func (s *spinner) stop() {
 	if s.timer != nil {
 		s.timer.Stop()
 	}
-	if s.done != nil {
-		close(s.done)
-		s.done = nil
+	if s.stopSpin != nil {
+		s.stopSpin()
+		s.stopSpin = nil
 	}
 }
 
@@ -152,27 +202,20 @@ func (s *spinner) release(atLineStart bool) {
 	}
 }
 
-func (s *spinner) spin(done chan struct{}) {
-	t := time.NewTicker(spinnerTick)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-t.C:
-		}
-		s.mu.Lock()
-		if s.waiting && !s.held && !s.blocked {
-			s.draw()
-		}
-		s.mu.Unlock()
+// tick redraws the spinner, unless the printer holds it or the cursor is
+// inside a line of prose.
+func (s *spinner) tick() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiting && !s.held && !s.blocked {
+		s.draw()
 	}
 }
 
 // draw redraws the line; the caller holds mu.
 func (s *spinner) draw() {
 	line := "\r\x1b[K" + spinnerFrames[s.frame%len(spinnerFrames)] + " " + s.text() + "…"
-	if d := time.Since(s.since); d >= time.Second {
+	if d := s.clk().Now().Sub(s.since); d >= time.Second {
 		line += fmt.Sprintf(" %d s", int(d.Seconds()))
 	}
 	s.frame++
@@ -192,7 +235,7 @@ func (s *spinner) sayPlain() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.waiting && !s.held && !s.blocked {
-		fmt.Fprintf(s.w, "agent: still %s (%s so far)\n", s.text(), waitText(time.Since(s.since)))
+		fmt.Fprintf(s.w, "agent: still %s (%s so far)\n", s.text(), waitText(s.clk().Now().Sub(s.since)))
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"iter"
 	"os"
-	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,45 +13,136 @@ import (
 	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
-func TestSpinnerDrawsWhileWaitingAndErasesBeforePrinting(t *testing.T) {
-	var w syncBuffer
-	s := &spinner{w: &w, label: "waiting for m"}
-	s.start()
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(w.String(), "⠙") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+// fakeClock is a spinner's time moved by the test: Advance runs what
+// falls due, in order, on the test's goroutine.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c     *fakeClock
+	at    time.Time
+	every time.Duration // 0 for a one-off
+	f     func()
+	on    bool
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) add(d, every time.Duration, f func()) *fakeTimer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, at: c.now.Add(d), every: every, f: f, on: true}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (c *fakeClock) Every(d time.Duration, f func()) func() {
+	t := c.add(d, d, f)
+	return func() { t.Stop() }
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) alarm { return c.add(d, 0, f) }
+
+func (t *fakeTimer) Reset(d time.Duration) bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := t.on
+	t.at, t.on = t.c.now.Add(d), true
+	return was
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := t.on
+	t.on = false
+	return was
+}
+
+// Advance moves the clock by d, calling each timer as it falls due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	end := c.now.Add(d)
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		var next *fakeTimer
+		for _, t := range c.timers {
+			if t.on && !t.at.After(end) && (next == nil || t.at.Before(next.at)) {
+				next = t
+			}
+		}
+		if next == nil {
+			c.now = end
+			c.mu.Unlock()
+			return
+		}
+		c.now = next.at
+		if next.every > 0 {
+			next.at = next.at.Add(next.every)
+		} else {
+			next.on = false
+		}
+		c.mu.Unlock()
+		next.f()
 	}
-	if got := w.String(); !strings.HasPrefix(got, "\r\x1b[K⠋ waiting for m…\r\x1b[K⠙ waiting for m…") {
+}
+
+func TestSpinnerDrawsWhileWaitingAndErasesBeforePrinting(t *testing.T) {
+	var w strings.Builder
+	clk := newFakeClock()
+	s := &spinner{w: &w, label: "waiting for m", clock: clk}
+	s.start()
+	clk.Advance(2 * spinnerTick)
+	if got := w.String(); got != "\r\x1b[K⠋ waiting for m…\r\x1b[K⠙ waiting for m…" {
 		t.Fatalf("drawn %q, want frames redrawn in place", got)
+	}
+	clk.Advance(time.Second)
+	if got := w.String(); !strings.HasSuffix(got, "waiting for m… 1 s") {
+		t.Errorf("after a second %q, want the seconds counted", got)
 	}
 	s.hold()
 	if got := w.String(); !strings.HasSuffix(got, "\r\x1b[K") {
 		t.Errorf("not erased before printing: %q", got)
 	}
 	held := w.String()
-	time.Sleep(3 * spinnerTick)
+	clk.Advance(3 * spinnerTick)
 	if w.String() != held {
 		t.Errorf("drawn while the printer held it: %q", strings.TrimPrefix(w.String(), held))
 	}
 	s.release(true)
+	clk.Advance(spinnerTick)
+	if w.String() == held {
+		t.Error("not drawn again once released")
+	}
 	s.stop()
 	stopped := w.String()
 	if !strings.HasSuffix(stopped, "\r\x1b[K") {
 		t.Errorf("not erased at the end: %q", stopped)
 	}
-	time.Sleep(3 * spinnerTick)
+	clk.Advance(3 * spinnerTick)
 	if w.String() != stopped {
 		t.Errorf("drawn after stop: %q", strings.TrimPrefix(w.String(), stopped))
 	}
 }
 
 func TestSpinnerDrawsNothingInsideALineOfProse(t *testing.T) {
-	var w syncBuffer
-	s := &spinner{w: &w, label: "waiting for m"}
+	var w strings.Builder
+	clk := newFakeClock()
+	s := &spinner{w: &w, label: "waiting for m", clock: clk}
 	s.hold()
 	s.release(false) // prose printed up to the middle of a line
 	s.start()
-	time.Sleep(3 * spinnerTick)
+	clk.Advance(3 * spinnerTick)
 	s.stop()
 	if w.String() != "" {
 		t.Errorf("drew %q over a line of prose", w.String())
@@ -59,28 +150,31 @@ func TestSpinnerDrawsNothingInsideALineOfProse(t *testing.T) {
 }
 
 func TestSpinnerPlainLineAfterSilence(t *testing.T) {
-	defer func(d time.Duration) { plainAfter = d }(plainAfter)
-	plainAfter = 50 * time.Millisecond
-	var w syncBuffer
-	s := &spinner{w: &w, label: "waiting for m", plain: true}
+	var w strings.Builder
+	clk := newFakeClock()
+	s := &spinner{w: &w, label: "waiting for m", plain: true, clock: clk}
 	s.start()
-	time.Sleep(plainAfter / 2)
+	clk.Advance(plainAfter / 2)
 	s.hold()
 	s.release(true) // something printed: the silence starts again
-	time.Sleep(plainAfter / 2)
+	clk.Advance(plainAfter - time.Millisecond)
 	if w.String() != "" {
 		t.Fatalf("a line after less silence than plainAfter: %q", w.String())
 	}
-	time.Sleep(2 * plainAfter)
+	clk.Advance(time.Millisecond)
 	s.stop()
-	if !regexp.MustCompile(`^agent: still waiting for m \(\d+ ms so far\)\n$`).MatchString(w.String()) {
-		t.Errorf("plain output = %q, want one line, no escape codes", w.String())
+	if got, want := w.String(), "agent: still waiting for m (8 s so far)\n"; got != want {
+		t.Errorf("plain output = %q, want %q: one line, no escape codes", got, want)
+	}
+	clk.Advance(2 * plainAfter)
+	if strings.Count(w.String(), "\n") != 1 {
+		t.Errorf("a line after stop: %q", w.String())
 	}
 }
 
 func TestWaitingModelStopsAtTheFirstOutput(t *testing.T) {
-	var w syncBuffer
-	s := &spinner{w: &w, label: "waiting for m"}
+	var w strings.Builder
+	s := &spinner{w: &w, label: "waiting for m", clock: newFakeClock()}
 	m := waitingModel{Model: llmtest.Texts("hello"), spin: s}
 	for c, err := range m.Stream(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.User, Text: "hi"}}}) {
 		if err != nil {
@@ -114,9 +208,10 @@ func (m thinkingModel) Stream(context.Context, llm.Request) iter.Seq2[llm.Chunk,
 }
 
 func TestWaitingModelWaitsThroughThoughts(t *testing.T) {
-	var w syncBuffer
-	s := &spinner{w: &w, label: "waiting for thinker", thinkLabel: "thinker is thinking"}
-	m := waitingModel{Model: thinkingModel{during: func() { time.Sleep(3 * spinnerTick) }}, spin: s}
+	var w strings.Builder
+	clk := newFakeClock()
+	s := &spinner{w: &w, label: "waiting for thinker", thinkLabel: "thinker is thinking", clock: clk}
+	m := waitingModel{Model: thinkingModel{during: func() { clk.Advance(3 * spinnerTick) }}, spin: s}
 	for _, err := range m.Stream(t.Context(), llm.Request{}) {
 		if err != nil {
 			t.Fatal(err)

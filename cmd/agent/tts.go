@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/internal/atomicfile"
 	"github.com/agentcli/agent/tts"
 	"github.com/spf13/cobra"
 )
@@ -104,7 +105,7 @@ func runTTS(cmd *cobra.Command, d *factory, o ttsOptions, args []string) error {
 		fmt.Fprintln(d.io.ErrOut, summary)
 		return nil
 	}
-	if err := tts.WriteFile(o.output, func(w io.Writer) error { _, err := speech.WriteTo(w); return err }); err != nil {
+	if err := atomicfile.WriteFile(o.output, 0o644, func(w io.Writer) error { _, err := speech.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("write %s: %w", o.output, err)
 	}
 	fmt.Fprintf(d.io.Out, "wrote %s: %s\n", o.output, summary)

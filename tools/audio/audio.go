@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tts"
 )
@@ -268,9 +269,7 @@ func (t *Tool) Preview(ctx context.Context, in tools.Input) (tools.Preview, *too
 		Lines: []string{
 			"file: " + p.rel,
 			fmt.Sprintf("provider %s, voice %s", p.speaker.Name(), p.voice),
-			"text: " + oneLine(tools.RunePrefix(p.text, 200)),
+			"text: " + termtext.OneLine(termtext.RunePrefix(p.text, 200)),
 		},
 	}, nil, nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
@@ -29,7 +30,7 @@ func setup(t *testing.T, maxInput int, withEspeak bool) *fixture {
 	t.Helper()
 	f := &fixture{dir: t.TempDir(), fake: ttstest.NewGemini(t)}
 	f.w = &rootWriter{dir: f.dir}
-	g, err := tts.NewGemini(t.Context(), tts.GeminiOptions{APIKey: "k", BaseURL: f.fake.URL, MaxInput: maxInput, Retry: tts.Retry{BaseDelay: time.Millisecond}})
+	g, err := tts.NewGemini(t.Context(), tts.GeminiOptions{APIKey: "k", BaseURL: f.fake.URL, MaxInput: maxInput, Retry: tts.Retry{Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := f.call(t, tt.args)
 			if res.Code != tt.code || !strings.Contains(res.Message, tt.msg) || strings.Contains(res.Message, "\n") {
-				t.Errorf("result = %s %q, want %s containing %q", res.Code, tools.RunePrefix(res.Message, 300), tt.code, tt.msg)
+				t.Errorf("result = %s %q, want %s containing %q", res.Code, termtext.RunePrefix(res.Message, 300), tt.code, tt.msg)
 			}
 		})
 	}

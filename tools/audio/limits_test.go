@@ -1,6 +1,7 @@
 package audio_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestTextLimitInCharacters(t *testing.T) {
 // bound is refused with FILE_TOO_LARGE, and no file is written.
 func TestOutputLimit(t *testing.T) {
 	fake := ttstest.NewGemini(t)
-	g, err := tts.NewGemini(t.Context(), tts.GeminiOptions{APIKey: "k", BaseURL: fake.URL, MaxInput: 200, Retry: tts.Retry{BaseDelay: time.Millisecond}})
+	g, err := tts.NewGemini(t.Context(), tts.GeminiOptions{APIKey: "k", BaseURL: fake.URL, MaxInput: 200, Retry: tts.Retry{Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}})
 	if err != nil {
 		t.Fatal(err)
 	}

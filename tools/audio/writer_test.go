@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentcli/agent/internal/atomicfile"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tts"
 )
 
 // rootWriter is the sandboxed writer for these tests, until the project's
@@ -58,5 +58,5 @@ func (w *rootWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 		w.backups = append(w.backups, rel+"="+string(old))
 	}
 	target := filepath.Join(w.dir, filepath.FromSlash(rel))
-	return replaced, nil, tts.WriteFile(target, func(f io.Writer) error { _, err := f.Write(data); return err })
+	return replaced, nil, atomicfile.WriteFile(target, 0o644, func(f io.Writer) error { _, err := f.Write(data); return err })
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 	udiff "github.com/aymanbagabas/go-udiff"
 )
 
@@ -46,7 +46,7 @@ func clip(l string) string {
 	body, nl := strings.CutSuffix(l, "\n")
 	body = strings.ToValidUTF8(body, "\uFFFD")
 	if len(body) > maxDiffLineLen {
-		body = tools.RunePrefix(body, maxDiffLineLen) + " ..."
+		body = termtext.RunePrefix(body, maxDiffLineLen) + " ..."
 	}
 	if nl {
 		return body + "\n"

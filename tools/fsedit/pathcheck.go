@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -14,7 +15,7 @@ const maxNameBytes = 255
 
 // checkPathText refuses a path whose text no real project file needs, as
 // TOOL_SCHEMA_INVALID with a hint: control characters and the characters
-// that hide what a name is (tools.HiddenRune: bidi marks, zero-width
+// that hide what a name is (termtext.Hidden: bidi marks, zero-width
 // characters, the soft hyphen), < and > (markup that leaked into the
 // value), a home folder written as ~ or $HOME (the tools never expand
 // them: a folder called "~" would be made), and a name over 255 bytes.
@@ -24,7 +25,7 @@ func checkPathText(p, param string) *refusal {
 	bad := func(format string, args ...any) *refusal {
 		return &refusal{code: tools.CodeSchemaInvalid, msg: fmt.Sprintf(format, args...)}
 	}
-	if strings.ContainsFunc(t, func(r rune) bool { return r < 0x20 || r == 0x7f || tools.HiddenRune(r) }) {
+	if strings.ContainsFunc(t, func(r rune) bool { return r < 0x20 || r == 0x7f || termtext.Hidden(r) }) {
 		return bad("%s must not contain control characters or invisible ones (got %q); give the plain relative path", param, t)
 	}
 	if strings.ContainsAny(t, "<>") {
@@ -35,7 +36,7 @@ func checkPathText(p, param string) *refusal {
 	}
 	for _, c := range strings.Split(strings.ReplaceAll(t, "\\", "/"), "/") {
 		if len(c) > maxNameBytes {
-			return bad("%s has a name of %d bytes (%q...); names are at most %d bytes: choose a shorter one", param, len(c), tools.RunePrefix(c, 40), maxNameBytes)
+			return bad("%s has a name of %d bytes (%q...); names are at most %d bytes: choose a shorter one", param, len(c), termtext.RunePrefix(c, 40), maxNameBytes)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
@@ -237,7 +238,7 @@ func closest(text, oldText string) string {
 	if best < 0 || bestScore < 0.3 {
 		return "no line is like its first line"
 	}
-	return fmt.Sprintf("the closest line is %d: %q", best+1, tools.RunePrefix(strings.TrimSpace(lines[best]), 120))
+	return fmt.Sprintf("the closest line is %d: %q", best+1, termtext.RunePrefix(strings.TrimSpace(lines[best]), 120))
 }
 
 // similarity is the Dice coefficient of the two strings' byte bigrams:

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -236,7 +237,7 @@ func clipLine(s string) string {
 	if len(s) <= maxMatchLineLen {
 		return s
 	}
-	return tools.RunePrefix(s, maxMatchLineLen) + " ..."
+	return termtext.RunePrefix(s, maxMatchLineLen) + " ..."
 }
 
 func firstN(s []string, n int) []string {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Bounds of a notice, so that a job's end costs the model a line, not a
@@ -94,7 +94,7 @@ func noticeLine(j Job, end End) string {
 		b.WriteString(".")
 	}
 	for _, a := range end.Alerts {
-		b.WriteString(" " + oneLine(a))
+		b.WriteString(" " + termtext.OneLine(a))
 	}
 	return b.String()
 }
@@ -115,13 +115,5 @@ func lastBytes(s string, n int) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// shorten is s on one line, at most n characters.
-func shorten(s string, n int) string {
-	s = oneLine(s)
-	if short := tools.RunePrefix(s, n); short != s {
-		return short + "…"
-	}
-	return s
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// shorten is s on one line, at most n bytes.
+func shorten(s string, n int) string { return termtext.Clip(termtext.OneLine(s), n) }

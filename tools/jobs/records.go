@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // columns are the jobs table's columns in scanJob's order.
@@ -130,7 +132,7 @@ func (s *Store) Finish(ctx context.Context, id int64, end End, stopped string, n
 		// jobs (the notice tells the model).
 		summary := end.Summary
 		for _, a := range end.Alerts {
-			summary += "; " + oneLine(a)
+			summary += "; " + termtext.OneLine(a)
 		}
 		var exit any
 		if end.HasExit {

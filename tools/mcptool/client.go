@@ -123,6 +123,29 @@ func Discover(ctx context.Context, specs []Spec, opts Options) (*Client, []Serve
 	return c, c.Wait()
 }
 
+// AddTools discovers the tools of specs (Discover: the servers start in
+// parallel, each within opts.Timeout) and adds them to reg. A server that
+// fails, or a tool reg refuses (a name taken), is skipped with one line
+// to warn. The returned function stops the servers.
+func AddTools(ctx context.Context, reg *tools.Registry, specs []Spec, opts Options, warn func(string)) func() error {
+	if len(specs) == 0 {
+		return func() error { return nil }
+	}
+	c, servers := Discover(ctx, specs, opts)
+	for _, s := range servers {
+		if s.Err != nil {
+			warn(fmt.Sprintf("mcp server %s skipped: %v", s.Name, s.Err))
+			continue
+		}
+		for _, t := range s.Tools {
+			if err := reg.Add(t); err != nil {
+				warn(fmt.Sprintf("mcp server %s: %v", s.Name, err))
+			}
+		}
+	}
+	return c.Close
+}
+
 // Updates delivers each server's outcome once, as it arrives.
 func (c *Client) Updates() <-chan Server { return c.updates }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -57,7 +58,7 @@ func render(server, tool string, r *mcp.CallToolResult, max int) tools.Result {
 	if len(text) > max {
 		meta = append(meta, tools.Attr{Name: "truncated", Value: "true"}, tools.Attr{Name: "size", Value: strconv.Itoa(len(text))})
 		msg = fmt.Sprintf("%s answered more than %d bytes; the first %d are shown", tool, max, max)
-		text = tools.RunePrefix(text, max)
+		text = termtext.RunePrefix(text, max)
 	}
 	return tools.Result{Message: msg, Metadata: meta, Content: text}
 }

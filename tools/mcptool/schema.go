@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -218,7 +219,7 @@ func untrustedLine(s string, n int) string {
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > n {
-		s = strings.TrimSpace(tools.RunePrefix(s, n)) + "…"
+		s = strings.TrimSpace(termtext.RunePrefix(s, n)) + "…"
 	}
 	return s
 }

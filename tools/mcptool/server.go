@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -151,7 +151,7 @@ func stringArgs(def tools.Definition, data json.RawMessage) (map[string]string, 
 		got := jsonType(v)
 		if known && !typeFits(kind, got) {
 			res := tools.Errorf(tools.CodeSchemaInvalid, "%s: invalid params: %s must be %s, not %s (%s)",
-				def.Name, k, kindText(kind), got, clip(string(v), 40))
+				def.Name, k, kindText(kind), got, termtext.Clip(string(v), 40))
 			return nil, &res
 		}
 		var s string
@@ -204,17 +204,6 @@ func kindText(k tools.Kind) string {
 		return "a boolean (true or false)"
 	}
 	return "a string"
-}
-
-// clip shortens s to about n bytes for a message, at a character's start.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 func resultOf(r tools.Result) *mcp.CallToolResult {

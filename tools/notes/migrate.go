@@ -150,3 +150,28 @@ func (p *Postgres) Load(ctx context.Context, d *Dump) error {
 	})
 	return p.wrap(err)
 }
+
+// Migrate copies the SQLite store at path into the PostgreSQL database at
+// url, in space, in one transaction (Load: a space that already holds
+// notes is refused), and returns what it copied. The SQLite file is left
+// as it is.
+func Migrate(ctx context.Context, path, url, space string) (*Dump, error) {
+	src, err := Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	dump, err := src.Dump(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := OpenPostgres(ctx, url, Options{Space: space})
+	if err != nil {
+		return nil, err
+	}
+	defer dst.Close()
+	if err := dst.Load(ctx, dump); err != nil {
+		return nil, err
+	}
+	return dump, nil
+}

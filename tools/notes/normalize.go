@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Size limits of a note's fields.
@@ -144,7 +144,7 @@ func short(s string) string {
 	if len(s) <= 40 {
 		return s
 	}
-	return tools.RunePrefix(s, 40) + "..."
+	return termtext.RunePrefix(s, 40) + "..."
 }
 
 // Check validates and normalises a new note as Create would: a caller

@@ -62,6 +62,7 @@ func TestPostgresEightProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("20 s of writing; skipped under -short")
 	}
+	t.Parallel() // a store of its own: runs beside the other writers
 	url := sharedPGURL(t)
 	s := openPG(t, notes.Options{Space: "eight"})
 	ctx := context.Background()

@@ -36,8 +36,6 @@ func noteLine(n Note) string {
 	return line + " | " + n.UpdatedAt.UTC().Format(TimeFormat)
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // describeChange says in a few words what an update changed.
 func describeChange(old, n Note, content bool, mode string) string {
 	var parts []string

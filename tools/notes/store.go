@@ -180,6 +180,23 @@ func Highlight(excerpt, open, close string) string {
 	return strings.NewReplacer(MarkStart, open, MarkEnd, close).Replace(excerpt)
 }
 
+// HighlightShown is Highlight for a person: the excerpt's own text goes
+// through show (escaped for a terminal, stripped for a pipe) while open
+// and close, the caller's own codes, do not. A stray end mark is dropped.
+func HighlightShown(excerpt, open, close string, show func(string) string) string {
+	var b strings.Builder
+	for i, part := range strings.Split(excerpt, MarkStart) {
+		if i > 0 {
+			if m, rest, ok := strings.Cut(part, MarkEnd); ok {
+				b.WriteString(open + show(m) + close)
+				part = rest
+			}
+		}
+		b.WriteString(show(strings.ReplaceAll(part, MarkEnd, "")))
+	}
+	return b.String()
+}
+
 // ApplyMode combines old content with new text the way an update mode
 // says. Append and prepend put a line break between the two when neither
 // side has one, so that a line is never glued to another. Every backend
@@ -200,4 +217,21 @@ func ApplyMode(old, text, mode string) (string, error) {
 		return text + "\n" + old, nil
 	}
 	return "", invalidf("unknown update mode %q: use replace, append or prepend", mode)
+}
+
+// OpenEither opens the store a configuration names: the PostgreSQL
+// database at databaseURL when it is set (in o.Space), else the SQLite
+// file at path.
+func OpenEither(ctx context.Context, databaseURL, path string, o Options) (Store, error) {
+	var s Store
+	var err error
+	if databaseURL != "" {
+		s, err = OpenPostgres(ctx, databaseURL, o)
+	} else {
+		s, err = OpenSQLite(ctx, path, o)
+	}
+	if err != nil {
+		return nil, err // not a typed nil inside the interface
+	}
+	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -143,7 +144,7 @@ func (t *noteTools) search(ctx context.Context, a SearchArgs) (tools.Result, err
 		if h.Match == "meaning" {
 			b.WriteString(" | by meaning")
 		}
-		if ex := oneLine(Highlight(h.Excerpt, "**", "**")); ex != "" {
+		if ex := termtext.OneLine(Highlight(h.Excerpt, "**", "**")); ex != "" {
 			b.WriteString("\n  " + ex)
 		}
 		b.WriteString("\n")

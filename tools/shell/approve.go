@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -117,14 +118,8 @@ func (t *Tool) Preview(_ context.Context, in tools.Input) (tools.Preview, *tools
 	}, nil, nil
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // summary is the command on one line, shortened for a title; the preview's
 // lines always show it whole.
 func summary(cmd string) string {
-	s := oneLine(cmd)
-	if short := tools.RunePrefix(s, 60); short != s {
-		return short + "…"
-	}
-	return s
+	return termtext.Clip(termtext.OneLine(cmd), 60)
 }

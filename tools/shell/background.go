@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/jobs"
 )
@@ -25,7 +26,7 @@ var backgroundParam = tools.Param{Name: "background", Kind: tools.Boolean, Descr
 // already running in this folder is answered with that job's id.
 func (t *Tool) background(ctx context.Context, c call) (tools.Result, error) {
 	command := strings.TrimSpace(strings.ReplaceAll(c.command, "\r\n", "\n"))
-	spec := jobs.Spec{Tool: "run_command", Args: map[string]string{"command": command}, Dir: t.root, Label: oneLine(command)}
+	spec := jobs.Spec{Tool: "run_command", Args: map[string]string{"command": command}, Dir: t.root, Label: termtext.OneLine(command)}
 	j, dup, err := t.opts.Jobs.Start(ctx, spec, func(ctx context.Context, j jobs.Job, out io.Writer, started func(int)) jobs.End {
 		c.env = []string{j.Mark()}
 		return t.runJob(ctx, c, out, started)

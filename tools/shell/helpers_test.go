@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -105,4 +106,4 @@ func contextWithCancel(t *testing.T) (context.Context, context.CancelFunc) {
 	return context.WithCancel(t.Context())
 }
 
-func short(s string) string { return tools.RunePrefix(s, 300) }
+func short(s string) string { return termtext.RunePrefix(s, 300) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -158,7 +159,7 @@ func TestForkBombIsBounded(t *testing.T) {
 		t.Fatalf("the fork bomb ran into the timeout: %s", res.Message)
 	}
 	if !strings.Contains(res.Content, "fork") {
-		t.Errorf("no fork failed: %q", tools.RunePrefix(res.Content, 500))
+		t.Errorf("no fork failed: %q", termtext.RunePrefix(res.Content, 500))
 	}
 	if !gone("bomb() {") {
 		t.Error("processes of the fork bomb outlived the call")

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/programs"
 )
@@ -89,7 +90,7 @@ func (t *Tool) parse(in tools.Input) (call, *tools.Result) {
 	c := call{timeout: t.opts.Timeout}
 	c.command, _ = in.Values["command"].(string)
 	c.background, _ = in.Values["background"].(bool)
-	if oneLine(c.command) == "" {
+	if strings.TrimSpace(c.command) == "" {
 		res := tools.Errorf(tools.CodeSchemaInvalid, "command is empty: give the command line to run, like go test ./...")
 		return c, &res
 	}
@@ -339,5 +340,5 @@ func lastLine(c *capture) string {
 	if last == "" {
 		return " (no output)"
 	}
-	return fmt.Sprintf(" (its last output line: %q)", tools.RunePrefix(strings.ToValidUTF8(last, "?"), 200))
+	return fmt.Sprintf(" (its last output line: %q)", termtext.RunePrefix(strings.ToValidUTF8(last, "?"), 200))
 }

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -33,7 +34,7 @@ func (t *Tool) fetch(parent context.Context, a Args) (tools.Result, error) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return tools.Errorf(tools.CodeSchemaInvalid, "url %q cannot be requested: %v", tools.RunePrefix(a.URL, 200), err), nil
+		return tools.Errorf(tools.CodeSchemaInvalid, "url %q cannot be requested: %v", termtext.RunePrefix(a.URL, 200), err), nil
 	}
 	req.Header.Set("User-Agent", t.opts.UserAgent)
 	req.Header.Set("Accept", accept)
@@ -81,7 +82,7 @@ func (t *Tool) fetch(parent context.Context, a Args) (tools.Result, error) {
 			var title string
 			text, title = toMarkdown(doc, final)
 			if title != "" {
-				meta = append(meta, tools.Attr{Name: "title", Value: tools.RunePrefix(title, 200)})
+				meta = append(meta, tools.Attr{Name: "title", Value: termtext.RunePrefix(title, 200)})
 			}
 		}
 	}
@@ -114,7 +115,7 @@ func (t *Tool) fetch(parent context.Context, a Args) (tools.Result, error) {
 
 // failure turns an error of the request into the model's error.
 func (t *Tool) failure(raw string, err error) tools.Result {
-	shown := tools.RunePrefix(raw, 200)
+	shown := termtext.RunePrefix(raw, 200)
 	var be *blockedError
 	var dnsErr *net.DNSError
 	var netErr net.Error
@@ -132,7 +133,7 @@ func (t *Tool) failure(raw string, err error) tools.Result {
 	if errors.As(err, &ue) && ue.Unwrap() != nil {
 		err = ue.Unwrap() // drop net/http's repetition of the method and URL
 	}
-	return tools.Errorf(tools.CodeProviderError, "cannot fetch %s: %s", shown, tools.RunePrefix(err.Error(), 300))
+	return tools.Errorf(tools.CodeProviderError, "cannot fetch %s: %s", shown, termtext.RunePrefix(err.Error(), 300))
 }
 
 // refusal is the model's error for an address or URL the fetch may not
@@ -154,7 +155,7 @@ func reason(err error, limit time.Duration) string {
 	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout() {
 		return "time limit " + limit.String()
 	}
-	return tools.RunePrefix(err.Error(), 200)
+	return termtext.RunePrefix(err.Error(), 200)
 }
 
 // mediaType splits a Content-Type into its lower-case media type and
@@ -231,7 +232,7 @@ var cp1252 = [32]rune{
 
 // cutAtLine cuts s to at most n bytes, at a line break when one is near.
 func cutAtLine(s string, n int) string {
-	s = tools.RunePrefix(s, n)
+	s = termtext.RunePrefix(s, n)
 	if i := strings.LastIndexByte(s, '\n'); i > n/2 {
 		s = s[:i+1]
 	}

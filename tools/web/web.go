@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -164,15 +165,15 @@ func (t *Tool) check(raw string) (*url.URL, *tools.Result) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		res := tools.Errorf(tools.CodeSchemaInvalid, "url %q is not a full URL; give one like https://example.com/page", tools.RunePrefix(raw, 200))
+		res := tools.Errorf(tools.CodeSchemaInvalid, "url %q is not a full URL; give one like https://example.com/page", termtext.RunePrefix(raw, 200))
 		return nil, &res
 	}
 	if err := vetURL(u); err != nil {
-		res := tools.Errorf(tools.CodePolicyDenied, "web_fetch refused %s: %v", tools.RunePrefix(raw, 200), err)
+		res := tools.Errorf(tools.CodePolicyDenied, "web_fetch refused %s: %v", termtext.RunePrefix(raw, 200), err)
 		return nil, &res
 	}
 	if u.Opaque != "" || u.Hostname() == "" {
-		res := tools.Errorf(tools.CodeSchemaInvalid, "url %q has no host; give one like https://example.com/page", tools.RunePrefix(raw, 200))
+		res := tools.Errorf(tools.CodeSchemaInvalid, "url %q has no host; give one like https://example.com/page", termtext.RunePrefix(raw, 200))
 		return nil, &res
 	}
 	if ip, ok := parseHostIP(u.Hostname()); ok {
@@ -234,7 +235,7 @@ func shortURL(u *url.URL) string {
 	if u.RawQuery != "" {
 		s += "?…"
 	}
-	if short := tools.RunePrefix(s, 100); short != s {
+	if short := termtext.RunePrefix(s, 100); short != s {
 		return short + "…"
 	}
 	return s

@@ -3,11 +3,13 @@ package backup
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/internal/atomicfile"
 )
 
 // ErrNotFound is returned for a change set id that matches none.
@@ -223,27 +225,15 @@ func (s *Store) Prune() (int, error) {
 
 // rewriteManifest replaces the manifest atomically. The caller holds the lock.
 func (s *Store) rewriteManifest(es []Entry) error {
-	tmp := path.Join(Dir, manifestName+".tmp")
-	f, err := s.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("write backup manifest: %w", err)
-	}
-	for _, e := range es {
-		if err = s.writeLine(f, e); err != nil {
-			break
+	err := atomicfile.WriteFileIn(s.root, path.Join(Dir, manifestName), 0o600, func(w io.Writer) error {
+		for _, e := range es {
+			if err := s.writeLine(w, e); err != nil {
+				return err
+			}
 		}
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = s.root.Rename(tmp, path.Join(Dir, manifestName))
-	}
+		return nil
+	})
 	if err != nil {
-		s.root.Remove(tmp)
 		return fmt.Errorf("write backup manifest: %w", err)
 	}
 	return nil

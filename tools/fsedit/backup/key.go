@@ -5,20 +5,25 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcli/agent/internal/atomicfile"
 )
 
 // KeyFile is the user's key that signs the backup manifest of every
-// project (fsedit.Options.BackupKey), in their configuration folder: a
-// project's .agent/backups is anyone's, this file only the user's.
+// project, in their configuration folder: a project's .agent/backups is
+// anyone's, this file only the user's.
 const KeyFile = "backup.key"
 
-// LoadKey returns the key in the user's configuration folder dir, making
-// it on first use: 32 random bytes, written as hex to a file of mode 0600
-// (the folder 0700), put in place whole or not at all.
+// LoadKey returns the signing key in the user's configuration folder
+// dir, making it on first use: 32 random bytes, written as hex to a file
+// of mode 0600 (the folder 0700), put in place whole or not at all and
+// never replaced, so that of two agents starting at once one key wins
+// and both use it.
 func LoadKey(dir string) ([]byte, error) {
 	if dir == "" {
 		return nil, errors.New("no configuration folder for the backup signing key (set HOME or XDG_CONFIG_HOME)")
@@ -33,23 +38,10 @@ func LoadKey(dir string) ([]byte, error) {
 	}
 	key = make([]byte, 32)
 	rand.Read(key)
-	tmp, err := os.CreateTemp(dir, ".backup-key-*") // 0600
-	if err != nil {
-		return nil, fmt.Errorf("make the backup signing key: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(hex.EncodeToString(key) + "\n")
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// A link never replaces a file: of two agents starting at once,
-		// one key wins and both use it.
-		err = os.Link(tmp.Name(), p)
-	}
+	err = atomicfile.WriteNew(p, 0o600, func(w io.Writer) error {
+		_, err := io.WriteString(w, hex.EncodeToString(key)+"\n")
+		return err
+	})
 	if errors.Is(err, fs.ErrExist) {
 		return readKey(p)
 	}
@@ -59,9 +51,9 @@ func LoadKey(dir string) ([]byte, error) {
 	return key, nil
 }
 
-// readKey reads the key file p, a regular file of at most 1 KiB.
+// readKey reads the key file p.
 func readKey(p string) ([]byte, error) {
-	b, err := readSmall(p, 1<<10)
+	b, err := atomicfile.ReadSmall(p, 1<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -73,20 +65,4 @@ func readKey(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a backup signing key (64 hex digits); move it away and the agent makes a new one (backups signed with the old one are then restored only with --force)", p)
 	}
 	return key, nil
-}
-
-// readSmall reads a regular file of at most max bytes; anything else (a
-// FIFO, a device, a huge file) is refused rather than waited on.
-func readSmall(path string, max int64) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if info.Size() > max {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
-	}
-	return os.ReadFile(path)
 }

@@ -8,27 +8,31 @@ import (
 	"testing"
 )
 
-// TestLoadKey: the first load makes a private key file, the next ones
-// read the same key, and a file that is not a key is refused, not
-// replaced.
-func TestLoadKey(t *testing.T) {
+func TestLoadKeyMakesOneAndKeepsIt(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "agent")
 	k1, err := LoadKey(dir)
 	if err != nil || len(k1) != 32 {
-		t.Fatalf("LoadKey = %x, %v", k1, err)
+		t.Fatalf("LoadKey = %x, %v; want 32 new bytes", k1, err)
 	}
-	fi, err := os.Stat(filepath.Join(dir, KeyFile))
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("key file: %v, %v; want mode 0600", fi, err)
+	if fi, err := os.Stat(filepath.Join(dir, KeyFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file: %v, %v; want mode 0600", fi, err)
 	}
-	if k2, err := LoadKey(dir); err != nil || !bytes.Equal(k1, k2) {
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("folder: %v, %v; want mode 0700", fi, err)
+	}
+	k2, err := LoadKey(dir)
+	if err != nil || !bytes.Equal(k1, k2) {
 		t.Errorf("second LoadKey = %x, %v; want the same key", k2, err)
 	}
-	os.WriteFile(filepath.Join(dir, KeyFile), []byte("not a key\n"), 0o600)
+}
+
+func TestLoadKeyRefusesABadFile(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, KeyFile), []byte("not hex\n"), 0o600)
 	if _, err := LoadKey(dir); err == nil || !strings.Contains(err.Error(), "is not a backup signing key") {
-		t.Errorf("LoadKey of a bad file = %v", err)
+		t.Errorf("LoadKey of a bad file = %v, want it named as no key", err)
 	}
 	if _, err := LoadKey(""); err == nil {
-		t.Error("LoadKey with no folder did not fail")
+		t.Error("LoadKey with no folder succeeded")
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -262,7 +263,7 @@ func safeName(s string) string {
 
 // writeLine writes e as it was read (its signature, or lack of one,
 // unchanged), or signed when it is new.
-func (s *Store) writeLine(f *os.File, e Entry) error {
+func (s *Store) writeLine(f io.Writer, e Entry) error {
 	line := e.raw
 	if line == nil {
 		var err error

@@ -139,6 +139,10 @@ func (s *EmbedServer) refuse(w http.ResponseWriter, texts []string) bool {
 	}
 	if failing {
 		w.Header().Set("Content-Type", "application/json")
+		// Try again in a millisecond, as OpenAI's servers may ask: the
+		// SDK's retries still happen, without spending seconds of a
+		// test on its backoff.
+		w.Header().Set("Retry-After-Ms", "1")
 		w.WriteHeader(http.StatusInternalServerError)
 		w.Write([]byte(`{"error":{"code":500,"message":"the embedding model is unavailable","status":"INTERNAL"}}`))
 		return true

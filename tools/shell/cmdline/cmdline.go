@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -142,13 +143,7 @@ func programName(s string) string {
 }
 
 // clip shortens source text for a reason.
-func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 60 {
-		return string(r[:60]) + "…"
-	}
-	return s
-}
+func clip(s string) string { return termtext.Clip(termtext.OneLine(s), 60) }
 
 func shortErr(err error) string {
 	s := err.Error()

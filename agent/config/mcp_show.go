@@ -1,10 +1,10 @@
-package main
+package config
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strings"
-
-	"github.com/agentcli/agent/agent/config"
 )
 
 // How an MCP server is shown to a person deciding to trust it (the trust
@@ -14,20 +14,20 @@ import (
 // need it, so that an argument holding spaces or quotes cannot read as
 // several, nor several as one.
 
-// serverCommand is what a server runs or where it connects, on one line:
+// CommandLine is what the server runs or where it connects, on one line:
 // for a program, its environment and command line as a shell line
 // (GITHUB_TOKEN="${GITHUB_TOKEN}" npx -y server); for a URL, the URL and
 // each header in curl's form (https://host/mcp -H "Authorization: Bearer ${TOKEN}").
-func serverCommand(s config.MCPServer) string {
+func (s MCPServer) CommandLine() string {
 	var parts []string
 	if s.Command == "" {
 		parts = append(parts, shellWord(s.URL))
-		for _, k := range sortedKeys(s.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 			parts = append(parts, "-H", shellWord(k+": "+s.Headers[k]))
 		}
 		return strings.Join(parts, " ")
 	}
-	for _, k := range sortedKeys(s.Env) {
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		parts = append(parts, shellWord(k)+"="+shellWord(s.Env[k]))
 	}
 	cmd := shellWord(s.Command)
@@ -59,7 +59,7 @@ func shellWord(s string) string {
 	if strings.ContainsAny(s, refOpen+refClose) {
 		return singleQuote(s)
 	}
-	// os.Expand is how the agent reads the value (see expandEnv): the
+	// os.Expand is how the agent reads the value (see MCPLaunches): the
 	// markers stand where it would put each variable's value.
 	marked := os.Expand(s, func(name string) string { return refOpen + name + refClose })
 	if !strings.Contains(marked, refOpen) {

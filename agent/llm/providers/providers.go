@@ -1,4 +1,10 @@
-package main
+// Package providers builds the configured model: the one package that
+// knows every provider (gemini, openai and the OpenAI-compatible
+// servers, ollama, anthropic), so that the loop, the conversation and
+// the commands ask for "the configured model" and link no provider's
+// name. Adding a provider is its package under agent/llm, its preset in
+// agent/config and one case here.
+package providers
 
 import (
 	"context"
@@ -13,8 +19,10 @@ import (
 	"github.com/agentcli/agent/agent/llm/openai"
 )
 
-// buildModel builds the configured provider's model. It makes no request.
-func buildModel(ctx context.Context, cfg config.Config) (llm.Model, error) {
+// New builds the configured provider's model, with the retry policy and
+// time limits of cfg. It makes no request; a missing key is an error
+// that says which variable to set (config.MissingKey).
+func New(ctx context.Context, cfg config.Config) (llm.Model, error) {
 	if err := cfg.MissingKey(); err != nil {
 		return nil, err
 	}

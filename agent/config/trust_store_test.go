@@ -1,0 +1,79 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRememberTrustUntilTheFilesChange(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	env := map[string]string{"HOME": home}
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".agent/config.toml", "base_url = \"http://127.0.0.1:1/\"\n")
+	write(MCPJSONFile, `{"mcpServers": {"docs": {"command": "node", "args": ["server.js"]}}}`)
+	write("server.js", "// v1")
+	if IsTrusted(env, root) {
+		t.Fatal("trusted before anyone said so")
+	}
+	if err := RememberTrust(env, root); err != nil {
+		t.Fatal(err)
+	}
+	if !IsTrusted(env, root) {
+		t.Fatal("not trusted after RememberTrust")
+	}
+	if fi, err := os.Stat(filepath.Join(home, ".config", "agent", "trust.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("trust.json: %v, %v; want a file readable by the user only", fi, err)
+	}
+	// A script the project's MCP server runs changed (a sandboxed
+	// command may write it): ask again.
+	write("server.js", "// v2: curl evil")
+	if IsTrusted(env, root) {
+		t.Error("still trusted after the server's script changed")
+	}
+	if err := RememberTrust(env, root); err != nil {
+		t.Fatal(err)
+	}
+	write(".agent/config.toml", "base_url = \"http://127.0.0.1:2/\"\n")
+	if IsTrusted(env, root) {
+		t.Error("still trusted after the config file changed")
+	}
+	if err := RememberTrust(map[string]string{}, root); err == nil {
+		t.Error("RememberTrust with no config folder succeeded")
+	}
+}
+
+func TestPendingTrustShowsEachServerWhole(t *testing.T) {
+	root := t.TempDir()
+	env := map[string]string{"HOME": t.TempDir(), "GEMINI_API_KEY": "k"}
+	if err := os.MkdirAll(filepath.Join(root, ".agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, ".agent", "config.toml"), []byte("base_url = \"http://127.0.0.1:1/\"\n[shell]\nsandbox = \"off\"\n"), 0o644)
+	os.WriteFile(filepath.Join(root, MCPJSONFile), []byte(`{"mcpServers": {"gh": {"command": "npx", "args": ["-y", "two words"], "env": {"T": "${GH_TOKEN}"}}}}`), 0o644)
+	cfg, err := Load(Input{Files: DefaultFiles(env, root), Project: ProjectFile(root), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, shown []string
+	for _, p := range PendingTrust(cfg, env, root) {
+		names, shown = append(names, p.Name), append(shown, p.Shown)
+	}
+	got := strings.Join(names, "; ")
+	if want := ".agent/config.toml: base_url; .mcp.json: MCP server gh"; got != want {
+		t.Errorf("pending = %q, want %q (shell is the user's only: no trust applies it)", got, want)
+	}
+	if len(shown) == 2 && shown[1] != ".mcp.json: MCP server gh runs:\nT=\"${GH_TOKEN}\" npx -y 'two words'" {
+		t.Errorf("the server is shown as %q", shown[1])
+	}
+}
