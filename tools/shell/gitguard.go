@@ -224,6 +224,9 @@ func gitdirOf(p string) string {
 type moved struct {
 	rel string // where it was
 	to  string // where it is now, relative to the project; "" when it could not be moved
+	// note says why it was renamed in place rather than moved into
+	// .agent/quarantine.
+	note string
 	top bool   // a marker of the project folder as a bare repository
 	// unsure: the walk before the command did not reach it, so it may
 	// have been there, unprotected, and changed by the command.
@@ -258,7 +261,7 @@ func (g *gitGuard) check(maxDirs int, maxTime time.Duration) gitReport {
 			}
 			m.unsure = true
 		}
-		m.to, m.err = quarantine(g.root, r.rel, stamp)
+		m.to, m.note, m.err = quarantine(g.root, r.rel, stamp)
 		rep.moved = append(rep.moved, m)
 	}
 	return rep

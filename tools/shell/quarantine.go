@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
 // What the git guard (gitguard.go) does with a repository a command
@@ -78,47 +80,62 @@ func touchedSince(p string, start time.Time) bool {
 }
 
 // quarantine moves the repository at rel into .agent/quarantine under a
-// name git does not look for, keeping everything in it. When that cannot
-// be (another file system), it is renamed where it is.
-func quarantine(root, rel, stamp string) (string, error) {
-	from := filepath.Join(root, filepath.FromSlash(rel))
+// name git does not look for, keeping everything in it. Every step goes
+// through an os.Root of the project, so nothing is moved out of it. When
+// .agent/quarantine cannot hold it (a link or a file there, as a cloned
+// repository may ship, or another file system), it is renamed where it
+// is, and why is said in note.
+func quarantine(root, rel, stamp string) (to, note string, err error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return "", "", err
+	}
+	defer r.Close()
 	name := stamp + "-" + strings.ReplaceAll(rel, "/", "_")
-	dir := filepath.Join(root, ".agent", quarantineDir)
-	err := os.MkdirAll(dir, 0o700)
+	dir := ".agent/" + quarantineDir
+	err = backup.CheckReal(r, dir)
 	if err == nil {
-		var to string
-		if to, err = freeName(filepath.Join(dir, name)); err == nil {
-			if err = os.Rename(from, to); err == nil {
-				return filepath.ToSlash(must(filepath.Rel(root, to))), nil
+		err = r.MkdirAll(dir, 0o700)
+	}
+	if err == nil {
+		if to, err = freeName(r, dir+"/"+name); err == nil {
+			if err = r.Rename(rel, to); err == nil {
+				return to, "", nil
 			}
 		}
 	}
+	note = "not into .agent/quarantine: " + err.Error()
+	var linked *backup.LinkedError
+	switch {
+	case errors.As(err, &linked) && linked.Link:
+		note = "not into .agent/quarantine: " + linked.Path + " is a symlink, which the agent does not follow"
+	case errors.As(err, &linked):
+		note = "not into .agent/quarantine: " + linked.Path + " is not a folder"
+	}
 	// Beside itself, on its own file system.
-	to, ferr := freeName(from + ".quarantined-" + stamp)
+	to, ferr := freeName(r, rel+".quarantined-"+stamp)
 	if ferr != nil {
-		return "", err
+		return "", "", err
 	}
-	if rerr := os.Rename(from, to); rerr != nil {
-		return "", rerr
+	if rerr := r.Rename(rel, to); rerr != nil {
+		return "", "", rerr
 	}
-	return filepath.ToSlash(must(filepath.Rel(root, to))), nil
+	return to, note, nil
 }
 
-// freeName is p, or p-2, p-3... whichever does not exist yet.
-func freeName(p string) (string, error) {
+// freeName is p, or p-2, p-3... whichever does not exist yet in r.
+func freeName(r *os.Root, p string) (string, error) {
 	for i := 1; i < 1000; i++ {
 		c := p
 		if i > 1 {
 			c = fmt.Sprintf("%s-%d", p, i)
 		}
-		if _, err := os.Lstat(c); os.IsNotExist(err) {
+		if _, err := r.Lstat(c); errors.Is(err, fs.ErrNotExist) {
 			return c, nil
 		}
 	}
 	return "", fmt.Errorf("no free name for %s", p)
 }
-
-func must(s string, _ error) string { return s }
 
 // render says what the guard did, for the model (text) and for the
 // person (alerts).
@@ -136,6 +153,8 @@ func (r gitReport) render() (text string, alerts []string) {
 		switch {
 		case m.err != nil:
 			alert = fmt.Sprintf("the command %s; it could not be moved away (%v): do not run git there until you have checked it", what, m.err)
+		case m.note != "":
+			alert = fmt.Sprintf("the command %s, whose config git would run outside the sandbox; renamed to %s (%s)", what, m.to, m.note)
 		default:
 			alert = fmt.Sprintf("the command %s, whose config git would run outside the sandbox; moved to %s", what, m.to)
 		}

@@ -318,9 +318,14 @@ func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools
 	return res
 }
 
+// plural is n and what, made plural when n is not 1 ("repository" →
+// "repositories").
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
+	}
+	if stem, ok := strings.CutSuffix(what, "y"); ok && !strings.HasSuffix(stem, "a") && !strings.HasSuffix(stem, "e") && !strings.HasSuffix(stem, "o") {
+		return strconv.Itoa(n) + " " + stem + "ies"
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
