@@ -227,7 +227,7 @@ type moved struct {
 	// note says why it was renamed in place rather than moved into
 	// .agent/quarantine.
 	note string
-	top bool   // a marker of the project folder as a bare repository
+	top  bool // a marker of the project folder as a bare repository
 	// unsure: the walk before the command did not reach it, so it may
 	// have been there, unprotected, and changed by the command.
 	unsure bool
