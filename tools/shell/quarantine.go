@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -137,32 +138,84 @@ func freeName(r *os.Root, p string) (string, error) {
 	return "", fmt.Errorf("no free name for %s", p)
 }
 
+// moved is one thing the guard took out of git's way.
+type moved struct {
+	rel string // where it was, relative to the project (absolute outside it)
+	to  string // where it is now, likewise; "" when it could not be moved
+	// note says why it was renamed in place rather than moved into
+	// .agent/quarantine.
+	note string
+	// marker: an entry that made the folder dir a git directory (the
+	// project folder when dir is "").
+	marker bool
+	dir    string
+	// why: a path git reads settings or programs from, and the setting
+	// that names it; replaced says it was there before and the command
+	// put another in its place.
+	why      string
+	replaced bool
+	// unsure: the walk before the command did not reach it, so it may
+	// have been there, unprotected, and changed by the command.
+	unsure bool
+	err    error
+}
+
+// gitReport is what the guard found after a command.
+type gitReport struct {
+	moved []moved
+	why   string // the walk after the command stopped early
+}
+
+// count is how many things were moved away: the markers of one folder
+// count once.
+func (r gitReport) count() int {
+	n := 0
+	for i, m := range r.moved {
+		if !m.marker || !slices.ContainsFunc(r.moved[:i], func(o moved) bool { return o.marker && o.dir == m.dir }) {
+			n++
+		}
+	}
+	return n
+}
+
+// what says what the command did, for an alert.
+func (m moved) what() string {
+	switch {
+	case m.why != "" && m.replaced:
+		return fmt.Sprintf("replaced %s, which git reads settings or programs from (%s): git would run what it holds outside the sandbox", m.rel, m.why)
+	case m.why != "":
+		return fmt.Sprintf("created %s, which git reads settings or programs from (%s): git would run what it holds outside the sandbox", m.rel, m.why)
+	case m.marker && m.dir == "":
+		return "created " + m.rel + ", which made the project folder a git repository to git, whose config git would run outside the sandbox"
+	case m.marker:
+		return "created " + m.rel + ", which made " + m.dir + " a git repository to git, whose config git would run outside the sandbox"
+	case m.unsure:
+		return "created or changed " + m.rel + ", a git repository the sandbox had not protected, whose config git would run outside the sandbox"
+	}
+	return "created " + m.rel + ", a git repository, whose config git would run outside the sandbox"
+}
+
 // render says what the guard did, for the model (text) and for the
 // person (alerts).
 func (r gitReport) render() (text string, alerts []string) {
 	var b strings.Builder
 	for _, m := range r.moved {
-		what := "created " + m.rel + ", a git repository"
-		switch {
-		case m.top:
-			what = "created " + m.rel + ", which made the project folder a git repository to git"
-		case m.unsure:
-			what = "created or changed " + m.rel + ", a git repository the sandbox had not protected"
-		}
 		var alert string
 		switch {
 		case m.err != nil:
+			what, _, _ := strings.Cut(m.what(), ", whose config")
+			what, _, _ = strings.Cut(what, ": git would run")
 			alert = fmt.Sprintf("the command %s; it could not be moved away (%v): do not run git there until you have checked it", what, m.err)
 		case m.note != "":
-			alert = fmt.Sprintf("the command %s, whose config git would run outside the sandbox; renamed to %s (%s)", what, m.to, m.note)
+			alert = fmt.Sprintf("the command %s; renamed to %s (%s)", m.what(), m.to, m.note)
 		default:
-			alert = fmt.Sprintf("the command %s, whose config git would run outside the sandbox; moved to %s", what, m.to)
+			alert = fmt.Sprintf("the command %s; moved to %s", m.what(), m.to)
 		}
 		alerts = append(alerts, alert)
 		fmt.Fprintf(&b, "Warning: %s.\n", upperFirst(alert))
 	}
 	if len(r.moved) > 0 {
-		b.WriteString("Commands cannot create or change git repositories: git is for the user to run.\n")
+		b.WriteString("Commands cannot create or change git repositories, nor the files git's config names: git is for the user to run.\n")
 	}
 	if r.why != "" {
 		fmt.Fprintf(&b, "Not all of the project was checked for new git repositories: %s.\n", r.why)
@@ -207,7 +260,11 @@ func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
 		return
 	}
 	if len(rep.moved) > 0 {
-		r.Message += "; " + plural(len(rep.moved), "planted git repository") + " moved away"
+		what := "planted git repository"
+		if slices.ContainsFunc(rep.moved, func(m moved) bool { return m.why != "" }) {
+			what = "planted git file"
+		}
+		r.Message += "; " + plural(rep.count(), what) + " moved away"
 	}
 	r.Content += "\n" + text
 }

@@ -213,6 +213,12 @@ func (t *Tool) look(c *call) before {
 // limits it hit, the repositories it planted) and makes its result: for
 // a call, its answer; for a job, what its end reports.
 func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
+	// The guard first, so that the changed files name what is there,
+	// not what it moved away.
+	var rep gitReport
+	if b.git != nil {
+		rep = b.git.check(t.opts.ScanFiles, t.opts.ScanTime)
+	}
 	after := scan(t.root, b.ig, t.opts.ScanFiles, t.opts.ScanTime)
 	r := t.result(c, b.net, o, b.files, after)
 	if o.hitLimit {
@@ -222,7 +228,7 @@ func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
 		r.Message += fmt.Sprintf("; killed for memory: the command went over its memory limit of %s", sizeText(t.opts.MemoryLimit))
 	}
 	if b.git != nil {
-		t.reportGit(&r, b.git.check(t.opts.ScanFiles, t.opts.ScanTime))
+		t.reportGit(&r, rep)
 	}
 	return r
 }

@@ -296,32 +296,15 @@ func (w walker) gitSetting(s Word) {
 		return
 	}
 	key, val, _ := strings.Cut(s.Text, "=")
-	key = strings.ToLower(key)
-	via := "git -c " + key
-	last := key[strings.LastIndexByte(key, '.')+1:]
-	switch {
-	case strings.HasPrefix(key, "alias.") || key == "credential.helper":
+	via := "git -c " + strings.ToLower(key)
+	switch GitSetting(key) {
+	case GitBangCommand:
 		if cmd, ok := strings.CutPrefix(val, "!"); ok {
 			w.valueRuns(via, Word{Text: cmd})
 		}
-	case key == "include.path" || strings.HasPrefix(key, "includeif.") || key == "core.hookspath":
+	case GitFile:
 		w.p.unknown("%s makes git run code from a file", via)
-	case gitCommandKey(key) || strings.HasPrefix(key, "pager."),
-		strings.HasPrefix(key, "filter.") && (last == "clean" || last == "smudge" || last == "process"),
-		strings.HasPrefix(key, "diff.") && (last == "command" || last == "textconv"),
-		strings.HasPrefix(key, "merge.") && last == "driver",
-		strings.HasPrefix(key, "gpg.") && last == "program":
+	case GitCommand:
 		w.valueRuns(via, Word{Text: val})
 	}
-}
-
-// gitCommandKey reports whether a git setting's value is a command git
-// runs.
-func gitCommandKey(key string) bool {
-	switch key {
-	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass", "core.gitproxy",
-		"sequence.editor", "diff.external", "interactive.difffilter", "uploadpack.packobjectshook":
-		return true
-	}
-	return false
 }
