@@ -4,9 +4,11 @@
 //
 // Inside the sandbox the project folder is writable except .git and
 // .agent (read-only), and every nested git repository found at the
-// command's start (read-only too); a repository the command creates is
-// moved into .agent/quarantine after it, and the result's alerts tell the
-// person (gitguard.go); the user's build caches are writable; the home
+// command's start, with the files their configs name for git to run or
+// read (read-only too); a repository the command creates, or such a file,
+// is moved into .agent/quarantine after it, and the result's alerts tell
+// the person (gitguard.go, gitprotect.go); the user's build caches are
+// writable; the home
 // folder is hidden apart from those and the tool folders on PATH; the rest
 // of the system is read-only; /tmp and /run are private and empty; there
 // is no network unless the user allows it for the command; the command has

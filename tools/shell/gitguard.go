@@ -6,7 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -15,20 +15,33 @@ import (
 // core.pager, hooks, filters) when a person types git status in it,
 // outside any sandbox. So a sandboxed command must not leave such a
 // repository behind: the ones there before it are mounted read-only
-// (found by a bounded walk at its start), and a new one, which bubblewrap
+// (found by a bounded walk at its start), with the files and folders
+// their configs name (gitconfig.go), and a new one, which bubblewrap
 // cannot forbid ahead of time, is found after it and moved into
 // .agent/quarantine, where git does not look, and the person is told.
+// What git takes for a repository follows git's own rules (gitdir.go).
 
-// repo is a place git reads a repository from: a .git entry (folder,
-// file pointing elsewhere, or link), or a folder shaped like a bare
-// repository (HEAD, objects/, refs/); for the project folder itself,
-// each of those three.
+// repoKind tells the two ways git finds a repository in a folder.
+type repoKind int
+
+const (
+	// dotGit: a .git entry (folder, file pointing elsewhere, or link).
+	dotGit repoKind = iota
+	// gitDir: a folder git takes for a git directory itself (a bare
+	// repository, or HEAD with a commondir file); for the project folder
+	// too.
+	gitDir
+)
+
+// repo is a place git reads a repository from.
 type repo struct {
-	rel string // slash-separated, relative to the project
-	id  fileID
-	// top: one of the markers that make the project folder itself a
-	// bare repository.
-	top bool
+	rel  string // slash-separated, relative to the project; "" for the project folder
+	id   fileID
+	kind repoKind
+	// whole: a git directory that holds nothing but a repository's
+	// entries, which moves as one; otherwise only the entries that make
+	// it one (gitMarkers) are moved, and the person's files stay.
+	whole bool
 }
 
 // fileID tells one file from another across renames.
@@ -44,23 +57,27 @@ func idOf(fi fs.FileInfo) fileID {
 // repoScan is the repositories of the project at one moment. A walk that
 // ran out of folders or time is incomplete, and why says so.
 type repoScan struct {
-	repos   []repo
+	repos []repo
+	// markers are the entries named like gitMarkers seen anywhere, so
+	// that the ones a command added to a folder are told from the
+	// person's.
+	markers map[fileID]bool
 	why     string
-	topBare bool // the project folder itself is shaped like a bare repository
 }
 
 // findRepos walks root breadth first, ignored folders included (a
 // repository in node_modules runs as well as any), reading at most
 // maxDirs folders within maxTime: the bounds of the changed-files scan.
-// Files are not looked at, only the names of folders' entries, so a walk
-// costs one read per folder. Links are not followed; .agent at the top
-// and the insides of repositories are skipped.
+// Files are not looked at, only the names of folders' entries (and HEAD
+// and commondir where a folder has them), so a walk costs one read per
+// folder. Links are not followed; .agent at the top and the insides of
+// repositories are skipped.
 func findRepos(root string, maxDirs int, maxTime time.Duration) repoScan {
-	var s repoScan
+	s := repoScan{markers: map[fileID]bool{}}
 	deadline := time.Now().Add(maxTime)
-	add := func(rel string, top bool) {
+	add := func(rel string, kind repoKind, whole bool) {
 		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
-			s.repos = append(s.repos, repo{rel: rel, id: idOf(fi), top: top})
+			s.repos = append(s.repos, repo{rel: rel, id: idOf(fi), kind: kind, whole: whole})
 		}
 	}
 	queue := []string{""}
@@ -75,29 +92,37 @@ func findRepos(root string, maxDirs int, maxTime time.Duration) repoScan {
 		}
 		rel := queue[0]
 		queue = queue[1:]
-		ents, err := readNames(filepath.Join(root, filepath.FromSlash(rel)))
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		ents, err := readNames(dir)
 		if err != nil {
 			continue // unreadable: look at what can be seen
 		}
-		if rel == "" {
-			// The project folder itself: git takes it for a bare
-			// repository when it has no .git. Its markers are kept
-			// track of, so that the ones a command made are moved away.
-			s.topBare = bareShaped(ents)
-			for _, e := range ents {
-				if n := e.Name(); n == "HEAD" || n == "objects" || n == "refs" {
-					add(n, true)
+		var names map[string]bool
+		whole := rel != ""
+		for _, e := range ents {
+			n := e.Name()
+			whole = whole && repoName(n)
+			if slices.Contains(gitMarkers, n) {
+				if names == nil {
+					names = map[string]bool{}
+				}
+				names[n] = true
+				if fi, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+					s.markers[idOf(fi)] = true
 				}
 			}
-		} else if bareShaped(ents) {
-			add(rel, false)
-			continue
+		}
+		if names != nil && isGitDir(dir, names) {
+			add(rel, gitDir, whole)
+			if whole {
+				continue
+			}
 		}
 		for _, e := range ents {
 			child := path.Join(rel, e.Name())
 			switch {
 			case e.Name() == ".git":
-				add(child, false)
+				add(child, dotGit, false)
 			case rel == "" && e.Name() == ".agent":
 			case e.IsDir():
 				queue = append(queue, child)
@@ -117,39 +142,36 @@ func readNames(dir string) ([]fs.DirEntry, error) {
 	return f.ReadDir(-1)
 }
 
-// bareShaped reports whether a folder holding ents is one git would take
-// for a bare repository when run inside it.
-func bareShaped(ents []fs.DirEntry) bool {
-	var head, objects, refs bool
-	for _, e := range ents {
-		switch e.Name() {
-		case "HEAD":
-			head = !e.IsDir()
-		case "objects":
-			objects = e.IsDir()
-		case "refs":
-			refs = e.IsDir()
-		}
-	}
-	return head && objects && refs
-}
-
 // gitGuard is what one command's guard saw before the command.
 type gitGuard struct {
 	root   string
+	env    map[string]string // the person's environment: HOME and git's config variables
 	before repoScan
 	known  map[fileID]bool
 	start  time.Time
+	// watched are the paths git reads settings or programs from that a
+	// command could create or put in place of the ones there (readOnly
+	// fills it).
+	watched []watched
 }
 
-// maxProtected bounds the repositories mounted read-only for one command:
-// each mount costs the sandbox's start. Beyond it, a repository is
-// treated as one the walk did not reach.
+// watched is one path git reads from, as it was before the command.
+type watched struct {
+	path    string // absolute
+	existed bool
+	id      fileID
+	why     string // "core.hookspath in .git/config"
+}
+
+// maxProtected bounds the repositories mounted read-only for one command
+// (and the paths their configs name): each mount costs the sandbox's
+// start. Beyond it, a repository is treated as one the walk did not
+// reach.
 const maxProtected = 500
 
 // guardGit looks for the project's repositories before a command.
 func (t *Tool) guardGit() *gitGuard {
-	g := &gitGuard{root: t.root, known: map[fileID]bool{}, start: time.Now()}
+	g := &gitGuard{root: t.root, env: envMap(t.opts.Env), known: map[fileID]bool{}, start: time.Now()}
 	g.before = findRepos(t.root, t.opts.ScanFiles, t.opts.ScanTime)
 	if len(g.before.repos) > maxProtected {
 		g.before.repos = g.before.repos[:maxProtected]
@@ -159,107 +181,4 @@ func (t *Tool) guardGit() *gitGuard {
 		g.known[r.id] = true
 	}
 	return g
-}
-
-// readOnly are the paths the sandbox mounts read-only for the command:
-// every repository found but the top .git (which the sandbox always
-// mounts), and the folders .git files point to when a command could
-// otherwise write them (in the project or a writable cache). A target is
-// judged by where its links land, so that a pointer cannot make a hidden
-// folder of the home visible.
-func (g *gitGuard) readOnly(caches []string) []string {
-	var out []string
-	writable := func(p string) bool {
-		if within(g.root, p) {
-			return !within(filepath.Join(g.root, ".git"), p) && !within(filepath.Join(g.root, ".agent"), p)
-		}
-		for _, c := range caches {
-			if within(c, p) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, r := range g.before.repos {
-		if r.top {
-			continue // the person's own files at the top, not a repository's
-		}
-		abs := filepath.Join(g.root, filepath.FromSlash(r.rel))
-		if r.rel != ".git" {
-			if real, err := filepath.EvalSymlinks(abs); err == nil && writable(real) {
-				out = append(out, real)
-			}
-		}
-		if target := gitdirOf(abs); target != "" {
-			if real, err := filepath.EvalSymlinks(target); err == nil && writable(real) {
-				out = append(out, real)
-			}
-		}
-	}
-	return out
-}
-
-// gitdirOf is the folder a .git file points to ("gitdir: ../x"), or "".
-func gitdirOf(p string) string {
-	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return ""
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if dir = strings.TrimSpace(dir); !ok || dir == "" {
-		return ""
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(p), dir)
-	}
-	return filepath.Clean(dir)
-}
-
-// moved is one repository the guard took out of the project.
-type moved struct {
-	rel string // where it was
-	to  string // where it is now, relative to the project; "" when it could not be moved
-	top bool   // a marker of the project folder as a bare repository
-	// unsure: the walk before the command did not reach it, so it may
-	// have been there, unprotected, and changed by the command.
-	unsure bool
-	err    error
-}
-
-// gitReport is what the guard found after a command.
-type gitReport struct {
-	moved []moved
-	why   string // the walk after the command stopped early
-}
-
-// check looks for repositories the command created, or changed when the
-// walk before it had not reached them, and moves them into
-// .agent/quarantine.
-func (g *gitGuard) check(maxDirs int, maxTime time.Duration) gitReport {
-	after := findRepos(g.root, maxDirs, maxTime)
-	rep := gitReport{why: after.why}
-	stamp := time.Now().Format("20060102-150405")
-	for _, r := range after.repos {
-		if g.known[r.id] || r.top && !after.topBare {
-			continue // there before, and read-only during the command; or a file of the person's
-		}
-		abs := filepath.Join(g.root, filepath.FromSlash(r.rel))
-		m := moved{rel: r.rel, top: r.top}
-		if g.before.why != "" {
-			// The walk before may have missed it: take it only if the
-			// command made or changed it.
-			if !touchedSince(abs, g.start) {
-				continue
-			}
-			m.unsure = true
-		}
-		m.to, m.err = quarantine(g.root, r.rel, stamp)
-		rep.moved = append(rep.moved, m)
-	}
-	return rep
 }

@@ -237,3 +237,75 @@ func BenchmarkFindRepos(b *testing.B) {
 		}
 	}
 }
+
+// TestQuarantineNeverLeavesTheProject: a cloned project may ship
+// .agent/quarantine as a link (to ~/.bashrc.d, whose files a shell
+// sources) or as a file; a planted repository is then renamed where it
+// is, never moved through the link, and the alert says so.
+func TestQuarantineNeverLeavesTheProject(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir, outside string)
+		why   string
+	}{
+		{"linked quarantine", func(t *testing.T, dir, outside string) {
+			os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
+			if err := os.Symlink(outside, filepath.Join(dir, ".agent/quarantine")); err != nil {
+				t.Fatal(err)
+			}
+		}, ".agent/quarantine is a symlink"},
+		{"quarantine is a file", func(t *testing.T, dir, outside string) {
+			os.MkdirAll(filepath.Join(dir, ".agent"), 0o755)
+			os.WriteFile(filepath.Join(dir, ".agent/quarantine"), nil, 0o644)
+		}, ".agent/quarantine is not a folder"},
+		{"linked .agent", func(t *testing.T, dir, outside string) {
+			if err := os.Symlink(outside, filepath.Join(dir, ".agent")); err != nil {
+				t.Fatal(err)
+			}
+		}, ".agent is a symlink"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := project(t, map[string]string{"docs/a.md": ""})
+			outside := t.TempDir()
+			tc.setup(t, dir, outside)
+			g := New(dir, Options{}).guardGit()
+			// What the command plants: a .git file holding shell code.
+			os.WriteFile(filepath.Join(dir, "docs/.git"), []byte("touch /tmp/x # gitdir: nowhere\n"), 0o644)
+			rep := g.check(100, time.Second)
+			if len(rep.moved) != 1 || rep.moved[0].err != nil {
+				t.Fatalf("moved %+v", rep.moved)
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+				t.Fatalf("moved out of the project: %v", ents)
+			}
+			m := rep.moved[0]
+			if !strings.HasPrefix(m.to, "docs/.git.quarantined-") {
+				t.Errorf("renamed to %q, want beside itself", m.to)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, m.to)); err != nil {
+				t.Errorf("the renamed repository is not there: %v", err)
+			}
+			_, alerts := rep.render()
+			if len(alerts) != 1 || !strings.Contains(alerts[0], "renamed to "+m.to) || !strings.Contains(alerts[0], tc.why) || strings.Contains(alerts[0], "moved to") {
+				t.Errorf("alerts %q", alerts)
+			}
+		})
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		what string
+		want string
+	}{
+		{1, "planted git repository", "1 planted git repository"},
+		{3, "planted git repository", "3 planted git repositories"},
+		{2, "project file", "2 project files"},
+		{2, "key", "2 keys"},
+	} {
+		if got := plural(tc.n, tc.what); got != tc.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", tc.n, tc.what, got, tc.want)
+		}
+	}
+}

@@ -1,15 +1,18 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
 // What the git guard (gitguard.go) does with a repository a command
@@ -78,72 +81,141 @@ func touchedSince(p string, start time.Time) bool {
 }
 
 // quarantine moves the repository at rel into .agent/quarantine under a
-// name git does not look for, keeping everything in it. When that cannot
-// be (another file system), it is renamed where it is.
-func quarantine(root, rel, stamp string) (string, error) {
-	from := filepath.Join(root, filepath.FromSlash(rel))
+// name git does not look for, keeping everything in it. Every step goes
+// through an os.Root of the project, so nothing is moved out of it. When
+// .agent/quarantine cannot hold it (a link or a file there, as a cloned
+// repository may ship, or another file system), it is renamed where it
+// is, and why is said in note.
+func quarantine(root, rel, stamp string) (to, note string, err error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return "", "", err
+	}
+	defer r.Close()
 	name := stamp + "-" + strings.ReplaceAll(rel, "/", "_")
-	dir := filepath.Join(root, ".agent", quarantineDir)
-	err := os.MkdirAll(dir, 0o700)
+	dir := ".agent/" + quarantineDir
+	err = backup.CheckReal(r, dir)
 	if err == nil {
-		var to string
-		if to, err = freeName(filepath.Join(dir, name)); err == nil {
-			if err = os.Rename(from, to); err == nil {
-				return filepath.ToSlash(must(filepath.Rel(root, to))), nil
+		err = r.MkdirAll(dir, 0o700)
+	}
+	if err == nil {
+		if to, err = freeName(r, dir+"/"+name); err == nil {
+			if err = r.Rename(rel, to); err == nil {
+				return to, "", nil
 			}
 		}
 	}
+	note = "not into .agent/quarantine: " + err.Error()
+	var linked *backup.LinkedError
+	switch {
+	case errors.As(err, &linked) && linked.Link:
+		note = "not into .agent/quarantine: " + linked.Path + " is a symlink, which the agent does not follow"
+	case errors.As(err, &linked):
+		note = "not into .agent/quarantine: " + linked.Path + " is not a folder"
+	}
 	// Beside itself, on its own file system.
-	to, ferr := freeName(from + ".quarantined-" + stamp)
+	to, ferr := freeName(r, rel+".quarantined-"+stamp)
 	if ferr != nil {
-		return "", err
+		return "", "", err
 	}
-	if rerr := os.Rename(from, to); rerr != nil {
-		return "", rerr
+	if rerr := r.Rename(rel, to); rerr != nil {
+		return "", "", rerr
 	}
-	return filepath.ToSlash(must(filepath.Rel(root, to))), nil
+	return to, note, nil
 }
 
-// freeName is p, or p-2, p-3... whichever does not exist yet.
-func freeName(p string) (string, error) {
+// freeName is p, or p-2, p-3... whichever does not exist yet in r.
+func freeName(r *os.Root, p string) (string, error) {
 	for i := 1; i < 1000; i++ {
 		c := p
 		if i > 1 {
 			c = fmt.Sprintf("%s-%d", p, i)
 		}
-		if _, err := os.Lstat(c); os.IsNotExist(err) {
+		if _, err := r.Lstat(c); errors.Is(err, fs.ErrNotExist) {
 			return c, nil
 		}
 	}
 	return "", fmt.Errorf("no free name for %s", p)
 }
 
-func must(s string, _ error) string { return s }
+// moved is one thing the guard took out of git's way.
+type moved struct {
+	rel string // where it was, relative to the project (absolute outside it)
+	to  string // where it is now, likewise; "" when it could not be moved
+	// note says why it was renamed in place rather than moved into
+	// .agent/quarantine.
+	note string
+	// marker: an entry that made the folder dir a git directory (the
+	// project folder when dir is "").
+	marker bool
+	dir    string
+	// why: a path git reads settings or programs from, and the setting
+	// that names it; replaced says it was there before and the command
+	// put another in its place.
+	why      string
+	replaced bool
+	// unsure: the walk before the command did not reach it, so it may
+	// have been there, unprotected, and changed by the command.
+	unsure bool
+	err    error
+}
+
+// gitReport is what the guard found after a command.
+type gitReport struct {
+	moved []moved
+	why   string // the walk after the command stopped early
+}
+
+// count is how many things were moved away: the markers of one folder
+// count once.
+func (r gitReport) count() int {
+	n := 0
+	for i, m := range r.moved {
+		if !m.marker || !slices.ContainsFunc(r.moved[:i], func(o moved) bool { return o.marker && o.dir == m.dir }) {
+			n++
+		}
+	}
+	return n
+}
+
+// what says what the command did, for an alert.
+func (m moved) what() string {
+	switch {
+	case m.why != "" && m.replaced:
+		return fmt.Sprintf("replaced %s, which git reads settings or programs from (%s): git would run what it holds outside the sandbox", m.rel, m.why)
+	case m.why != "":
+		return fmt.Sprintf("created %s, which git reads settings or programs from (%s): git would run what it holds outside the sandbox", m.rel, m.why)
+	case m.marker && m.dir == "":
+		return "created " + m.rel + ", which made the project folder a git repository to git, whose config git would run outside the sandbox"
+	case m.marker:
+		return "created " + m.rel + ", which made " + m.dir + " a git repository to git, whose config git would run outside the sandbox"
+	case m.unsure:
+		return "created or changed " + m.rel + ", a git repository the sandbox had not protected, whose config git would run outside the sandbox"
+	}
+	return "created " + m.rel + ", a git repository, whose config git would run outside the sandbox"
+}
 
 // render says what the guard did, for the model (text) and for the
 // person (alerts).
 func (r gitReport) render() (text string, alerts []string) {
 	var b strings.Builder
 	for _, m := range r.moved {
-		what := "created " + m.rel + ", a git repository"
-		switch {
-		case m.top:
-			what = "created " + m.rel + ", which made the project folder a git repository to git"
-		case m.unsure:
-			what = "created or changed " + m.rel + ", a git repository the sandbox had not protected"
-		}
 		var alert string
 		switch {
 		case m.err != nil:
+			what, _, _ := strings.Cut(m.what(), ", whose config")
+			what, _, _ = strings.Cut(what, ": git would run")
 			alert = fmt.Sprintf("the command %s; it could not be moved away (%v): do not run git there until you have checked it", what, m.err)
+		case m.note != "":
+			alert = fmt.Sprintf("the command %s; renamed to %s (%s)", m.what(), m.to, m.note)
 		default:
-			alert = fmt.Sprintf("the command %s, whose config git would run outside the sandbox; moved to %s", what, m.to)
+			alert = fmt.Sprintf("the command %s; moved to %s", m.what(), m.to)
 		}
 		alerts = append(alerts, alert)
 		fmt.Fprintf(&b, "Warning: %s.\n", upperFirst(alert))
 	}
 	if len(r.moved) > 0 {
-		b.WriteString("Commands cannot create or change git repositories: git is for the user to run.\n")
+		b.WriteString("Commands cannot create or change git repositories, nor the files git's config names: git is for the user to run.\n")
 	}
 	if r.why != "" {
 		fmt.Fprintf(&b, "Not all of the project was checked for new git repositories: %s.\n", r.why)
@@ -188,7 +260,11 @@ func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
 		return
 	}
 	if len(rep.moved) > 0 {
-		r.Message += "; " + plural(len(rep.moved), "planted git repository") + " moved away"
+		what := "planted git repository"
+		if slices.ContainsFunc(rep.moved, func(m moved) bool { return m.why != "" }) {
+			what = "planted git file"
+		}
+		r.Message += "; " + plural(rep.count(), what) + " moved away"
 	}
 	r.Content += "\n" + text
 }

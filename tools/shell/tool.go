@@ -216,6 +216,12 @@ func (t *Tool) look(c *call) before {
 // limits it hit, the repositories it planted) and makes its result: for
 // a call, its answer; for a job, what its end reports.
 func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
+	// The guard first, so that the changed files name what is there,
+	// not what it moved away.
+	var rep gitReport
+	if b.git != nil {
+		rep = b.git.check(t.opts.ScanFiles, t.opts.ScanTime)
+	}
 	after := scan(t.root, b.ig, t.opts.ScanFiles, t.opts.ScanTime)
 	r := t.result(c, b.net, o, b.files, after)
 	if o.hitLimit {
@@ -225,7 +231,7 @@ func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
 		r.Message += fmt.Sprintf("; killed for memory: the command went over its memory limit of %s", sizeText(t.opts.MemoryLimit))
 	}
 	if b.git != nil {
-		t.reportGit(&r, b.git.check(t.opts.ScanFiles, t.opts.ScanTime))
+		t.reportGit(&r, rep)
 	}
 	return r
 }
@@ -321,9 +327,14 @@ func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools
 	return res
 }
 
+// plural is n and what, made plural when n is not 1 ("repository" →
+// "repositories").
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
+	}
+	if stem, ok := strings.CutSuffix(what, "y"); ok && !strings.HasSuffix(stem, "a") && !strings.HasSuffix(stem, "e") && !strings.HasSuffix(stem, "o") {
+		return strconv.Itoa(n) + " " + stem + "ies"
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }

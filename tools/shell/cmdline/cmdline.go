@@ -54,6 +54,11 @@ type Command struct {
 	// other than /dev/null, or its input from a file or here-document
 	// (joining or closing descriptors does not count).
 	Redirects bool
+	// parent is 1 + the index of the wrapper whose words hold this
+	// command from its word at on (timeout 5 go test: go test is at 2 in
+	// timeout's); 0 when none does. An allow rule that covers the
+	// wrapper's words beyond at covers this command too.
+	parent, at int
 }
 
 // Program is the command's program name: its first word without a
@@ -96,11 +101,31 @@ func Parse(line string) Line {
 
 type parser struct {
 	line Line
-	// arith is set when the line evaluates arithmetic, and quoted is set
-	// when a literal holds command-substitution text: bash evaluates a
-	// variable's value inside arithmetic, so together they can run a
-	// command that no word shows.
+	// arith is set when the line evaluates arithmetic (or an array
+	// subscript in a variable's name), and quoted is set when a literal
+	// holds command-substitution text: bash evaluates a variable's value
+	// inside arithmetic, so together they can run a command that no word
+	// shows.
 	arith, quoted bool
+	// What the line tells git besides its words (git.go): settings in
+	// the environment, a config file it reads from a place the line
+	// chooses or that the line writes, and how many git commands run.
+	gitEnv         map[string]Word
+	gitConfigFrom  string
+	gitConfigWrite bool
+	gitRuns        int
+}
+
+// add records a command the line runs.
+func (p *parser) add(c Command) {
+	if len(p.line.Commands) >= maxCommands {
+		p.unknown("too many commands to check")
+		return
+	}
+	for _, word := range c.Words {
+		p.line.Dynamic = p.line.Dynamic || word.Dynamic
+	}
+	p.line.Commands = append(p.line.Commands, c)
 }
 
 func (p *parser) unknown(format string, args ...any) {
@@ -129,8 +154,17 @@ func (p *parser) parse(src, via string, depth int) {
 	for _, s := range f.Stmts {
 		w.stmt(s)
 	}
-	if depth == 0 && p.arith && p.quoted {
+	if depth > 0 {
+		return
+	}
+	if p.arith && p.quoted {
 		p.unknown("arithmetic can run a command held in quoted text")
+	}
+	if p.gitRuns > 0 && p.gitConfigFrom != "" {
+		p.unknown("%s", p.gitConfigFrom)
+	}
+	if p.gitRuns > 0 && p.gitConfigWrite {
+		p.unknown("the line writes a git config file and runs git, whose aliases and programs that file can change")
 	}
 }
 

@@ -111,7 +111,7 @@ func (r Rule) covers(c Command) (Verdict, string) {
 		switch {
 		case unsure:
 			return Unsure, fmt.Sprintf("git's subcommand is decided at run time: %s", clip(c.Words[i].Text))
-		case i >= len(c.Words) || c.Words[i].Text != words[0]:
+		case i >= len(c.Words) || !sameGitCommand(words[0], c.Words[i].Text):
 			return NoMatch, ""
 		}
 		args, words = c.Words[i+1:], words[1:]
@@ -270,17 +270,22 @@ func Allowed(l Line, rules []Rule) int {
 	if len(l.Unknown) > 0 || l.Dynamic || len(l.Commands) == 0 {
 		return -1
 	}
-	first := -1
+	by := make([]int, len(l.Commands)) // the rule covering each command
 	for n, c := range l.Commands {
 		i := allowing(c, rules)
+		if i < 0 && c.parent > 0 && c.parent <= n {
+			// uv run pytest under the rule "uv run pytest": the wrapper's
+			// rule names this command's words too.
+			if pi := by[c.parent-1]; len(rules[pi].raw) > c.at {
+				i = pi
+			}
+		}
 		if i < 0 {
 			return -1
 		}
-		if n == 0 {
-			first = i
-		}
+		by[n] = i
 	}
-	return first
+	return by[0]
 }
 
 // allowing returns the index of the first rule whose words start c, or

@@ -1,6 +1,7 @@
 package cmdline
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -16,6 +17,9 @@ type walker struct {
 	// redirected is set inside a compound command whose output or input
 	// is redirected ({ go test; } > out).
 	redirected bool
+	// cur is 1 + the index of the command being looked into, for the
+	// commands it runs (Command.parent).
+	cur int
 }
 
 // stmt visits one statement: its redirections (which may hold command
@@ -25,6 +29,9 @@ func (w walker) stmt(s *syntax.Stmt) {
 	for _, r := range s.Redirs {
 		if r.Word != nil {
 			syntax.Walk(r.Word, w.visit)
+			if r.Op != syntax.RdrIn && r.Op != syntax.DplIn && r.Op != syntax.DplOut {
+				w.noteConfigWrite(w.word(r.Word).Text)
+			}
 		}
 		if r.Hdoc != nil {
 			syntax.Walk(r.Hdoc, w.visit)
@@ -59,6 +66,12 @@ func (w walker) visit(n syntax.Node) bool {
 		if n.Index != nil || n.Slice != nil {
 			w.p.arith = true
 		}
+		switch {
+		case n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P"):
+			w.p.unknown("${...@P} runs the command substitutions held in a variable's value")
+		case n.Excl && n.Names == 0 && n.Index == nil:
+			w.p.unknown("${!...} expands a variable named at run time, whose subscript can run a command")
+		}
 	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
 		w.p.line.Dynamic = true
 	case *syntax.Lit:
@@ -66,6 +79,7 @@ func (w walker) visit(n syntax.Node) bool {
 	case *syntax.SglQuoted:
 		w.noteQuoted(n.Value)
 	case *syntax.DeclClause:
+		w.p.arith = true // declare 'a[$(cmd)]' evaluates the subscript
 		for _, a := range n.Args {
 			if a.Name != nil && a.Value != nil {
 				w.assign(a.Name.Value, w.word(a.Value))
@@ -129,10 +143,8 @@ func (w walker) command(c Command) {
 	if c.Words[0].Dynamic {
 		p.unknown("the program is decided at run time: %s", clip(c.Words[0].Text))
 	}
-	for _, word := range c.Words {
-		p.line.Dynamic = p.line.Dynamic || word.Dynamic
-	}
-	p.line.Commands = append(p.line.Commands, c)
+	p.add(c)
+	w.cur = len(p.line.Commands)
 	name := c.Program()
 	args := c.Words[1:]
 	switch {
@@ -155,12 +167,25 @@ func (w walker) command(c Command) {
 		p.unknown("zsh runs the program found on PATH for %s", clip(name))
 	case (name == "mapfile" || name == "readarray") && hasShort(args, 'C'):
 		p.unknown("%s -C runs a command decided at run time", name)
+	case name == "tee" || name == "cp" || name == "mv" || name == "ln" || name == "install" || name == "dd" || name == "rsync" || name == "sed" && hasShort(args, 'i'):
+		for _, a := range args {
+			w.noteConfigWrite(strings.TrimPrefix(a.Text, "of="))
+		}
+		if name == "rsync" || name == "sed" {
+			w.runs(name, c)
+		}
+	case namesVariables(name, args):
+		// bash evaluates the subscript of a name given as a[...]: text
+		// held in it can run a command, as in arithmetic.
+		w.p.arith = true
 	case name == "trap":
 		w.trap(args)
 	case name == "find":
 		w.find(c)
 	case name == "git":
-		w.gitConfig(args)
+		w.git(c)
+	case w.gitProgram(name, c):
+	case w.runs(name, c):
 	case name == "watch":
 		w.watch(c)
 	default:
@@ -260,4 +285,28 @@ func hasShort(args []Word, letter byte) bool {
 		}
 	}
 	return false
+}
+
+// namesVariables reports whether a builtin takes a variable's name among
+// args that holds a subscript ([ -v 'a[...]' ], printf -v, read, unset,
+// getopts, mapfile, wait -p, declare and its kin written as a command).
+func namesVariables(name string, args []Word) bool {
+	switch name {
+	case "[", "test":
+		if !slices.ContainsFunc(args, func(a Word) bool { return a.Text == "-v" || a.Text == "-R" }) {
+			return false
+		}
+	case "printf":
+		if !hasShort(args, 'v') {
+			return false
+		}
+	case "wait":
+		if !hasShort(args, 'p') {
+			return false
+		}
+	case "read", "unset", "getopts", "mapfile", "readarray", "declare", "typeset", "local", "export", "readonly", "let":
+	default:
+		return false
+	}
+	return slices.ContainsFunc(args, func(a Word) bool { return a.Dynamic || strings.Contains(a.Text, "[") })
 }

@@ -108,6 +108,9 @@ func unquoteDouble(s string) string {
 // assign checks a variable set by the line: some make the shell or a
 // program run a command held in the value, or load a file.
 func (w walker) assign(name string, value Word) {
+	if w.gitEnvVar(name, value) {
+		return
+	}
 	switch {
 	case name == "BASH_ENV" || name == "ENV" || strings.HasPrefix(name, "BASH_FUNC_") || name == "LD_PRELOAD" || name == "LD_AUDIT":
 		w.p.unknown("%s makes programs run code from elsewhere", name)

@@ -10,14 +10,15 @@ import (
 // optSpec says how a wrapper's own options are written, so that the
 // command it runs is found after them.
 type optSpec struct {
-	withArg  string   // short options that take an argument (sudo -u USER)
-	longArg  []string // long options that take an argument written apart
-	operands int      // words before the command (timeout's duration)
-	assigns  bool     // NAME=VALUE words may come before the command
-	dashOpt  bool     // "-" alone is an option (env -)
-	noRun    string   // short options after which nothing runs (command -v)
-	moreArgs bool     // the command gets more arguments at run time
-	split    string   // the option whose argument holds the command's first words (env -S)
+	withArg   string   // short options that take an argument (sudo -u USER)
+	longArg   []string // long options that take an argument written apart
+	operands  int      // words before the command (timeout's duration)
+	assigns   bool     // NAME=VALUE words may come before the command
+	dashOpt   bool     // "-" alone is an option (env -)
+	noRun     string   // short options after which nothing runs (command -v)
+	noRunLong []string // long options after which nothing runs (taskset --pid)
+	moreArgs  bool     // the command gets more arguments at run time
+	split     string   // the option whose argument holds the command's first words (env -S)
 }
 
 // wrapper returns how the options of a program that runs the command
@@ -52,6 +53,49 @@ func wrapper(name string) (spec optSpec, ok bool) {
 	case "xargs":
 		return optSpec{withArg: "adEILnPs", moreArgs: true, longArg: []string{
 			"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}, true
+	case "taskset":
+		return optSpec{operands: 1, noRun: "p", noRunLong: []string{"--pid"}}, true
+	case "chrt":
+		return optSpec{withArg: "TPD", longArg: []string{"--sched-runtime", "--sched-period", "--sched-deadline"},
+			operands: 1, noRun: "pm", noRunLong: []string{"--pid", "--max"}}, true
+	case "unshare":
+		return optSpec{withArg: "SGRw", longArg: []string{"--setuid", "--setgid", "--root", "--wd", "--propagation",
+			"--map-user", "--map-group", "--map-users", "--map-groups", "--setgroups"}}, true
+	case "strace":
+		return optSpec{withArg: "abeEIoOpPsSuUX", longArg: []string{"--output", "--attach", "--trace-path", "--env",
+			"--user", "--columns", "--string-limit", "--summary-sort-by", "--trace", "--signal", "--status",
+			"--abbrev", "--verbose", "--raw", "--read", "--write", "--fault", "--inject", "--quiet", "--decode-fds"}}, true
+	case "ltrace":
+		return optSpec{withArg: "aADeFlnopsuwx", longArg: []string{"--align", "--output", "--library", "--config", "--indent"}}, true
+	case "prlimit":
+		return optSpec{noRun: "p", noRunLong: []string{"--pid"}}, true
+	case "fakeroot":
+		return optSpec{withArg: "lisb", longArg: []string{"--lib", "--faked"}}, true
+	case "chroot":
+		return optSpec{operands: 1, longArg: []string{"--userspec", "--groups"}}, true
+	case "setpriv":
+		return optSpec{longArg: []string{"--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
+			"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
+			"--apparmor-profile", "--landlock-access", "--landlock-rule"}}, true
+	case "nsenter":
+		return optSpec{withArg: "tSG", longArg: []string{"--target", "--setuid", "--setgid"}}, true
+	case "numactl":
+		return optSpec{withArg: "imNCpP", longArg: []string{"--interleave", "--membind", "--cpunodebind",
+			"--physcpubind", "--preferred", "--preferred-many"}}, true
+	case "cgexec":
+		return optSpec{withArg: "g"}, true
+	case "pkexec":
+		return optSpec{longArg: []string{"--user"}}, true
+	case "faketime":
+		return optSpec{operands: 1}, true
+	case "setarch":
+		return optSpec{operands: 1}, true
+	case "xvfb-run":
+		return optSpec{withArg: "nsfep", longArg: []string{"--server-num", "--server-args", "--auth-file", "--error-file", "--xauth-protocol"}}, true
+	case "proxychains", "proxychains4":
+		return optSpec{withArg: "f"}, true
+	case "valgrind", "eatmydata", "nocache", "catchsegv", "torsocks", "dbus-run-session", "linux32", "linux64":
+		return optSpec{}, true
 	}
 	return optSpec{}, false
 }
@@ -91,6 +135,9 @@ options:
 		case t == "-" && spec.dashOpt:
 		case strings.HasPrefix(t, "--"):
 			opt, val, eq := strings.Cut(t, "=")
+			if slices.Contains(spec.noRunLong, opt) {
+				return // taskset --pid: nothing runs
+			}
 			if !eq && slices.Contains(spec.longArg, opt) {
 				if i+1 < len(args) {
 					val = args[i+1].Text
@@ -150,7 +197,11 @@ options:
 	if len(words) == 0 {
 		return
 	}
-	w.command(Command{Words: words, Via: name, MoreArgs: c.MoreArgs || spec.moreArgs, Assigns: assigns, Redirects: c.Redirects})
+	child := Command{Words: words, Via: name, MoreArgs: c.MoreArgs || spec.moreArgs, Assigns: assigns, Redirects: c.Redirects}
+	if len(front) == 0 && len(c.Words) == len(args)+1 {
+		child.parent, child.at = w.cur, i+1
+	}
+	w.command(child)
 }
 
 // shellWords splits s into words as a shell would, when they are all
@@ -238,90 +289,4 @@ options:
 	default:
 		w.p.unknown("%s reads the commands it runs from its input", name)
 	}
-}
-
-// gitGlobalArg reports whether opt is one of git's own options (before
-// the subcommand) that take the next word as their argument.
-func gitGlobalArg(opt string) bool {
-	switch opt {
-	case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix":
-		return true
-	}
-	return false
-}
-
-// gitSubcommand returns the index in words (the program first) of git's
-// subcommand, after git's own options; unsure is true when an option
-// before it is decided at run time.
-func gitSubcommand(words []Word) (i int, unsure bool) {
-	for i = 1; i < len(words); i++ {
-		t := words[i].Text
-		switch {
-		case words[i].Dynamic:
-			return i, true
-		case gitGlobalArg(t):
-			i++
-		case strings.HasPrefix(t, "-"):
-		default:
-			return i, false
-		}
-	}
-	return i, false
-}
-
-// gitConfig looks into the settings given with git -c that git runs as
-// commands (an alias starting with "!", core.pager, core.sshCommand...).
-func (w walker) gitConfig(args []Word) {
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		switch {
-		case args[i].Dynamic:
-			return
-		case t == "-c" && i+1 < len(args):
-			i++
-			w.gitSetting(args[i])
-		case strings.HasPrefix(t, "--config-env"):
-			w.p.unknown("git --config-env takes a setting from the environment")
-		case gitGlobalArg(t):
-			i++
-		case !strings.HasPrefix(t, "-"):
-			return
-		}
-	}
-}
-
-func (w walker) gitSetting(s Word) {
-	if s.Dynamic {
-		w.p.unknown("git -c with a setting decided at run time: %s", clip(s.Text))
-		return
-	}
-	key, val, _ := strings.Cut(s.Text, "=")
-	key = strings.ToLower(key)
-	via := "git -c " + key
-	last := key[strings.LastIndexByte(key, '.')+1:]
-	switch {
-	case strings.HasPrefix(key, "alias.") || key == "credential.helper":
-		if cmd, ok := strings.CutPrefix(val, "!"); ok {
-			w.valueRuns(via, Word{Text: cmd})
-		}
-	case key == "include.path" || strings.HasPrefix(key, "includeif.") || key == "core.hookspath":
-		w.p.unknown("%s makes git run code from a file", via)
-	case gitCommandKey(key) || strings.HasPrefix(key, "pager."),
-		strings.HasPrefix(key, "filter.") && (last == "clean" || last == "smudge" || last == "process"),
-		strings.HasPrefix(key, "diff.") && (last == "command" || last == "textconv"),
-		strings.HasPrefix(key, "merge.") && last == "driver",
-		strings.HasPrefix(key, "gpg.") && last == "program":
-		w.valueRuns(via, Word{Text: val})
-	}
-}
-
-// gitCommandKey reports whether a git setting's value is a command git
-// runs.
-func gitCommandKey(key string) bool {
-	switch key {
-	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass", "core.gitproxy",
-		"sequence.editor", "diff.external", "interactive.difffilter", "uploadpack.packobjectshook":
-		return true
-	}
-	return false
 }
