@@ -13,4 +13,7 @@ type Image struct {
 	Data []byte
 	// Path is where it came from (project-relative), for the model.
 	Path string
+	// Width and Height are its size in pixels once the loop has fitted
+	// it to the model; 0 before.
+	Width, Height int
 }

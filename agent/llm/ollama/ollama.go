@@ -118,7 +118,7 @@ func (m *Model) Name() string { return "ollama/" + m.o.Model }
 // policy allows until text has been yielded. A conversation whose window
 // was not chosen yet gets one sized to this first request.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
-	numCtx := m.Window(ctx, llm.EstimateRequest(req)+replyRoom(req)+workRoom).Tokens
+	numCtx := m.Window(ctx, llm.EstimateRequestWith(req, ImageTokens)+replyRoom(req)+workRoom).Tokens
 	return m.o.Policy.Stream(ctx, m.ep, func(ctx context.Context) iter.Seq2[llm.Chunk, error] {
 		return m.attempt(ctx, req, numCtx)
 	})
