@@ -39,6 +39,8 @@ func TestImportRules(t *testing.T) {
 		{pkg: "agent/xmlcall", allowed: []string{"github.com/beevik/etree"}},
 		{pkg: "prompt", allowed: []string{"golang.org/x/sys"}},
 		{pkg: "agent/llm", allowed: nil},
+		// Image decoding and scaling only: no provider, no tool.
+		{pkg: "agent/llm/imagefit", allowed: []string{"golang.org/x/image/", module + "/agent/llm"}},
 		// The program resolver is a leaf: it decides what runs outside the
 		// sandbox, and depends on nothing that could widen that.
 		{pkg: "tools/programs", allowed: nil},

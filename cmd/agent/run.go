@@ -41,6 +41,7 @@ type runOptions struct {
 	yes           bool
 	approval      string
 	reasoning     string
+	images        []string // --image files (run_images.go)
 }
 
 func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
@@ -69,7 +70,8 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 		Example: `  agent run "summarise README.md"
   git diff | agent run --output-format json
   agent run --yes "add a changelog entry for the fix in parser.go"
-  agent run --continue "now do the same for the tests"`,
+  agent run --continue "now do the same for the tests"
+  agent run --image shot.png "what is wrong with this layout?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.complete(cmd, args); err != nil {
 				if o.outputFormat == formatJSON || o.outputFormat == formatStreamJSON {
@@ -98,6 +100,7 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 	f.BoolVarP(&o.yes, "yes", "y", false, "allow writes without asking (same as --approval auto)")
 	f.StringVar(&o.approval, "approval", "", "how writes are approved: ask, auto or never (default ask)")
 	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
+	f.StringArrayVar(&o.images, "image", nil, imageFlagHelp) // images: run_images.go
 	return cmd
 }
 
@@ -199,6 +202,9 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	}
 	defer conv.Close()
 	a := conv.agent
+	if err := attachImages(ctx, a, o.images); err != nil { // images: run_images.go
+		return err
+	}
 	if o.piped != "" || o.pipedCut > 0 {
 		piped, cut := fitPiped(o.piped, o.pipedCut, a.Budget.ReadBudget()-len(o.prompt))
 		if cut > 0 {

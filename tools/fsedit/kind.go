@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -54,6 +55,11 @@ var (
 	// a secret one: they are meant to be shared.
 	notSecretSuffixes = []string{".example", ".sample", ".template", ".dist", ".pub"}
 )
+
+// IsSecretName reports whether a file's name says it usually holds
+// secrets (.env, *.pem, id_rsa, .aws/credentials): what the file tools
+// refuse, for other readers of files (agent run --image).
+func IsSecretName(p string) bool { return isSecretName(filepath.ToSlash(p)) }
 
 // isSecretName reports whether the base name of rel usually holds secrets.
 func isSecretName(rel string) bool {
