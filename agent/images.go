@@ -66,19 +66,19 @@ func (a *Agent) seeImage(ctx context.Context, res tools.Result) tools.Result {
 		return res
 	}
 	src := res.Image.Path
+	info, err := imagefit.Probe(res.Image.Data)
+	if err != nil {
+		return tools.Errorf(tools.CodeUnsupportedType, "%s is %v; it cannot be shown", src, err)
+	}
 	spec := a.ImageSpec(ctx)
 	if !spec.Accepts {
-		desc := "an image"
-		if info, err := imagefit.Probe(res.Image.Data); err == nil {
-			desc = "a " + info.String()
-		}
 		res.Image = nil
-		res.Content = fmt.Sprintf("This model cannot see images (%s): %s is %s. Ask the user what it shows if that matters for the task.", spec.Why, src, desc)
+		res.Content = fmt.Sprintf("This model cannot see images (%s): %s is a %s. Ask the user what it shows if that matters for the task.", spec.Why, src, info)
 		return res
 	}
-	img, info, err := imagefit.Fit(res.Image.Data, spec)
+	img, _, err := imagefit.Fit(res.Image.Data, spec)
 	if err != nil {
-		return tools.Errorf(tools.CodeUnsupportedType, "%s is %s, which cannot be sent to the model: %v", src, orImage(info), err)
+		return tools.Errorf(tools.CodeUnsupportedType, "%s is a %s, which cannot be sent to the model: %v", src, info, err)
 	}
 	res.Image = &tools.Image{MIME: img.MIME, Data: img.Data, Path: src, Width: img.Width, Height: img.Height}
 	res.Metadata = append(res.Metadata,
@@ -90,13 +90,6 @@ func (a *Agent) seeImage(ctx context.Context, res tools.Result) tools.Result {
 	}
 	res.Content = fmt.Sprintf("The image is attached to this message, after the tool responses, in the order of the calls (%s%s).", info, sent)
 	return res
-}
-
-func orImage(info imagefit.Info) string {
-	if info.MIME == "" {
-		return "a file"
-	}
-	return "a " + info.String()
 }
 
 // resultImages are the images of a turn's results, in the order of the

@@ -21,7 +21,7 @@ func TestRewindTakesImagesBack(t *testing.T) {
 	root := t.TempDir()
 	s := NewSession(root)
 	defer s.Close()
-	a, b := llmtest.TestImage(t, 8, 8), llmtest.TestImage(t, 9, 9)
+	a, b := llmtest.PNGImage(t, 8, 8), llmtest.PNGImage(t, 9, 9)
 	if err := s.Append(llm.Message{Role: llm.User, Text: "responses", Images: []llm.Image{a}}); err != nil {
 		t.Fatal(err)
 	}

@@ -17,21 +17,15 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
-// screenshot draws a w×h picture like a screenshot: flat panels and
-// lines of "text" in a few colours.
-func screenshot(w, h int) *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	panels := []color.NRGBA{{250, 250, 250, 255}, {30, 30, 46, 255}, {0, 120, 212, 255}}
-	for y := range h {
-		for x := range w {
-			c := panels[(x*3/w+y*2/h)%len(panels)]
-			if y%24 < 12 && x%9 < 6 && (x/40+y/24)%3 != 0 {
-				c = color.NRGBA{20, 20, 20, 255}
-			}
-			img.SetNRGBA(x, y, c)
-		}
+// screenshot is a w×h picture like a screenshot (llmtest.PNG), decoded.
+func screenshot(t testing.TB, w, h int) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(llmtest.PNG(t, w, h)))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return img
 }
@@ -76,7 +70,7 @@ func decoded(t *testing.T, img llm.Image) image.Config {
 }
 
 func TestFitScalesToEachProvidersLimits(t *testing.T) {
-	data := encodePNG(t, screenshot(4000, 3000))
+	data := llmtest.PNG(t, 4000, 3000)
 	for _, tc := range []struct {
 		name string
 		spec llm.ImageSpec
@@ -107,7 +101,7 @@ func TestFitScalesToEachProvidersLimits(t *testing.T) {
 }
 
 func TestFitKeepsAnImageThatFits(t *testing.T) {
-	data := encodePNG(t, screenshot(800, 600))
+	data := llmtest.PNG(t, 800, 600)
 	img, _, err := Fit(data, llm.ImageSpec{MaxEdge: 1568, MaxBytes: 5 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +128,7 @@ func TestFitChoosesTheEncoding(t *testing.T) {
 	})
 	t.Run("JPEG stays JPEG", func(t *testing.T) {
 		var b bytes.Buffer
-		jpeg.Encode(&b, screenshot(1024, 768), nil)
+		jpeg.Encode(&b, screenshot(t, 1024, 768), nil)
 		img, _, err := Fit(b.Bytes(), spec)
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +139,7 @@ func TestFitChoosesTheEncoding(t *testing.T) {
 	})
 	t.Run("GIF converted where it is not read", func(t *testing.T) {
 		var b bytes.Buffer
-		gif.Encode(&b, screenshot(200, 100), nil)
+		gif.Encode(&b, screenshot(t, 200, 100), nil)
 		img, _, err := Fit(b.Bytes(), llm.ImageSpec{Formats: []string{"image/png", "image/jpeg"}})
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +188,7 @@ func TestFitRefuses(t *testing.T) {
 	}
 	// A 1×1 PNG whose header claims 100000×100000 pixels: refused
 	// from the header, before anything is decoded.
-	bomb := encodePNG(t, screenshot(1, 1))
+	bomb := llmtest.PNG(t, 1, 1)
 	binary.BigEndian.PutUint32(bomb[16:], 100000)
 	binary.BigEndian.PutUint32(bomb[20:], 100000)
 	binary.BigEndian.PutUint32(bomb[29:], crc32.ChecksumIEEE(bomb[12:29]))
@@ -204,7 +198,7 @@ func TestFitRefuses(t *testing.T) {
 }
 
 func TestInfoString(t *testing.T) {
-	info, err := Probe(encodePNG(t, screenshot(40, 30)))
+	info, err := Probe(llmtest.PNG(t, 40, 30))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +210,7 @@ func TestInfoString(t *testing.T) {
 // BenchmarkScale compares the filters for a 4000×3000 screenshot scaled
 // to Anthropic's 1568 pixels.
 func BenchmarkScale(b *testing.B) {
-	src := screenshot(4000, 3000)
+	src := screenshot(b, 4000, 3000)
 	for _, k := range []struct {
 		name string
 		s    xdraw.Scaler
@@ -241,7 +235,7 @@ func BenchmarkFit(b *testing.B) {
 	for _, k := range []struct {
 		name string
 		img  image.Image
-	}{{"screenshot", screenshot(4000, 3000)}, {"photo", photo(4000, 3000)}} {
+	}{{"screenshot", screenshot(b, 4000, 3000)}, {"photo", photo(4000, 3000)}} {
 		data := encodePNG(b, k.img)
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {

@@ -167,7 +167,7 @@ func RunModelTests(t *testing.T, p Provider) {
 	t.Run("sends images after the text", func(t *testing.T) {
 		pol, _ := quick()
 		s := p.NewServer(t, Say("ok"))
-		shot := TestImage(t, 40, 30)
+		shot := PNGImage(t, 40, 30)
 		withImage := slices.Clone(req.Messages)
 		withImage[2].Images = []llm.Image{shot, shot}
 		if _, _, _, err := Collect(p.NewModel(t, s, pol).Stream(t.Context(), llm.Request{System: req.System, Messages: withImage})); err != nil {

@@ -100,8 +100,8 @@ func PNG(t testing.TB, w, h int) []byte {
 	return b.Bytes()
 }
 
-// TestImage is PNG(t, w, h) as a message's image.
-func TestImage(t testing.TB, w, h int) llm.Image {
+// PNGImage is PNG(t, w, h) as a message's image.
+func PNGImage(t testing.TB, w, h int) llm.Image {
 	t.Helper()
 	return llm.NewImage("image/png", PNG(t, w, h), w, h)
 }

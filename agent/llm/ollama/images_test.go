@@ -15,7 +15,7 @@ import (
 func TestImagesOnTheWire(t *testing.T) {
 	s := newServer(t, llmtest.Say("ok"))
 	m := newModel(t, s.URL, llm.Policy{})
-	shot := llmtest.TestImage(t, 40, 30)
+	shot := llmtest.PNGImage(t, 40, 30)
 	req := llm.Request{Messages: []llm.Message{{Role: llm.User, Text: "what is wrong?", Images: []llm.Image{shot}}}}
 	if _, _, _, err := llmtest.Collect(m.Stream(t.Context(), req)); err != nil {
 		t.Fatal(err)
