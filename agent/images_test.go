@@ -22,12 +22,12 @@ import (
 
 const readShot = `<tool_call name="read_file" id="1"><file_path>shot.png</file_path></tool_call>`
 
-// imageProject is a project holding a 4000×3000 screenshot, shot.png,
-// with the real file tools.
-func imageProject(t *testing.T) (root string, reg *tools.Registry, shot []byte) {
+// imageProject is a project holding a w×h screenshot, shot.png, with
+// the real file tools.
+func imageProject(t *testing.T, w, h int) (root string, reg *tools.Registry, shot []byte) {
 	t.Helper()
 	root = t.TempDir()
-	shot = llmtest.PNG(t, 4000, 3000)
+	shot = llmtest.PNG(t, w, h)
 	if err := os.WriteFile(filepath.Join(root, "shot.png"), shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestReadImageReachesTheModel(t *testing.T) {
 		}, 1260, 945},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, reg, _ := imageProject(t)
+			root, reg, _ := imageProject(t, 4000, 3000)
 			s := tc.newServer(t, llmtest.Say("Let me look.\n"+readShot), llmtest.Say("The button overlaps the title."))
 			model, err := tc.newModel(s)
 			if err != nil {
@@ -97,7 +97,7 @@ func TestReadImageReachesTheModel(t *testing.T) {
 // TestTextOnlyModelGetsWords: a model that cannot see images (Ollama
 // says it has no vision) is told what the file is, and sent no image.
 func TestTextOnlyModelGetsWords(t *testing.T) {
-	root, reg, _ := imageProject(t)
+	root, reg, _ := imageProject(t, 800, 600)
 	s := llmtest.NewOllamaServer(t, []llmtest.OllamaModel{{Name: "qwen3:latest", Max: 40960}},
 		llmtest.Say(readShot), llmtest.Say("I cannot see it."))
 	model, err := ollama.New(ollama.Options{Model: "qwen3", BaseURL: s.URL})
@@ -118,7 +118,7 @@ func TestTextOnlyModelGetsWords(t *testing.T) {
 	if n := len(last.Images()); n != 0 {
 		t.Errorf("a text-only model was sent %d images", n)
 	}
-	if got := last.LastUser(); !strings.Contains(got, "This model cannot see images") || !strings.Contains(got, "shot.png is a PNG image, 4000×3000 pixels") {
+	if got := last.LastUser(); !strings.Contains(got, "This model cannot see images") || !strings.Contains(got, "shot.png is a PNG image, 800×600 pixels") {
 		t.Errorf("the tool response does not describe the image in words:\n%s", got)
 	}
 	if strings.Contains(string(last.Body), `"images"`) {
@@ -130,8 +130,8 @@ func TestTextOnlyModelGetsWords(t *testing.T) {
 // model reads it, then the person attaches it) store its bytes once; the
 // log refers to it twice by digest, and a resumed session has it back.
 func TestSessionStoresImagesOnce(t *testing.T) {
-	root, reg, _ := imageProject(t)
-	vision := &llm.ImageSpec{Accepts: true, MaxEdge: 1024}
+	root, reg, _ := imageProject(t, 800, 600)
+	vision := &llm.ImageSpec{Accepts: true, MaxEdge: 400}
 	model := llmtest.NewScript(llmtest.Reply{Text: readShot}, llmtest.Reply{Text: "A dashboard."}, llmtest.Reply{Text: "Still a dashboard."})
 	model.Images = vision
 	a := newImageAgent(t, root, reg, model)
@@ -154,7 +154,7 @@ func TestSessionStoresImagesOnce(t *testing.T) {
 	if n := len(reqs[2].Messages[len(reqs[2].Messages)-1].Images); n != 1 {
 		t.Fatalf("the attached image did not reach the model: %d images", n)
 	}
-	if !strings.Contains(reqs[2].Messages[len(reqs[2].Messages)-1].Text, "[Attached image 1: shot.png, 1024×768 png]") {
+	if !strings.Contains(reqs[2].Messages[len(reqs[2].Messages)-1].Text, "[Attached image 1: shot.png, 400×300 png]") {
 		t.Errorf("the prompt does not name its attachment: %q", reqs[2].Messages[len(reqs[2].Messages)-1].Text)
 	}
 
@@ -195,7 +195,7 @@ func TestSessionStoresImagesOnce(t *testing.T) {
 // was changed) is left out of a resumed conversation with a line saying
 // so; the conversation goes on.
 func TestResumeWithoutTheImageFile(t *testing.T) {
-	root, reg, _ := imageProject(t)
+	root, reg, _ := imageProject(t, 800, 600)
 	model := llmtest.NewScript(llmtest.Reply{Text: readShot}, llmtest.Reply{Text: "A dashboard."})
 	model.Images = &llm.ImageSpec{Accepts: true, MaxEdge: 256}
 	a := newImageAgent(t, root, reg, model)
@@ -223,7 +223,7 @@ func TestResumeWithoutTheImageFile(t *testing.T) {
 // model's rule, and the oldest go when the conversation outgrows its
 // room, each leaving a line that says so.
 func TestImagesFadeFromTheBudget(t *testing.T) {
-	root, reg, shot := imageProject(t)
+	root, reg, shot := imageProject(t, 800, 600)
 	var replies []llmtest.Reply
 	for i := range 4 {
 		name := fmt.Sprintf("shot%d.png", i+1)
@@ -262,7 +262,7 @@ func TestImagesFadeFromTheBudget(t *testing.T) {
 
 // TestAttachToATextOnlyModel is refused with the model's reason.
 func TestAttachToATextOnlyModel(t *testing.T) {
-	root, reg, shot := imageProject(t)
+	root, reg, shot := imageProject(t, 800, 600)
 	a := newImageAgent(t, root, reg, llmtest.Texts("ok"))
 	if _, err := a.FitAttachment(t.Context(), shot, "shot.png"); err == nil || !strings.Contains(err.Error(), "cannot see images") {
 		t.Errorf("err = %v, want that the model cannot see images", err)

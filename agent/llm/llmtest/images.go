@@ -5,12 +5,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/gif" // the formats the fakes read, as the real APIs do
 	_ "image/jpeg"
 	"image/png"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "golang.org/x/image/webp"
@@ -80,25 +80,36 @@ func sniffMIME(b64 string) string {
 
 // PNG returns a w×h PNG that looks like a screenshot (flat panels, lines
 // of dark "text", a few colours), for tests that attach or read images.
+// Each size is drawn and encoded once per test binary.
 func PNG(t testing.TB, w, h int) []byte {
 	t.Helper()
+	key := [2]int{w, h}
+	if b, ok := pngs.Load(key); ok {
+		return slices.Clone(b.([]byte))
+	}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	panels := []color.NRGBA{{250, 250, 250, 255}, {30, 30, 46, 255}, {0, 120, 212, 255}}
+	panels := [][4]byte{{250, 250, 250, 255}, {30, 30, 46, 255}, {0, 120, 212, 255}}
+	ink := [4]byte{20, 20, 20, 255}
 	for y := range h {
+		row := img.Pix[y*img.Stride:]
 		for x := range w {
 			c := panels[(x*3/w+y*2/h)%len(panels)]
 			if y%24 < 12 && x%9 < 6 && (x/40+y/24)%3 != 0 {
-				c = color.NRGBA{20, 20, 20, 255}
+				c = ink
 			}
-			img.SetNRGBA(x, y, c)
+			copy(row[4*x:4*x+4], c[:])
 		}
 	}
 	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, img); err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	pngs.Store(key, b.Bytes())
+	return slices.Clone(b.Bytes())
 }
+
+// pngs are the PNGs drawn so far, by size.
+var pngs sync.Map
 
 // PNGImage is PNG(t, w, h) as a message's image.
 func PNGImage(t testing.TB, w, h int) llm.Image {
