@@ -66,6 +66,9 @@ type Agent struct {
 	// wrote is what the agent's own calls changed since the Watcher
 	// last looked.
 	wrote []string
+	// attached are the images the next prompt carries (Attach, in
+	// images.go).
+	attached []llm.Image
 }
 
 // Watcher notices changes to the project that the agent did not make, so
@@ -176,7 +179,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		}
 		a.wrote = a.wrote[:0]
 	}
-	if err := a.Session.Append(llm.Message{Role: llm.User, Text: prompt}); err != nil {
+	if err := a.Session.Append(a.withAttached(llm.Message{Role: llm.User, Text: prompt})); err != nil { // images: attachments (images.go)
 		return fail(err)
 	}
 	for iter := 1; ; iter++ {
@@ -240,7 +243,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		if note := a.takeNotices(); note != "" {
 			turn.WriteString("\n" + note + "\n")
 		}
-		if err := a.Session.Append(llm.Message{Role: llm.User, Text: turn.String()}); err != nil {
+		if err := a.Session.Append(llm.Message{Role: llm.User, Text: turn.String(), Images: resultImages(results)}); err != nil { // images: tools' pictures (images.go)
 			return fail(err)
 		}
 		if iter >= maxIter {

@@ -59,10 +59,15 @@ type Budget struct {
 	// conversation; nil tells nobody.
 	Reads Forgetter
 
-	factor  float64         // reported / estimated tokens of the last call
-	lastEst int             // estimate of the last request prepared
-	elided  map[string]bool // call ids whose results are stubs
-	system  int             // corrected estimate of the system prompt
+	factor  float64 // reported / estimated tokens of the last call
+	lastEst int     // estimate of the last request prepared
+	// elided are the call ids whose results are stubs, and the keys of
+	// the images dropped (imageKey).
+	elided map[string]bool
+	system int // corrected estimate of the system prompt
+	// imageTokens is the model's rule for what an image costs (nil:
+	// llm.DefaultImageTokens), set by the loop from the model.
+	imageTokens func(width, height int) int
 }
 
 // DefaultReserve is the reply reserve for a window when nothing sets one:
@@ -94,7 +99,7 @@ func (b *Budget) correction() float64 {
 
 // Estimate is the corrected token estimate of req.
 func (b *Budget) Estimate(req llm.Request) int {
-	return int(math.Ceil(float64(rawTokens(req)) * b.correction()))
+	return int(math.Ceil(float64(b.rawTokens(req)) * b.correction()))
 }
 
 // Observe records the estimate of the request just sent and the prompt

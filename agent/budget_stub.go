@@ -163,6 +163,7 @@ func (b *Budget) shrink(req llm.Request) (llm.Request, int) {
 		for i := range msgs {
 			if i != newest && msgs[i].Role == llm.User {
 				msgs[i].Text = b.apply(msgs[i].Text, func(id string) bool { return b.elided[id] }, nil)
+				dropImages(&msgs[i], func(k string) bool { return b.elided[k] }, nil)
 			}
 		}
 	}
@@ -180,11 +181,12 @@ func (b *Budget) shrink(req llm.Request) (llm.Request, int) {
 		if i == newest || msgs[i].Role != llm.User {
 			continue
 		}
-		before := EstimateTokens(msgs[i].Text)
+		before := EstimateTokens(msgs[i].Text) + b.imageCost(msgs[i])
 		msgs[i].Text = b.apply(msgs[i].Text, func(string) bool { return est > target }, b.elide)
+		dropImages(&msgs[i], func(string) bool { return est > target }, b.elideImage)
 		// The estimate moves a whole message at a time: close enough, as
 		// a message holds one turn's results.
-		est -= int(float64(before-EstimateTokens(msgs[i].Text)) * b.correction())
+		est -= int(float64(before-EstimateTokens(msgs[i].Text)-b.imageCost(msgs[i])) * b.correction())
 	}
 	return req, b.Estimate(req)
 }

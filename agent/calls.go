@@ -114,6 +114,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	if err != nil {
 		return cr, false, fmt.Errorf("tool %s: %w", c.Name, err)
 	}
+	res = b.a.seeImage(ctx, res)
 	cr.Result = res
 	if def.Writes && !res.IsError() {
 		// Something changed: a read that got the same result twice may

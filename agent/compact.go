@@ -39,6 +39,9 @@ func (a *Agent) prepare(ctx context.Context, req llm.Request, iter int, emit fun
 			return req, used, err
 		}
 	}
+	if hasImages(req.Messages) {
+		b.imageTokens = a.ImageSpec(ctx).Tokens // the model's rule: it may have changed
+	}
 	b.system = int(math.Ceil(float64(EstimateTokens(req.System)) * b.correction()))
 	out, est := b.shrink(req)
 	limit := b.Limit(req)
@@ -60,6 +63,7 @@ func (a *Agent) prepare(ctx context.Context, req llm.Request, iter int, emit fun
 		for i := range out.Messages {
 			if out.Messages[i].Role == llm.User {
 				out.Messages[i].Text = b.apply(out.Messages[i].Text, func(string) bool { return true }, b.elide)
+				dropImages(&out.Messages[i], func(string) bool { return true }, b.elideImage)
 			}
 		}
 		est = b.Estimate(out)
@@ -159,6 +163,7 @@ func (a *Agent) summaryRequest(req llm.Request, older []llm.Message) llm.Request
 		for i := range msgs {
 			if msgs[i].Role == llm.User {
 				msgs[i].Text = b.apply(msgs[i].Text, all, nil)
+				dropImages(&msgs[i], all, nil)
 			}
 		}
 	}
@@ -191,10 +196,6 @@ func (s *Session) compacted(summary string, keep int) {
 	s.msgs = []llm.Message{{Role: llm.User, Text: summary}}
 	s.turns = nil // the turns before are in the summary: none to rewind to
 	for _, m := range tail {
-		if n := len(s.msgs); s.msgs[n-1].Role == m.Role {
-			s.msgs[n-1].Text += "\n\n" + m.Text
-			continue
-		}
-		s.msgs = append(s.msgs, m)
+		s.msgs = merge(s.msgs, m)
 	}
 }

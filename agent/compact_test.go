@@ -136,7 +136,7 @@ func TestCompactionKeepsALongConversationInTheWindow(t *testing.T) {
 	if !strings.Contains(msgs[0].Text, "The user asked to read twelve files") || msgs[0].Role != llm.User {
 		t.Fatalf("the continued session starts with %.200q, want the summary", msgs[0].Text)
 	}
-	if len(msgs) != len(live) || msgs[len(msgs)-1] != live[len(live)-1] {
+	if len(msgs) != len(live) || msgs[len(msgs)-1].Text != live[len(live)-1].Text {
 		t.Errorf("the continued session has %d messages, the live one had %d: the compacted turns came back", len(msgs), len(live))
 	}
 	c.server.Push(llmtest.Say("Still done."))

@@ -16,3 +16,7 @@ var ErrNoSession = errors.New("no such session")
 // ErrEmptyReply is returned when the model's reply held nothing at all:
 // no text and no call.
 var ErrEmptyReply = errors.New("the model returned an empty reply")
+
+// ErrNoImages is returned when an image is attached for a model that
+// cannot see images.
+var ErrNoImages = errors.New("this model cannot see images")

@@ -109,7 +109,7 @@ func TestCompactOnRequest(t *testing.T) {
 	}
 	msgs := e.agent.Session.Messages()
 	if !compacted || len(msgs) != 2 || !strings.Contains(msgs[0].Text, "it says hello") || msgs[1].Text != "It says hello." {
-		t.Fatalf("after /compact: %d messages %q", len(msgs), msgs)
+		t.Fatalf("after /compact: %d messages %+v", len(msgs), msgs)
 	}
 	if _, err := e.run("sure?"); err != nil {
 		t.Fatal(err)
@@ -119,6 +119,6 @@ func TestCompactOnRequest(t *testing.T) {
 		t.Error("the summary request does not end with the request for a summary")
 	}
 	if last := reqs[3].Messages; len(last) != 3 || !strings.HasPrefix(last[0].Text, "[Summary of the earlier conversation") {
-		t.Errorf("the next run sent %q", last)
+		t.Errorf("the next run sent %+v", last)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,6 +94,9 @@ type record struct {
 	// Files the files an undo or redo changed.
 	Run   string   `json:"run,omitempty"`
 	Files []string `json:"files,omitempty"`
+	// Images are a message's images by reference: their bytes are
+	// stored once beside the log (session_images.go).
+	Images []llm.Image `json:"images,omitempty"`
 }
 
 // NewSession starts a new session in the project at root. Nothing is
@@ -150,7 +154,9 @@ func OpenSession(root, id string) (*Session, error) {
 		}
 		switch r.Type {
 		case "message":
-			s.add(llm.Message{Role: r.Role, Text: r.Text})
+			m := llm.Message{Role: r.Role, Text: r.Text, Images: r.Images}
+			s.loadImages(&m)
+			s.add(m)
 			if r.Role == llm.User {
 				s.pending = nil // told with this message
 			}
@@ -214,11 +220,22 @@ func (s *Session) add(m llm.Message) {
 	if m.Role == llm.Assistant {
 		s.replies++
 	}
-	if n := len(s.msgs); n > 0 && s.msgs[n-1].Role == m.Role {
-		s.msgs[n-1].Text += "\n\n" + m.Text
-		return
+	s.msgs = merge(s.msgs, m)
+}
+
+// merge appends m to msgs, joined to the last message when the roles
+// repeat (its text after a blank line, its images after the last's).
+func merge(msgs []llm.Message, m llm.Message) []llm.Message {
+	n := len(msgs)
+	if n == 0 || msgs[n-1].Role != m.Role {
+		return append(msgs, m)
 	}
-	s.msgs = append(s.msgs, m)
+	last := &msgs[n-1]
+	last.Text += "\n\n" + m.Text
+	if len(m.Images) > 0 {
+		last.Images = append(slices.Clip(last.Images), m.Images...)
+	}
+	return msgs
 }
 
 // System returns the conversation's system prompt as last recorded, and
@@ -246,7 +263,10 @@ func (s *Session) Append(m llm.Message) error {
 		}
 		s.systemPending = false
 	}
-	if err := s.write(record{Type: "message", Time: s.now().UTC(), Role: m.Role, Text: m.Text}); err != nil {
+	if err := s.saveImages(m.Images); err != nil {
+		return err
+	}
+	if err := s.write(record{Type: "message", Time: s.now().UTC(), Role: m.Role, Text: m.Text, Images: m.Images}); err != nil {
 		return err
 	}
 	s.add(m)
@@ -292,7 +312,7 @@ func (s *Session) open() error {
 // --continue would then feed to the model as the conversation and every
 // turn would append to.
 func (s *Session) notLinked() error {
-	for _, p := range []string{filepath.Dir(s.path), s.path, s.file()} {
+	for _, p := range []string{filepath.Dir(s.path), s.path, s.file(), s.imagesDir()} {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			return fmt.Errorf("%s is a symlink; the agent keeps its sessions only in real files inside the project, so it does not follow it: remove the link", p)
 		}

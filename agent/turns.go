@@ -19,10 +19,11 @@ type Turn struct {
 	Run  string
 	Text string
 	Time time.Time
-	// msgs and lastLen are the conversation's length before the turn:
-	// the number of messages and the length of the last one's text (a
-	// message merges into the one before when the roles repeat).
-	msgs, lastLen int
+	// msgs, lastLen and lastImgs are the conversation's length before
+	// the turn: the number of messages, and the length of the last one's
+	// text and its number of images (a message merges into the one
+	// before when the roles repeat).
+	msgs, lastLen, lastImgs int
 }
 
 // pendingNote is an undo or redo (or a rewind) the model has not been
@@ -52,7 +53,7 @@ func (s *Session) BeginTurn(text string) (Turn, error) {
 func (s *Session) newTurn(run, text string, at time.Time) Turn {
 	t := Turn{N: s.turnCount + 1, Run: run, Text: text, Time: at, msgs: len(s.msgs)}
 	if n := len(s.msgs); n > 0 {
-		t.lastLen = len(s.msgs[n-1].Text)
+		t.lastLen, t.lastImgs = len(s.msgs[n-1].Text), len(s.msgs[n-1].Images)
 	}
 	return t
 }
@@ -107,6 +108,7 @@ func (s *Session) rewind(i int) {
 		s.msgs = s.msgs[:t.msgs]
 		if n := len(s.msgs); n > 0 && t.lastLen <= len(s.msgs[n-1].Text) {
 			s.msgs[n-1].Text = s.msgs[n-1].Text[:t.lastLen]
+			s.msgs[n-1].Images = s.msgs[n-1].Images[:min(t.lastImgs, len(s.msgs[n-1].Images))]
 		}
 	}
 }

@@ -188,6 +188,9 @@ type Result struct {
 	// run's activity lines and its summary show them; Content should say
 	// the same to the model.
 	Alerts []string
+	// Image is a picture for the model beside the text (see Image); nil
+	// for none.
+	Image *Image
 }
 
 // IsError reports whether the result is an error for the model.

@@ -37,6 +37,9 @@ type Config struct {
 	ContextWindow int                    `toml:"context_window"`
 	Reasoning     string                 `toml:"reasoning"`
 	Models        map[string]ModelConfig `toml:"models"`
+	// Images says whether the model reads images; unset leaves it to
+	// the provider (images.go).
+	Images *bool `toml:"images"`
 
 	Retry   Retry   `toml:"retry"`
 	Tree    Tree    `toml:"tree"`

@@ -13,6 +13,7 @@ type ModelConfig struct {
 	ContextWindow int    `toml:"context_window"`
 	Reasoning     string `toml:"reasoning"` // off, low, medium or high; "" inherits
 	Price         Price  `toml:"price"`
+	Images        *bool  `toml:"images"` // reads images; unset inherits (images.go)
 }
 
 // Price is what a model costs, in dollars per million tokens.
@@ -171,6 +172,7 @@ func (c *Config) writeContext(b *strings.Builder, line func(key, value string)) 
 		fmt.Fprintf(b, "%-44s # %s\n", "context_window = 0", "default: unknown, nothing is cut")
 	}
 	line("reasoning", strconv.Quote(c.Reasoning))
+	c.writeImages(b, line)
 	if p := c.ModelSettings().Price; p.Set() {
 		fmt.Fprintf(b, "# price of %s per million tokens: input $%g, output $%g, cached input $%g, cache write $%g\n",
 			c.Model, p.Input, p.Output, p.CachedInput, p.CacheWrite)

@@ -24,6 +24,9 @@ const (
 type Message struct {
 	Role Role   `json:"role"`
 	Text string `json:"text"`
+	// Images follow the text, in order (user messages only): a person's
+	// attachments, or pictures a tool returned (read_file of a PNG).
+	Images []Image `json:"images,omitempty"`
 }
 
 // Request is everything one model call needs.

@@ -58,11 +58,22 @@ func isCJK(r rune) bool {
 const MessageOverhead = 4
 
 // EstimateRequest estimates the prompt of a whole request: the system
-// prompt and every message, each with its overhead.
-func EstimateRequest(req Request) int {
+// prompt and every message, each with its overhead, and each image by
+// DefaultImageTokens.
+func EstimateRequest(req Request) int { return EstimateRequestWith(req, nil) }
+
+// EstimateRequestWith is EstimateRequest with the model's rule for
+// images (ImageSpec.Tokens; nil for DefaultImageTokens).
+func EstimateRequestWith(req Request, imageTokens func(width, height int) int) int {
+	if imageTokens == nil {
+		imageTokens = DefaultImageTokens
+	}
 	n := EstimateTokens(req.System) + MessageOverhead
 	for _, m := range req.Messages {
 		n += EstimateTokens(m.Text) + MessageOverhead
+		for _, img := range m.Images {
+			n += imageTokens(img.Width, img.Height)
+		}
 	}
 	return n
 }

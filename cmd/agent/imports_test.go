@@ -56,29 +56,31 @@ var importRules = map[string]importRule{
 
 	// The neutral model types, and each provider beside the others.
 	"agent/llm":           {project: []string{"internal/..."}},
-	"agent/llm/llmtest":   {project: []string{"agent/llm", "internal/..."}},
+	"agent/llm/llmtest":   {project: []string{"agent/llm", "internal/..."}, vendors: []string{"golang.org/x/image/"}},
 	"agent/llm/ollama":    {project: []string{"agent/llm", "internal/..."}},
 	"agent/llm/gemini":    {project: []string{"agent/llm", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 	"agent/llm/openai":    {project: []string{"agent/llm", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"google.golang.org/genai", "github.com/anthropics/"})},
 	"agent/llm/anthropic": {project: []string{"agent/llm", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"google.golang.org/genai", "github.com/openai/"})},
+	// Image decoding and scaling only: no provider, no tool.
+	"agent/llm/imagefit": {project: []string{"agent/llm", "internal/..."}, vendors: []string{"golang.org/x/image/"}},
 	// The one package that knows every provider: it builds the
 	// configured one.
 	"agent/llm/providers": {project: []string{"agent/llm/...", "agent/config", "internal/..."}, anyVendor: true, banned: notOthers},
 
 	// The loop: no CLI, TUI, store, concrete provider or file sandbox.
-	"agent": {project: []string{"agent/llm", "agent/xmlcall", "tools", "internal/..."}, vendors: []string{"github.com/beevik/etree"}},
+	"agent": {project: []string{"agent/llm", "agent/llm/imagefit", "agent/xmlcall", "tools", "internal/..."}, vendors: []string{"github.com/beevik/etree", "golang.org/x/image/"}},
 	// The conversation and the self-checks run on the loop, the prompt
 	// and the tools; never the CLI, the TUI or a concrete provider (the
 	// speech engine brings its own SDK).
-	"agent/conversation": {project: []string{"agent", "agent/config", "agent/llm", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
-	"agent/selfcheck":    {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/conversation": {project: []string{"agent", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/selfcheck":    {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The start-up tricks run before everything: the standard library
 	// only (package quiet: syscall alone, see its test).
 	"agent/startup":       {},
 	"agent/startup/quiet": {},
 	// The TUI drives a conversation and shows its tools; it never builds
 	// a provider (no concrete provider package) and knows no CLI.
-	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
@@ -88,7 +90,7 @@ var importRules = map[string]importRule{
 	"tools/fsedit":          {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
 	"tools/fsedit/backup":   {project: []string{"internal/..."}},
 	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
-	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/fsedit/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
 	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
 	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},

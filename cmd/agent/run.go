@@ -42,6 +42,7 @@ type runOptions struct {
 	yes           bool
 	approval      string
 	reasoning     string
+	images        []string // --image files (run_images.go)
 }
 
 func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
@@ -70,7 +71,8 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 		Example: `  agent run "summarise README.md"
   git diff | agent run --output-format json
   agent run --yes "add a changelog entry for the fix in parser.go"
-  agent run --continue "now do the same for the tests"`,
+  agent run --continue "now do the same for the tests"
+  agent run --image shot.png "what is wrong with this layout?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.complete(cmd, args); err != nil {
 				if o.outputFormat == formatJSON || o.outputFormat == formatStreamJSON {
@@ -92,6 +94,7 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 	f.StringVar(&o.outputFormat, "output-format", formatText, "text, json or stream-json")
 	conversationFlags(cmd, o, "for this request")
 	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
+	f.StringArrayVar(&o.images, "image", nil, imageFlagHelp) // images: run_images.go
 	return cmd
 }
 
@@ -192,6 +195,9 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		return err
 	}
 	defer conv.Close()
+	if err := attachImages(ctx, conv, o.images); err != nil { // images: run_images.go
+		return err
+	}
 	if o.piped != "" || o.pipedCut > 0 {
 		var note string
 		if o.prompt, note = conv.WithPiped(o.prompt, o.piped, o.pipedCut); note != "" {

@@ -47,7 +47,10 @@ func (s stopPostgresAfter) Run() int {
 //	                           server answering each request with the
 //	                           next FILE, and point the agent at it
 //	llmreq N [FIELD]           print request N's last user message
-//	                           (FIELD: last, system, body, stop)
+//	                           (FIELD: last, system, body, stop, or
+//	                           images: each image of the last user
+//	                           message as the server decoded it, "TYPE
+//	                           WxH SHA256" a line)
 //	llmreq count               print how many requests were made
 //	llmreq windows             print each request's num_ctx, the window
 //	                           it was served with, its tokens and how
@@ -57,6 +60,10 @@ func (s stopPostgresAfter) Run() int {
 //	                           each *.jsonl file in a folder) is JSON
 //	sha256 PATH...             print each path's SHA-256, "folder" or
 //	                           "absent", one a line
+//	mkimage PATH WxH           write a PNG of W×H pixels that looks like
+//	                           a screenshot
+//	countfiles GLOB            print how many files the folders GLOB
+//	                           matches hold, in all
 //	pgdb                       create a new database on the package's
 //	                           PostgreSQL server (started once) and set
 //	                           PGURL to it
@@ -92,10 +99,12 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakellm": func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeLLM(t, ts, neg, args) },
-			"llmreq":  cmdLLMReq,
-			"jsonl":   cmdJSONL,
-			"sha256":  cmdSHA256,
+			"fakellm":    func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeLLM(t, ts, neg, args) },
+			"llmreq":     cmdLLMReq,
+			"jsonl":      cmdJSONL,
+			"sha256":     cmdSHA256,
+			"mkimage":    func(ts *testscript.TestScript, neg bool, args []string) { cmdMkImage(t, ts, neg, args) },
+			"countfiles": cmdCountFiles,
 			"pgdb": func(ts *testscript.TestScript, neg bool, args []string) {
 				url, err := notestest.SharedPostgres(t).NewDatabase()
 				ts.Check(err)
@@ -269,6 +278,10 @@ func cmdLLMReq(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintln(ts.Stdout(), string(r.Body))
 	case "stop":
 		fmt.Fprintln(ts.Stdout(), strings.Join(r.Stop, "\n"))
+	case "images":
+		for _, img := range r.Images() {
+			fmt.Fprintf(ts.Stdout(), "%s %dx%d %s\n", img.MIME, img.Width, img.Height, img.SHA256)
+		}
 	default:
 		ts.Fatalf("unknown field %q", field)
 	}
@@ -318,4 +331,30 @@ func cmdSHA256(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		fmt.Fprintf(ts.Stdout(), "%s %s\n", what, a)
 	}
+}
+
+func cmdMkImage(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
+	var w, h int
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mkimage PATH WxH")
+	}
+	if _, err := fmt.Sscanf(args[1], "%dx%d", &w, &h); err != nil {
+		ts.Fatalf("mkimage: size %q: %v", args[1], err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), llmtest.PNG(t, w, h), 0o644))
+}
+
+func cmdCountFiles(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: countfiles GLOB")
+	}
+	dirs, err := filepath.Glob(ts.MkAbs(args[0]))
+	ts.Check(err)
+	n := 0
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d)
+		ts.Check(err)
+		n += len(entries)
+	}
+	fmt.Fprintln(ts.Stdout(), n)
 }

@@ -246,6 +246,10 @@ type waitingModel struct {
 	spin *spinner
 }
 
+// Unwrap is the model waited on: what it says of itself (whether it
+// reads images) holds for the wrapper.
+func (m waitingModel) Unwrap() llm.Model { return m.Model }
+
 func (m waitingModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
 		m.spin.start()

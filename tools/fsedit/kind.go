@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -55,6 +56,11 @@ var (
 	notSecretSuffixes = []string{".example", ".sample", ".template", ".dist", ".pub"}
 )
 
+// IsSecretName reports whether a file's name says it usually holds
+// secrets (.env, *.pem, id_rsa, .aws/credentials): what the file tools
+// refuse, for other readers of files (agent run --image).
+func IsSecretName(p string) bool { return isSecretName(filepath.ToSlash(p)) }
+
 // isSecretName reports whether the base name of rel usually holds secrets.
 func isSecretName(rel string) bool {
 	base := strings.ToLower(path.Base(rel))
@@ -94,8 +100,13 @@ func (r *Root) secretAllowed(rel string) bool {
 
 // typeRefusal is the verdict of the name rules on the file rel (as the
 // model asked for it: asked), or nil when its content decides.
-func (r *Root) typeRefusal(rel, asked string) *refusal {
-	if isBinaryExt(strings.ToLower(path.Ext(rel))) {
+func (r *Root) typeRefusal(rel, asked string) *refusal { return r.typeRefusalFor(rel, asked, false) }
+
+// typeRefusalFor is typeRefusal; with images, an image's name (.png,
+// .jpg, .jpeg, .gif, .webp) is left to the content too: read_file
+// returns images.
+func (r *Root) typeRefusalFor(rel, asked string, images bool) *refusal {
+	if ext := strings.ToLower(path.Ext(rel)); isBinaryExt(ext) && !(images && isImageExt(ext)) {
 		return &refusal{code: tools.CodeUnsupportedType, msg: fmt.Sprintf("%s is a %s file, which is binary; the file tools read and write text files only", asked, strings.ToLower(path.Ext(rel)))}
 	}
 	if isSecretName(rel) && !r.secretAllowed(rel) {

@@ -45,7 +45,7 @@ func (s *Session) readBudget() int64 {
 const readBufSize = 64 << 10
 
 func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
-	t, rf, err := s.root.fileTarget(a.FilePath)
+	t, rf, err := s.root.fileTargetFor(a.FilePath, true)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -76,6 +76,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	defer f.Close()
+	if mime := sniffImage(f); mime != "" || imageName(t) {
+		return s.readImage(t, f, fi, mime)
+	}
 	// With a read budget, a whole read too large for it returns the first
 	// lines that fit instead (cut says where it stopped).
 	budget := int64(0)

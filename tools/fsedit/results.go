@@ -13,7 +13,11 @@ func (rf *refusal) result() tools.Result { return tools.Errorf(rf.code, "%s", rf
 // fileTarget resolves p for a file tool: inside the root, not a binary
 // format nor a secret file (see typeRefusal), both as asked and after symlinks. A nil *refusal and nil error
 // mean t is usable; t.info is nil when the file does not exist.
-func (r *Root) fileTarget(p string) (target, *refusal, error) {
+func (r *Root) fileTarget(p string) (target, *refusal, error) { return r.fileTargetFor(p, false) }
+
+// fileTargetFor is fileTarget; with images, an image's name is no
+// refusal (typeRefusalFor).
+func (r *Root) fileTargetFor(p string, images bool) (target, *refusal, error) {
 	if rf := checkPathText(p, "file_path"); rf != nil {
 		return target{asked: p}, rf, nil
 	}
@@ -36,7 +40,7 @@ func (r *Root) fileTarget(p string) (target, *refusal, error) {
 	}
 	// Both names count: a link named notes.md to id_rsa is still a key.
 	for _, name := range []string{strings.TrimSpace(p), t.rel} {
-		if rf := r.typeRefusal(name, p); rf != nil {
+		if rf := r.typeRefusalFor(name, p, images); rf != nil {
 			return t, rf, nil
 		}
 	}

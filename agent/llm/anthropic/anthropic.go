@@ -39,12 +39,16 @@ type Options struct {
 	// KeySetting and URLSetting name, for error messages, where the key
 	// and the base URL come from.
 	KeySetting, URLSetting string
+	// Images overrides whether the model takes images (the
+	// configuration's images key); nil leaves it to ImageSpec's table.
+	Images *bool
 }
 
 // Model streams replies from one Anthropic model.
 type Model struct {
 	client anthropic.Client
 	model  string
+	images *bool
 	policy llm.Policy
 	ep     llm.Endpoint
 }
@@ -78,6 +82,7 @@ func New(o Options) (*Model, error) {
 	return &Model{
 		client: anthropic.NewClient(opts...),
 		model:  o.Model,
+		images: o.Images,
 		policy: o.Policy,
 		ep: llm.Endpoint{
 			Provider:   "anthropic",
@@ -108,14 +113,14 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk
 func (m *Model) params(req llm.Request) anthropic.MessageNewParams {
 	msgs := make([]anthropic.MessageParam, 0, len(req.Messages))
 	for i, msg := range req.Messages {
-		block := anthropic.NewTextBlock(msg.Text)
-		if i == len(req.Messages)-1 && block.OfText != nil {
-			block.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
+		bs := blocks(msg)
+		if i == len(req.Messages)-1 {
+			markCache(bs)
 		}
 		if msg.Role == llm.Assistant {
-			msgs = append(msgs, anthropic.NewAssistantMessage(block))
+			msgs = append(msgs, anthropic.NewAssistantMessage(bs...))
 		} else {
-			msgs = append(msgs, anthropic.NewUserMessage(block))
+			msgs = append(msgs, anthropic.NewUserMessage(bs...))
 		}
 	}
 	p := anthropic.MessageNewParams{

@@ -38,12 +38,16 @@ type Options struct {
 	// KeySetting and URLSetting name, for error messages, where the key
 	// and the base URL come from (e.g. "GEMINI_API_KEY").
 	KeySetting, URLSetting string
+	// Images overrides whether the model takes images (the
+	// configuration's images key); nil leaves it to ImageSpec's table.
+	Images *bool
 }
 
 // Model streams replies from one Gemini model.
 type Model struct {
 	client *genai.Client
 	model  string
+	images *bool
 	policy llm.Policy
 	ep     llm.Endpoint
 }
@@ -77,6 +81,7 @@ func New(ctx context.Context, o Options) (*Model, error) {
 	return &Model{
 		client: client,
 		model:  o.Model,
+		images: o.Images,
 		policy: o.Policy,
 		ep: llm.Endpoint{
 			Provider:   "gemini",
@@ -107,7 +112,7 @@ func (m *Model) convert(req llm.Request) ([]*genai.Content, *genai.GenerateConte
 		if msg.Role == llm.Assistant {
 			role = genai.RoleModel
 		}
-		contents = append(contents, genai.NewContentFromText(msg.Text, role))
+		contents = append(contents, genai.NewContentFromParts(parts(msg), role))
 	}
 	cfg := &genai.GenerateContentConfig{
 		// Continuation would resume a dropped stream behind our back; the

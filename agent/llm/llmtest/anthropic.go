@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/agentcli/agent/agent/llm"
@@ -34,7 +35,65 @@ func (anthropicProtocol) match(r *http.Request) (bool, bool) {
 // anthropicText reads a content or system field: a string, or an array of
 // text blocks.
 func anthropicText(raw json.RawMessage) (string, error) {
-	return openaiText(raw) // the same two shapes
+	text, imgs, err := anthropicContent(raw)
+	if err == nil && len(imgs) > 0 {
+		err = fmt.Errorf("images are only allowed in user messages")
+	}
+	return text, err
+}
+
+// anthropicMaxImage is the most base64 an image block may carry, and
+// anthropicMaxEdge the longest side the API takes.
+const (
+	anthropicMaxImage = 5 << 20
+	anthropicMaxEdge  = 8000
+)
+
+// anthropicContent reads a content field: a string, or text and image
+// blocks (an image with a base64 source).
+func anthropicContent(raw json.RawMessage) (string, []llm.Image, error) {
+	var s string
+	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &s) == nil {
+		return s, nil, nil
+	}
+	var blocks []struct {
+		Type   string `json:"type"`
+		Text   string `json:"text"`
+		Source *struct {
+			Type      string `json:"type"`
+			MediaType string `json:"media_type"`
+			Data      string `json:"data"`
+		} `json:"source"`
+	}
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return "", nil, fmt.Errorf("content is neither a string nor blocks: %w", err)
+	}
+	var b strings.Builder
+	var imgs []llm.Image
+	for _, bl := range blocks {
+		switch bl.Type {
+		case "text":
+			b.WriteString(bl.Text)
+		case "image":
+			if bl.Source == nil || bl.Source.Type != "base64" {
+				return "", nil, fmt.Errorf("image block: source.type must be base64 here")
+			}
+			if len(bl.Source.Data) > anthropicMaxImage {
+				return "", nil, fmt.Errorf("image exceeds 5 MB maximum: %d bytes > %d bytes", len(bl.Source.Data), anthropicMaxImage)
+			}
+			img, err := decodeImage(bl.Source.MediaType, bl.Source.Data, "image/jpeg", "image/png", "image/gif", "image/webp")
+			if err != nil {
+				return "", nil, err
+			}
+			if img.Width > anthropicMaxEdge || img.Height > anthropicMaxEdge {
+				return "", nil, fmt.Errorf("image dimensions exceed max allowed size: %d pixels", anthropicMaxEdge)
+			}
+			imgs = append(imgs, img)
+		default:
+			return "", nil, fmt.Errorf("content block type %q is not supported", bl.Type)
+		}
+	}
+	return b.String(), imgs, nil
 }
 
 // cacheMarks counts the blocks of a content or system field that carry
@@ -116,14 +175,17 @@ func (anthropicProtocol) decode(body []byte, req *Request) error {
 	}
 	req.System = sys
 	for _, m := range in.Messages {
-		text, err := anthropicText(m.Content)
+		text, imgs, err := anthropicContent(m.Content)
 		if err != nil {
 			return err
 		}
 		switch m.Role {
 		case "user":
-			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: text})
+			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: text, Images: imgs})
 		case "assistant":
+			if len(imgs) > 0 {
+				return fmt.Errorf("images are only allowed in user messages")
+			}
 			req.Messages = append(req.Messages, llm.Message{Role: llm.Assistant, Text: text})
 		default:
 			return fmt.Errorf("unexpected message role %q", m.Role)

@@ -153,7 +153,7 @@ func RunModelTests(t *testing.T, p Provider) {
 		if !r.Stream || r.System != req.System || r.MaxTokens != 500 {
 			t.Errorf("stream=%v system=%q max=%d, want true %q 500", r.Stream, r.System, r.MaxTokens, req.System)
 		}
-		if !slices.Equal(r.Messages, req.Messages) {
+		if !SameMessages(r.Messages, req.Messages) {
 			t.Errorf("messages = %+v, want %+v", r.Messages, req.Messages)
 		}
 		if !slices.Equal(r.Stop, req.Stop) {
@@ -161,6 +161,24 @@ func RunModelTests(t *testing.T, p Provider) {
 		}
 		if !strings.Contains(r.LastUser(), "<tool_response") {
 			t.Errorf("LastUser() = %q, want the tool response", r.LastUser())
+		}
+	})
+
+	t.Run("sends images after the text", func(t *testing.T) {
+		pol, _ := quick()
+		s := p.NewServer(t, Say("ok"))
+		shot := PNGImage(t, 40, 30)
+		withImage := slices.Clone(req.Messages)
+		withImage[2].Images = []llm.Image{shot, shot}
+		if _, _, _, err := Collect(p.NewModel(t, s, pol).Stream(t.Context(), llm.Request{System: req.System, Messages: withImage})); err != nil {
+			t.Fatal(err)
+		}
+		got := s.Requests()[0]
+		if !SameMessages(got.Messages, withImage) {
+			t.Errorf("messages = %+v, want the images after the text", got.Messages)
+		}
+		if imgs := got.Images(); len(imgs) != 2 || imgs[0].MIME != "image/png" || imgs[0].Width != 40 || imgs[0].Height != 30 {
+			t.Errorf("images sent: %+v, want two 40×30 PNGs", imgs)
 		}
 	})
 

@@ -44,9 +44,30 @@ func (geminiProtocol) match(r *http.Request) (bool, bool) {
 type geminiContent struct {
 	Role  string `json:"role,omitempty"`
 	Parts []struct {
-		Text    string `json:"text"`
-		Thought bool   `json:"thought,omitempty"`
+		Text       string `json:"text"`
+		Thought    bool   `json:"thought,omitempty"`
+		InlineData *struct {
+			MIMEType string `json:"mimeType"`
+			Data     string `json:"data"`
+		} `json:"inlineData,omitempty"`
 	} `json:"parts"`
+}
+
+// images decodes the content's inline images (the formats Gemini reads:
+// no GIF).
+func (c *geminiContent) images() ([]llm.Image, error) {
+	var out []llm.Image
+	for _, p := range c.Parts {
+		if p.InlineData == nil {
+			continue
+		}
+		img, err := decodeImage(p.InlineData.MIMEType, p.InlineData.Data, "image/png", "image/jpeg", "image/webp", "image/heic", "image/heif")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, img)
+	}
+	return out, nil
 }
 
 func (c *geminiContent) text() string {
@@ -97,7 +118,14 @@ func (geminiProtocol) decode(body []byte, req *Request) error {
 		default:
 			return fmt.Errorf("content role %q is neither user nor model", c.Role)
 		}
-		req.Messages = append(req.Messages, llm.Message{Role: role, Text: c.text()})
+		imgs, err := c.images()
+		if err != nil {
+			return err
+		}
+		if len(imgs) > 0 && role != llm.User {
+			return fmt.Errorf("a model turn holds an image")
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: role, Text: c.text(), Images: imgs})
 	}
 	if len(req.Messages) == 0 {
 		return fmt.Errorf("contents is empty")

@@ -25,6 +25,9 @@ type OllamaModel struct {
 	Loaded int
 	// Max is its trained context, /api/show's <arch>.context_length.
 	Max int
+	// Vision puts "vision" among its /api/show capabilities: it reads
+	// images.
+	Vision bool
 }
 
 // OllamaDefaultContext is the window Ollama gives a request that asks for
@@ -172,9 +175,13 @@ func (o *OllamaServer) show(w http.ResponseWriter, r *http.Request) {
 	if arch == "" {
 		arch = "llama"
 	}
+	caps := []string{"completion"}
+	if m.Vision {
+		caps = append(caps, "vision")
+	}
 	writeJSON(w, map[string]any{"model_info": map[string]any{
 		"general.architecture": arch, arch + ".context_length": m.Max,
-	}})
+	}, "capabilities": caps})
 }
 
 // sameModel compares names as Ollama does: "qwen3" is "qwen3:latest".
@@ -225,8 +232,9 @@ func (p ollamaProtocol) decode(body []byte, req *Request) error {
 	var in struct {
 		Model    string `json:"model"`
 		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
+			Role    string   `json:"role"`
+			Content string   `json:"content"`
+			Images  []string `json:"images"`
 		} `json:"messages"`
 		Stream  *bool           `json:"stream"`
 		Think   json.RawMessage `json:"think"`
@@ -264,11 +272,24 @@ func (p ollamaProtocol) decode(body []byte, req *Request) error {
 		}
 	}
 	for _, m := range in.Messages {
+		var imgs []llm.Image
+		for _, b64 := range m.Images {
+			// Ollama takes the bytes without a type; the fake reads
+			// what its image loader reads.
+			img, err := decodeImage(sniffMIME(b64), b64, "image/png", "image/jpeg", "image/webp")
+			if err != nil {
+				return fmt.Errorf("messages: %w", err)
+			}
+			imgs = append(imgs, img)
+		}
+		if len(imgs) > 0 && m.Role != "user" {
+			return fmt.Errorf("images in a %s message", m.Role)
+		}
 		switch m.Role {
 		case "system":
 			req.System += m.Content
 		case "user":
-			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: m.Content})
+			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: m.Content, Images: imgs})
 		case "assistant":
 			req.Messages = append(req.Messages, llm.Message{Role: llm.Assistant, Text: m.Content})
 		default:

@@ -34,25 +34,64 @@ func (openaiProtocol) match(r *http.Request) (bool, bool) {
 
 // openaiText reads a content field: a string, or an array of text parts.
 func openaiText(raw json.RawMessage) (string, error) {
+	text, imgs, err := openaiContent(raw)
+	if err == nil && len(imgs) > 0 {
+		err = fmt.Errorf("images are only allowed in user messages")
+	}
+	return text, err
+}
+
+// openaiContent reads a message's content: a string, or parts of text
+// and images (image_url with a data URL, as the agent sends them).
+func openaiContent(raw json.RawMessage) (string, []llm.Image, error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+		return "", nil, nil
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return s, nil
+		return s, nil, nil
 	}
 	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL *struct {
+			URL    string `json:"url"`
+			Detail string `json:"detail"`
+		} `json:"image_url"`
 	}
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", fmt.Errorf("content is neither a string nor text parts: %w", err)
+		return "", nil, fmt.Errorf("content is neither a string nor content parts: %w", err)
 	}
 	var b strings.Builder
+	var imgs []llm.Image
 	for _, p := range parts {
-		b.WriteString(p.Text)
+		switch p.Type {
+		case "text":
+			b.WriteString(p.Text)
+		case "image_url":
+			if p.ImageURL == nil {
+				return "", nil, fmt.Errorf("an image_url part without image_url")
+			}
+			switch p.ImageURL.Detail {
+			case "", "auto", "low", "high", "original":
+			default:
+				return "", nil, fmt.Errorf("image_url.detail %q is not one of auto, low, high, original", p.ImageURL.Detail)
+			}
+			head, data, ok := strings.Cut(p.ImageURL.URL, ";base64,")
+			mime, isData := strings.CutPrefix(head, "data:")
+			if !ok || !isData {
+				return "", nil, fmt.Errorf("image_url.url is not a base64 data URL")
+			}
+			img, err := decodeImage(mime, data, "image/png", "image/jpeg", "image/webp", "image/gif")
+			if err != nil {
+				return "", nil, err
+			}
+			imgs = append(imgs, img)
+		default:
+			return "", nil, fmt.Errorf("content part type %q is not supported", p.Type)
+		}
 	}
-	return b.String(), nil
+	return b.String(), imgs, nil
 }
 
 func (openaiProtocol) decode(body []byte, req *Request) error {
@@ -82,6 +121,14 @@ func (openaiProtocol) decode(body []byte, req *Request) error {
 		return fmt.Errorf("model is missing")
 	}
 	for _, m := range in.Messages {
+		if m.Role == "user" {
+			text, imgs, err := openaiContent(m.Content)
+			if err != nil {
+				return err
+			}
+			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: text, Images: imgs})
+			continue
+		}
 		text, err := openaiText(m.Content)
 		if err != nil {
 			return err
@@ -89,8 +136,6 @@ func (openaiProtocol) decode(body []byte, req *Request) error {
 		switch m.Role {
 		case "system", "developer":
 			req.System += text
-		case "user":
-			req.Messages = append(req.Messages, llm.Message{Role: llm.User, Text: text})
 		case "assistant":
 			req.Messages = append(req.Messages, llm.Message{Role: llm.Assistant, Text: text})
 		default:

@@ -46,6 +46,9 @@ type Script struct {
 	ChunkSize int
 	// ModelName is what Name returns ("script" when empty).
 	ModelName string
+	// Images is what ImageSpec answers: nil for a model that reads no
+	// images.
+	Images *llm.ImageSpec
 
 	mu       sync.Mutex
 	replies  []Reply
@@ -72,6 +75,14 @@ func (s *Script) Name() string {
 		return "script"
 	}
 	return s.ModelName
+}
+
+// ImageSpec returns Images, or a spec that takes no images.
+func (s *Script) ImageSpec(context.Context) llm.ImageSpec {
+	if s.Images == nil {
+		return llm.ImageSpec{Why: s.Name() + " is a script that reads no images"}
+	}
+	return *s.Images
 }
 
 // Requests returns a copy of the requests received so far.

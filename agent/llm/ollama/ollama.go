@@ -57,6 +57,9 @@ type Options struct {
 	NumCtx int
 	// MaxNumCtx caps a chosen window, for memory: DefaultMaxNumCtx when 0.
 	MaxNumCtx int
+	// Images overrides whether the model takes images (the
+	// configuration's images key); nil asks the server (ImageSpec).
+	Images *bool
 }
 
 // Model streams replies from one model of an Ollama server. One Model
@@ -71,6 +74,7 @@ type Model struct {
 	mu     sync.Mutex
 	win    llm.Window
 	chosen bool
+	spec   *llm.ImageSpec // asked once (ImageSpec)
 }
 
 var (
@@ -114,7 +118,7 @@ func (m *Model) Name() string { return "ollama/" + m.o.Model }
 // policy allows until text has been yielded. A conversation whose window
 // was not chosen yet gets one sized to this first request.
 func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
-	numCtx := m.Window(ctx, llm.EstimateRequest(req)+replyRoom(req)+workRoom).Tokens
+	numCtx := m.Window(ctx, llm.EstimateRequestWith(req, ImageTokens)+replyRoom(req)+workRoom).Tokens
 	return m.o.Policy.Stream(ctx, m.ep, func(ctx context.Context) iter.Seq2[llm.Chunk, error] {
 		return m.attempt(ctx, req, numCtx)
 	})
@@ -130,9 +134,10 @@ func replyRoom(req llm.Request) int {
 
 // message is one message of /api/chat.
 type message struct {
-	Role     string `json:"role"`
-	Content  string `json:"content"`
-	Thinking string `json:"thinking,omitempty"`
+	Role     string   `json:"role"`
+	Content  string   `json:"content"`
+	Thinking string   `json:"thinking,omitempty"`
+	Images   []string `json:"images,omitempty"` // base64
 }
 
 // chatRequest is the body of POST /api/chat.
@@ -154,7 +159,7 @@ func (m *Model) body(req llm.Request, numCtx int) ([]byte, error) {
 		if msg.Role == llm.Assistant {
 			role = "assistant"
 		}
-		msgs = append(msgs, message{Role: role, Content: msg.Text})
+		msgs = append(msgs, message{Role: role, Content: msg.Text, Images: encodeImages(msg)})
 	}
 	opts := map[string]any{}
 	if numCtx > 0 {

@@ -56,6 +56,9 @@ type Options struct {
 	// Local names the server program when it runs on the user's machine
 	// ("llama.cpp", "LM Studio"), for the message when it is not running.
 	Local string
+	// Images overrides whether the model takes images (the
+	// configuration's images key); nil leaves it to the family table.
+	Images *bool
 }
 
 // Model streams replies from one model of an OpenAI-compatible server.
@@ -128,7 +131,7 @@ func (m *Model) params(req llm.Request) openai.ChatCompletionNewParams {
 		if msg.Role == llm.Assistant {
 			msgs = append(msgs, openai.AssistantMessage(msg.Text))
 		} else {
-			msgs = append(msgs, openai.UserMessage(msg.Text))
+			msgs = append(msgs, content(msg))
 		}
 	}
 	p := openai.ChatCompletionNewParams{

@@ -41,6 +41,7 @@ func New(ctx context.Context, cfg config.Config) (llm.Model, error) {
 		return gemini.New(ctx, gemini.Options{
 			Model: cfg.Model, APIKey: cfg.APIKey, BaseURL: cfg.BaseURL, Policy: policy,
 			KeySetting: keySetting, URLSetting: urlSetting,
+			Images: cfg.ImagesSetting(), // images
 		})
 	case config.FamilyOpenAI:
 		return openai.New(openai.Options{
@@ -51,17 +52,20 @@ func New(ctx context.Context, cfg config.Config) (llm.Model, error) {
 			MaxCompletionTokens: cfg.BaseURL == config.OpenAIURL,
 			AskWindow:           cfg.ServerWindow(),
 			Local:               local,
+			Images:              cfg.ImagesSetting(), // images
 		})
 	case config.FamilyOllama:
 		numCtx, _ := cfg.Window() // a configured window is sent as num_ctx
 		return ollama.New(ollama.Options{
 			Model: cfg.Model, BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Policy: policy,
 			URLSetting: urlSetting, NumCtx: numCtx,
+			Images: cfg.ImagesSetting(), // images
 		})
 	case config.FamilyAnthropic:
 		o := anthropic.Options{
 			Model: cfg.Model, BaseURL: cfg.BaseURL, Policy: policy,
 			KeySetting: keySetting, URLSetting: urlSetting,
+			Images: cfg.ImagesSetting(), // images
 		}
 		if cfg.KeyEnv == "ANTHROPIC_AUTH_TOKEN" {
 			o.AuthToken = cfg.APIKey
