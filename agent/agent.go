@@ -54,9 +54,10 @@ type Agent struct {
 	// project-relative path and was not given yet (name and text, "" when
 	// none): (*prompt.Nested).For. nil gives none.
 	Instructions func(path string) (name, text string)
-	// Unshown holds the tools the system prompt only names (its
-	// small-window form), each with its full definition: the first call
-	// of one is answered with the definition instead of being run.
+	// Unshown holds the tools the system prompt only names (the
+	// on-demand ones, and all but the essential ones in the small-window
+	// form), each with its full definition: a valid call of one runs, the
+	// first invalid one is answered with the definition too.
 	Unshown map[string]string
 
 	// described records the Unshown tools whose definition was given.

@@ -65,10 +65,6 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr CallResult, declined bool, err error) {
 	cr = CallResult{ID: c.ID, Tool: c.Name, Params: c.Params}
 	raw := c.Args()
-	if res, ok := b.a.describe(c.Name); ok {
-		cr.Result = res
-		return cr, false, nil
-	}
 	t, ok := b.a.Tools.Lookup(c.Name)
 	if ok && t.Definition().Writes && b.failed != nil && skipAfterFailure {
 		cr.Result = tools.Errorf(tools.CodeSkipped, "%s was not run because call %s (%s) failed earlier in this reply; fix that first, then send this call again", c.Name, b.failed.ID, b.failed.Tool)
@@ -77,6 +73,9 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	t, in, bad := b.a.Tools.Validate(c.Name, raw)
 	if bad != nil {
 		cr.Result = *bad
+		if res, ok := b.a.describe(c.Name, bad); ok {
+			cr.Result = res
+		}
 		return cr, false, nil
 	}
 	in.CallID = c.ID

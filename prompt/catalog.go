@@ -15,6 +15,9 @@ type Tool struct {
 	// Essential tools (the file tools, run_command) are the ones the
 	// small-window form describes; the others it only names.
 	Essential bool
+	// OnDemand tools the full form names with one line each; the others
+	// it describes whole (see Prompt.Unshown).
+	OnDemand bool
 }
 
 // Param describes one parameter of a Tool.

@@ -95,10 +95,13 @@ type Prompt struct {
 	UserInstructionsFile string
 	// Small says this is the small-window form.
 	Small bool
-	// Unshown holds, for each tool the small-window form only names, its
-	// full catalog entry: the loop answers the first call of such a tool
-	// with it.
+	// Unshown holds, for each tool the prompt only names (every tool but
+	// the essential ones in the small-window form, the on-demand ones in
+	// the full form), its full catalog entry: the loop answers the first
+	// call of such a tool with it.
 	Unshown map[string]string
+	// ToolSizes is the catalog by tool, in its order.
+	ToolSizes []ToolSize
 }
 
 // String returns the system prompt: the non-empty sections separated by
@@ -159,10 +162,8 @@ func Build(ctx context.Context, opts Options) (Prompt, error) {
 		return Prompt{}, err
 	}
 	p := Prompt{Tree: tree, InstructionsFile: instrName, Small: opts.Small}
-	catalog := renderCatalog(opts.Tools)
-	if opts.Small {
-		catalog, p.Unshown = smallCatalog(opts.Tools)
-	}
+	catalog, unshown, sizes := partCatalog(opts.Tools, opts.Small)
+	p.Unshown, p.ToolSizes = unshown, sizes
 	var ins strings.Builder
 	if userName, user := userInstructions(opts.UserDir, maxInstr); user != "" {
 		p.UserInstructionsFile = filepath.Join(opts.UserDir, userName)

@@ -15,14 +15,17 @@ const (
 	SmallMaxInstructions = 2 << 10
 )
 
-// smallCatalog lists the essential tools, each with the first sentence
-// of its description and its parameters, and names the others in one
-// line. It returns, for each tool left out, its full catalog entry, for
-// the loop to answer a call of it with (see Prompt.Unshown).
-func smallCatalog(tools []Tool) (string, map[string]string) {
+// partCatalog describes some tools whole and the others in short: the
+// small-window form describes the essential tools, each with the first
+// sentence of its description, and names the others in one line; the
+// full form describes every tool but the on-demand ones, which it lists
+// one line each. It returns, for each tool left out, its full catalog
+// entry, for the loop to answer a call of it with (see Prompt.Unshown).
+func partCatalog(tools []Tool, small bool) (string, map[string]string, []ToolSize) {
 	var shown, others []Tool
 	for _, t := range tools {
-		if t.Essential {
+		switch {
+		case small && t.Essential:
 			t.Description = firstSentence(t.Description)
 			t.Params = append([]Param(nil), t.Params...) // the caller's stay whole
 			for i, p := range t.Params {
@@ -32,13 +35,19 @@ func smallCatalog(tools []Tool) (string, map[string]string) {
 				}
 			}
 			shown = append(shown, t)
-		} else {
+		case !small && !t.OnDemand:
+			shown = append(shown, t)
+		default:
 			others = append(others, t)
 		}
 	}
 	text := renderCatalog(shown)
+	var sizes []ToolSize
+	for _, t := range shown {
+		sizes = append(sizes, ToolSize{Name: t.Name, Bytes: len(DescribeTool(t)) + 1}) // and the blank line before it
+	}
 	if len(others) == 0 {
-		return text, nil
+		return text, nil, sizes
 	}
 	unshown := make(map[string]string, len(others))
 	names := make([]string, len(others))
@@ -49,8 +58,29 @@ func smallCatalog(tools []Tool) (string, map[string]string) {
 	if text == "" {
 		text = "# Tools\n"
 	}
-	text += "\nAlso available, described when first called (the call is answered with the tool's definition, not run): " + strings.Join(names, ", ") + ".\n"
-	return text, unshown
+	if small {
+		text += "\nAlso available (a call with wrong parameters is answered with the tool's definition): " + strings.Join(names, ", ") + ".\n"
+		for _, t := range others {
+			sizes = append(sizes, ToolSize{Name: t.Name, Bytes: len(t.Name) + 2, Named: true})
+		}
+		return text, unshown, sizes
+	}
+	text += "\n## More tools\nA call with wrong parameters is answered with the tool's definition.\n"
+	for _, t := range others {
+		line := "- " + t.Name + ": " + firstSentence(t.Description) + "\n"
+		text += line
+		sizes = append(sizes, ToolSize{Name: t.Name, Bytes: len(line), Named: true})
+	}
+	return text, unshown, sizes
+}
+
+// ToolSize is what one tool takes in the catalog.
+type ToolSize struct {
+	Name  string
+	Bytes int
+	// Named is true for a tool the catalog only names (with its first
+	// sentence in the full form).
+	Named bool
 }
 
 // DescribeTool is t's entry in the full catalog: its heading, its whole

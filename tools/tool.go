@@ -81,6 +81,11 @@ type Definition struct {
 	// approve its calls, and a program run or a page fetched for another
 	// agent is a service to whoever reaches the server.
 	NotServed bool
+	// OnDemand tools, rarely needed, are named in the system prompt with
+	// one line each; the model gets the whole definition the first time
+	// it calls one (that call is answered with it, not run). It keeps the
+	// first request small.
+	OnDemand bool
 }
 
 // PathParams returns the names of the parameters that are project paths

@@ -24,6 +24,10 @@ func NoApproval() Option { return func(d *Definition) { d.AutoApproved = true } 
 // Definition.NotServed).
 func NotServed() Option { return func(d *Definition) { d.NotServed = true } }
 
+// OnDemand offers the tool by name only until first called (see
+// Definition.OnDemand).
+func OnDemand() Option { return func(d *Definition) { d.OnDemand = true } }
+
 // Timeout sets the tool's own time limit.
 func Timeout(t time.Duration) Option { return func(d *Definition) { d.Timeout = t } }
 

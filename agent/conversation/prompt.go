@@ -172,7 +172,8 @@ func promptCatalog(set *ToolSet) []prompt.Tool {
 	for _, t := range set.reg.Tools() {
 		def := t.Definition()
 		pt := prompt.Tool{Name: def.Name, Description: def.Description,
-			Essential: len(set.essential) == 0 || slices.Contains(set.essential, def.Name)}
+			Essential: len(set.essential) == 0 || slices.Contains(set.essential, def.Name),
+			OnDemand:  def.OnDemand}
 		for _, p := range def.Params {
 			pt.Params = append(pt.Params, prompt.Param{
 				Name:        p.Name,

@@ -172,6 +172,14 @@ func writePromptStats(w io.Writer, ch conversation.PromptChoice, fitErr error) e
 	if len(p.Unshown) > 0 {
 		fmt.Fprintf(&b, "tools only named: %s\n", groupDigits(len(p.Unshown)))
 	}
+	sizes := make([]string, len(p.ToolSizes))
+	for i, t := range p.ToolSizes {
+		sizes[i] = t.Name + " " + groupDigits(t.Bytes)
+		if t.Named {
+			sizes[i] += " (named)"
+		}
+	}
+	fmt.Fprintf(&b, "catalog by tool, in bytes: %s\n", strings.Join(sizes, ", "))
 	for _, f := range ch.Features {
 		fmt.Fprintf(&b, "of the tools, %s: %s bytes\n", f.Name, groupDigits(f.Bytes))
 	}

@@ -221,7 +221,7 @@ func TestPromptCommandForms(t *testing.T) {
 		}
 	}
 	out, _, _ = runPromptCmd(t, "--dir", dir)
-	if !strings.Contains(out, "Also available, described when first called") || strings.Contains(out, "## note_create") {
+	if !strings.Contains(out, "Also available (a call with wrong parameters") || strings.Contains(out, "## note_create") {
 		t.Errorf("agent prompt does not print the small-window form:\n%s", out)
 	}
 	if n := len(s.Requests()); n != 0 {

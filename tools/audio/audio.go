@@ -82,7 +82,7 @@ func New[S speaker](w fileWriter, speakers ...S) *Tool {
 	for _, s := range speakers {
 		t.speakers = append(t.speakers, s)
 	}
-	t.Tool = tools.New(Name, description, t.run, tools.Writes(), tools.Timeout(Timeout))
+	t.Tool = tools.New(Name, description, t.run, tools.Writes(), tools.Timeout(Timeout), tools.OnDemand())
 	// The voice and provider descriptions name what is configured, so
 	// the model never guesses at a provider that is not there.
 	def := t.Tool.Definition()
