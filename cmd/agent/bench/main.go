@@ -13,6 +13,11 @@
 // /proc/PID/smaps_rollup, which splits the resident memory into anonymous
 // (heap, stacks) and file-backed (the binary's text and data) pages.
 //
+// It also times `agent serve --stdio` answering an MCP client's
+// initialize and tools/list (left out for a binary without agent serve),
+// and prints the size of the run's first request, failing when the last
+// binary's passes the budget of 8,192 bytes.
+//
 // Max RSS is the kernel's peak resident set (getrusage, the figure
 // `/usr/bin/time -f %M` prints).
 package main
@@ -57,16 +62,27 @@ var pagesOut, wrap, cacheMode string
 
 // sample is one process's figures.
 type sample struct {
-	wall, cpu  time.Duration
-	maxRSS     int64 // KiB
-	anon, file int64 // KiB, from smaps_rollup before the answer
-	haveRollup bool
+	wall, cpu    time.Duration
+	maxRSS       int64 // KiB
+	anon, file   int64 // KiB, from smaps_rollup before the answer
+	haveRollup   bool
+	out          string // what the process printed
+	firstRequest int    // bytes of its first request to the model
 }
 
 type target struct {
-	label, path string
-	run, ver    []sample
+	label, path   string
+	run, ver, mcp []sample
+	noServe       bool // the binary has no agent serve (an older build)
+	firstRequest  int  // bytes of the run's first request to the model
 }
+
+// serveInput is what an MCP client sends `agent serve --stdio` to list
+// its tools; the server exits when its input ends.
+const serveInput = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`
 
 func run(runs int, args []string) error {
 	var bins []*target
@@ -127,6 +143,20 @@ func run(runs int, args []string) error {
 			}
 			b.run = append(b.run, s)
 			b.ver = append(b.ver, v)
+			b.firstRequest = s.firstRequest
+			if !b.noServe {
+				m, err := srv.measureWith(b.path, project, env, serveInput, "serve", "--stdio")
+				switch {
+				case err != nil && i == 0:
+					b.noServe = true // e.g. a base from before agent serve
+				case err != nil:
+					return fmt.Errorf("%s serve: %w", b.label, err)
+				case !strings.Contains(m.out, `"tools":[`):
+					return fmt.Errorf("%s serve: no tools/list answer: %q", b.label, m.out)
+				default:
+					b.mcp = append(b.mcp, m)
+				}
+			}
 		}
 	}
 	fmt.Printf("%d runs each, page cache %q; medians (MB = 2^20 bytes)\n", runs, cacheMode)
@@ -134,6 +164,17 @@ func run(runs int, args []string) error {
 	for _, b := range bins {
 		report(b.label, "run", b.run, bins[0].run)
 		report(b.label, "version", b.ver, bins[0].ver)
+		if len(b.mcp) > 0 {
+			ref := bins[0].mcp
+			if len(ref) == 0 {
+				ref = b.mcp
+			}
+			report(b.label, "serve", b.mcp, ref)
+		}
+	}
+	fmt.Println("serve: `agent serve --stdio` answering initialize and tools/list, until its input ends.")
+	for _, b := range bins {
+		fmt.Printf("%s: the run's first request to the model is %d bytes (budget %d)\n", b.label, b.firstRequest, firstRequestBudget)
 	}
 	fmt.Println("maxRSS: peak resident set (getrusage, as /usr/bin/time -f %M); anon and file:")
 	fmt.Println("anonymous and file-backed resident memory from smaps_rollup just before the answer.")
@@ -148,8 +189,15 @@ func run(runs int, args []string) error {
 			}
 		}
 	}
+	if last := bins[len(bins)-1]; last.firstRequest > firstRequestBudget {
+		return fmt.Errorf("%s's first request is over its budget of %d bytes (agent prompt --stats shows where they go)", last.label, firstRequestBudget)
+	}
 	return nil
 }
+
+// firstRequestBudget is the most bytes the read-then-answer task's first
+// request may take (cmd/agent's TestFirstRequestBudget holds it too).
+const firstRequestBudget = 8192
 
 // ownPeakKiB is this process's peak resident set (VmHWM), 0 if unknown.
 func ownPeakKiB() int64 {
@@ -200,6 +248,7 @@ type server struct {
 	// dumpPages asks for the resident pages to be written to pagesOut.
 	dumpPages bool
 	rollup    sample
+	first     int // bytes of the running process's first request
 }
 
 func newServer() *server {
@@ -210,6 +259,11 @@ func newServer() *server {
 
 func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	if s.first == 0 {
+		s.first = len(body)
+	}
+	s.mu.Unlock()
 	text := "I'll read it.\n<tool_call name=\"read_file\" id=\"1\"><file_path>README.md</file_path></tool_call>"
 	if strings.Contains(string(body), "greets people over HTTP") {
 		text = "It is a small Go service that greets people."
@@ -253,8 +307,21 @@ func readRollup(pid int) (anon, file int64, ok bool) {
 	return anon, rss - anon, rss > 0
 }
 
+// firstRequest is the size of the running process's first request.
+func (s *server) firstRequest() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.first
+}
+
 // measure runs bin with args in dir and returns its figures.
 func (s *server) measure(bin, dir string, env []string, args ...string) (sample, error) {
+	return s.measureWith(bin, dir, env, "", args...)
+}
+
+// measureWith is measure with stdin as the process's input; the sample
+// keeps its output.
+func (s *server) measureWith(bin, dir string, env []string, stdin string, args ...string) (sample, error) {
 	cmd := exec.Command(bin, args...)
 	if wrap != "" {
 		w := strings.Fields(wrap)
@@ -262,6 +329,7 @@ func (s *server) measure(bin, dir string, env []string, args ...string) (sample,
 	}
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	start := time.Now()
@@ -269,7 +337,7 @@ func (s *server) measure(bin, dir string, env []string, args ...string) (sample,
 		return sample{}, err
 	}
 	s.mu.Lock()
-	s.pid, s.rollup = cmd.Process.Pid, sample{}
+	s.pid, s.rollup, s.first = cmd.Process.Pid, sample{}, 0
 	s.mu.Unlock()
 	err := cmd.Wait()
 	wall := time.Since(start)
@@ -284,6 +352,8 @@ func (s *server) measure(bin, dir string, env []string, args ...string) (sample,
 	res := s.rollup
 	s.mu.Unlock()
 	res.wall = wall
+	res.out = out.String()
+	res.firstRequest = s.firstRequest()
 	res.cpu = st.UserTime() + st.SystemTime()
 	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 		res.maxRSS = ru.Maxrss
