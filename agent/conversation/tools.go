@@ -207,7 +207,7 @@ func shellTool(in ToolInput, jm *jobs.Manager) tools.Tool {
 	o := ShellOptions(in.Cfg)
 	o.Jobs = jm
 	o.Programs = in.Programs
-	o.Secrets = in.Cfg.SecretVars()
+	o.Secrets, o.SecretValues = in.Cfg.SecretVars(), in.Cfg.SecretValues()
 	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }
 	o.Stream = func(ctx context.Context, b []byte) { tools.Output(ctx)(b) }
 	return shell.New(in.Root, o)

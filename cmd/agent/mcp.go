@@ -22,7 +22,7 @@ import (
 // and never with the agent's keys), and notes saying, one line each,
 // which were left out and why.
 func mcpSpecs(cfg config.Config, root string) ([]mcptool.Spec, []string, error) {
-	launches, notes, err := cfg.MCPLaunches(root, os.Getenv, tools.SecretTest(os.Environ(), cfg.SecretVars()))
+	launches, notes, err := cfg.MCPLaunches(root, os.Getenv, tools.SecretTest(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
 	specs := make([]mcptool.Spec, len(launches))
 	for i, l := range launches {
 		specs[i] = mcptool.Spec(l)
@@ -37,7 +37,7 @@ const notStarted = "(not started: project not trusted; run with --trust or answe
 // mcpOptions are the discovery options of cfg: server programs found by
 // progs, and never given the agent's keys.
 func mcpOptions(cfg config.Config, progs *programs.Resolver) mcptool.Options {
-	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Secrets: cfg.SecretVars()}
+	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues()}
 }
 
 // addMCPTools discovers the configured servers' tools and adds them to

@@ -56,8 +56,10 @@ type Options struct {
 	Environ []string
 	// Secrets name the variables holding the agent's own secrets: they
 	// and any variable of the same value are left out of the base, and
-	// out of the Env of a server FromProject.
-	Secrets []string
+	// out of the Env of a server FromProject. SecretValues are secrets
+	// known otherwise (the serve token of the user's config), left out
+	// alike.
+	Secrets, SecretValues []string
 }
 
 // DefaultMaxResult is the most text one imported tool call returns.
@@ -313,7 +315,7 @@ func (cn *conn) transport() (mcp.Transport, error) {
 		}
 		cmd := exec.Command(prog, s.Args...)
 		cmd.Dir = s.Dir
-		cmd.Env = serverEnv(cn.environ(), cn.opts.Secrets, s)
+		cmd.Env = serverEnv(cn.environ(), cn.opts.Secrets, cn.opts.SecretValues, s)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {

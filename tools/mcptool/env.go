@@ -22,12 +22,15 @@ func baseVar(name string) bool {
 
 // serverEnv is the environment of the server program s: the base of
 // environ and s's own Env, without the agent's secrets (and, for a
-// project's server, without them in its Env either).
-func serverEnv(environ, secrets []string, s Spec) []string {
-	secret := tools.SecretTest(environ, secrets)
+// project's server, without them in its Env either, whole or inside a
+// longer value). A base variable that looks like a secret
+// (tools.LooksSecret: an LC_ variable holding a password URL) is left
+// out too: the server's entry names what it needs.
+func serverEnv(environ, secrets, values []string, s Spec) []string {
+	secret := tools.SecretTest(environ, secrets, values)
 	var env []string
 	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && baseVar(k) && !secret(k, v) {
+		if k, v, ok := strings.Cut(kv, "="); ok && baseVar(k) && !secret(k, v) && !tools.LooksSecret(k, v) {
 			env = append(env, kv)
 		}
 	}
