@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -164,6 +165,8 @@ func (b *Builder) audioTool(ctx context.Context, in ToolInput) tools.Tool {
 	}
 	s := b.Speech(in.Cfg)
 	s.LookPath = in.Programs.Find
+	// Its trusted PATH, and none of the agent's keys.
+	s.Env = in.Programs.Environ(tools.WithoutSecrets(os.Environ(), in.Cfg.SecretVars(), in.Cfg.SecretValues()))
 	speakers, err := tts.Open(ctx, s)
 	if err != nil || len(speakers) == 0 {
 		return nil

@@ -48,7 +48,9 @@ type Options struct {
 	Version string
 	// LookPath finds a Command given by name; nil means a resolver over
 	// Environ's PATH that skips relative entries and the server's Dir
-	// (package programs).
+	// (package programs), and server programs then get that PATH
+	// without those entries. A caller giving LookPath gives an Environ
+	// whose PATH is as trusted (programs.Resolver.Environ).
 	LookPath func(name string) (string, error)
 	// Environ is the agent's environment (os.Environ when nil). A
 	// server program gets only its base (PATH, HOME, USER, LANG, LC_*,
@@ -315,7 +317,7 @@ func (cn *conn) transport() (mcp.Transport, error) {
 		}
 		cmd := exec.Command(prog, s.Args...)
 		cmd.Dir = s.Dir
-		cmd.Env = serverEnv(cn.environ(), cn.opts.Secrets, cn.opts.SecretValues, s)
+		cmd.Env = serverEnv(cn.childEnviron(), cn.opts.Secrets, cn.opts.SecretValues, s)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {

@@ -67,17 +67,35 @@ func (cn *conn) program() (string, error) {
 	}
 	look := cn.opts.LookPath
 	if look == nil {
-		var path string
-		for _, kv := range cn.environ() {
-			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-				path = v
-			}
-		}
-		var untrusted []programs.Place
-		if dir, err := filepath.Abs(s.Dir); err == nil && s.Dir != "" {
-			untrusted = append(untrusted, programs.Place{Dir: dir, What: "inside the project"})
-		}
-		look = programs.New(programs.Options{Path: path, Untrusted: untrusted}).Find
+		look = cn.resolver().Find
 	}
 	return look(s.Command)
+}
+
+// resolver is the programs resolver used when Options.LookPath is nil:
+// over Environ's PATH, skipping relative entries and the server's Dir.
+func (cn *conn) resolver() *programs.Resolver {
+	var path string
+	for _, kv := range cn.environ() {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	var untrusted []programs.Place
+	if dir, err := filepath.Abs(cn.spec.Dir); err == nil && cn.spec.Dir != "" {
+		untrusted = append(untrusted, programs.Place{Dir: dir, What: "inside the project"})
+	}
+	return programs.New(programs.Options{Path: path, Untrusted: untrusted})
+}
+
+// childEnviron is the environment a server program's base is taken
+// from: Environ, whose PATH the caller made trusted when it gave
+// LookPath; else with the PATH entries the resolver distrusts removed,
+// so that a "#!/usr/bin/env python3" server does not find its
+// interpreter inside the project.
+func (cn *conn) childEnviron() []string {
+	if cn.opts.LookPath != nil {
+		return cn.environ()
+	}
+	return cn.resolver().Environ(cn.environ())
 }
