@@ -51,6 +51,10 @@ type EspeakOptions struct {
 	// nil. The agent gives its resolver, which never takes a program
 	// from a folder a sandboxed command could write.
 	LookPath func(name string) (string, error)
+	// Env is the program's environment; nil means the agent's. The
+	// agent gives it a PATH without the project's folders and without
+	// its keys.
+	Env []string
 }
 
 // Espeak speaks by running the espeak-ng program, offline. The text goes
@@ -99,7 +103,9 @@ func (e *Espeak) Voices(ctx context.Context) ([]Voice, error) {
 	if e.voices != nil {
 		return e.voices, nil
 	}
-	out, err := exec.CommandContext(ctx, e.opts.Path, "--voices").Output()
+	cmd := exec.CommandContext(ctx, e.opts.Path, "--voices")
+	cmd.Env = e.opts.Env
+	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("espeak-ng --voices: %w", err)
 	}
@@ -219,6 +225,7 @@ func (e *Espeak) unknown(name, reason string) error {
 // standard output.
 func (e *Espeak) Synthesize(ctx context.Context, text, voice string) (Audio, error) {
 	cmd := exec.CommandContext(ctx, e.opts.Path, "--stdin", "--stdout", "-b", "1", "-v", voice)
+	cmd.Env = e.opts.Env
 	cmd.Stdin = strings.NewReader(text)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -28,6 +28,8 @@ type Settings struct {
 	// LookPath finds the programs the engines run (espeak-ng);
 	// exec.LookPath when nil.
 	LookPath func(name string) (string, error)
+	// Env is the environment of those programs; nil means the agent's.
+	Env []string
 }
 
 // ProviderName returns the engine name for what a user typed ("Gemini",
@@ -94,7 +96,7 @@ func Open(ctx context.Context, s Settings) ([]*Speaker, error) {
 	}
 	g, err := NewGemini(ctx, GeminiOptions{APIKey: s.GeminiKey, BaseURL: s.GeminiBaseURL, Model: s.GeminiModel, Voice: voice("gemini"), HTTPClient: s.HTTPClient})
 	add("gemini", g, err)
-	es, err := NewEspeak(EspeakOptions{Path: s.EspeakPath, Voice: voice("espeak"), LookPath: s.LookPath})
+	es, err := NewEspeak(EspeakOptions{Path: s.EspeakPath, Voice: voice("espeak"), LookPath: s.LookPath, Env: s.Env})
 	if err == nil && voice("espeak") != "" {
 		_, err = es.Voice(ctx, "")
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 )
@@ -31,9 +32,12 @@ const maxMCPFiles = 64
 
 // MCPFiles lists the files inside the project at root that its own MCP
 // servers (.mcp.json, and [mcp.servers] of its .agent/config.toml) run:
-// a command given as a path, and each argument naming a path inside the
-// project (node server.js, python tools/mcp.py), whether or not it
-// exists yet (a build may make it), after ${VAR} expansion from env. The project's trust
+// a command given as a path, each argument naming a path inside the
+// project (node server.js, python tools/mcp.py), and each word of an
+// argument or an env value that does (sh -c "./run.sh --x",
+// LD_PRELOAD=./lib.so, NODE_OPTIONS="--require ./hook.js", a
+// PYTHONPATH-like list), whether or not it exists yet (a build may make
+// it), after ${VAR} expansion from env. The project's trust
 // covers them: a sandboxed command may write the project, and a server
 // runs outside the sandbox, so a script rewritten since the person
 // trusted the project makes it untrusted again.
@@ -63,16 +67,38 @@ func MCPFiles(root string, env map[string]string) []MCPFile {
 			}
 		}
 	}
+	// addWords adds each word of v that names a path: words are split
+	// at blanks, quotes, and the ':' and ';' of path lists.
+	addWords := func(v string) {
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(":;'\"", r) }) {
+			if strings.HasPrefix(w, "-") {
+				_, w, _ = strings.Cut(w, "=") // --require=./hook.js
+			}
+			add(w)
+		}
+	}
 	for _, s := range servers {
 		if c := expand(s.Command); strings.ContainsRune(c, '/') {
 			add(c)
 		}
 		for _, a := range s.Args {
 			a = expand(a)
+			if strings.ContainsFunc(a, unicode.IsSpace) {
+				addWords(a) // a command line: sh -c "./run.sh --x"
+				continue
+			}
 			if strings.HasPrefix(a, "-") {
 				_, a, _ = strings.Cut(a, "=") // --script=./x.js
 			}
 			add(a)
+		}
+		keys := make([]string, 0, len(s.Env))
+		for k := range s.Env {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // the bound cuts the same paths every time
+		for _, k := range keys {
+			addWords(expand(s.Env[k]))
 		}
 	}
 	slices.Sort(paths)

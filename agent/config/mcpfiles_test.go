@@ -79,3 +79,42 @@ func TestMCPFilesNone(t *testing.T) {
 		t.Errorf("MCPFiles = %+v, want none", got)
 	}
 }
+
+// The words of a server's env values and of a command-line argument that
+// name project files are covered too: a library preloaded, a module
+// required, a script run by sh -c.
+func TestMCPFilesInEnvAndCommandLines(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, body string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".mcp.json", `{"mcpServers": {"s": {"command": "/usr/bin/server", "args": ["-c", "./run.sh --quiet"],
+		"env": {"LD_PRELOAD": "./lib.so", "NODE_OPTIONS": "--require ./hook.js --import=./esm.mjs", "PYTHONPATH": "/usr/lib/x:${SUB}/py", "DEBUG": "1", "URL": "https://example.com/a.js"}}}}`)
+	for _, f := range []string{"run.sh", "lib.so", "hook.js", "esm.mjs", "vendor/py"} {
+		write(f, "v1\n")
+	}
+	got := MCPFiles(root, map[string]string{"SUB": "vendor"})
+	var rels []string
+	for _, f := range got {
+		rels = append(rels, f.Rel)
+	}
+	want := []string{"esm.mjs", "hook.js", "lib.so", "run.sh", "vendor/py"}
+	if !reflect.DeepEqual(rels, want) {
+		t.Fatalf("MCPFiles = %q, want %q", rels, want)
+	}
+	env := map[string]string{"SUB": "vendor"}
+	before := ProjectHash(env, root)
+	for _, f := range want {
+		write(f, "changed by a command\n")
+		after := ProjectHash(env, root)
+		if after == before {
+			t.Errorf("%s changed: the project hash did not", f)
+		}
+		before = after
+	}
+}

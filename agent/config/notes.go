@@ -110,9 +110,9 @@ func (c *Config) NotesSpace(root string) string {
 
 // applyNotesEnv reads AGENT_NOTES_DATABASE_URL.
 func (c *Config) applyNotesEnv(env map[string]string) {
-	if v := strings.TrimSpace(env["AGENT_NOTES_DATABASE_URL"]); v != "" {
+	if v := strings.TrimSpace(env[NotesDatabaseEnv]); v != "" {
 		c.Notes.DatabaseURL = v
-		c.set("notes.database_url", "env AGENT_NOTES_DATABASE_URL")
+		c.set("notes.database_url", "env "+NotesDatabaseEnv)
 	}
 }
 

@@ -63,9 +63,23 @@ func TestSecretVars(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(c.SecretVars(), " ")
-	for _, want := range []string{"WORK_GEMINI", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENROUTER_API_KEY", "AGENT_SERVE_TOKEN"} {
+	for _, want := range []string{"WORK_GEMINI", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENROUTER_API_KEY", "AGENT_SERVE_TOKEN", "AGENT_NOTES_DATABASE_URL"} {
 		if !strings.Contains(" "+got+" ", " "+want+" ") {
 			t.Errorf("SecretVars() = %s; lacks %s", got, want)
+		}
+	}
+}
+
+func TestSecretValuesOfTheUsersConfig(t *testing.T) {
+	c, err := Load(Input{Files: files(t, "provider = \"gemini\"\n[mcp]\nserve_token = \"cfgtok-SECRETX\"\n[notes]\ndatabase_url = \"postgres://u:pgpw-SECRET8@h/db\"\n", ""),
+		Env: map[string]string{"GEMINI_API_KEY": "AIzaSyExampleExample1234"}, Probe: noProbe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(c.SecretValues(), " ")
+	for _, want := range []string{"AIzaSyExampleExample1234", "cfgtok-SECRETX", "postgres://u:pgpw-SECRET8@h/db", "pgpw-SECRET8"} {
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("SecretValues() = %s; lacks %s", got, want)
 		}
 	}
 }

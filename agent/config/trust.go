@@ -34,9 +34,12 @@ var trustedOnly = []string{
 }
 
 // userOnly are the settings only the user's own config file may set:
-// they widen what the agent may do without asking.
+// they widen what the agent may do without asking, or, like the serve
+// token, are a secret a project's author must not choose (a token the
+// author knows would open agent serve to them).
 var userOnly = []string{
 	"files.allow_secrets",
+	"mcp.serve_token",
 	"notes.database_url",
 	"notes.embeddings",
 	"permissions",

@@ -1,10 +1,12 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestUntrustedProjectCannotRedirectKeys(t *testing.T) {
@@ -94,5 +96,29 @@ func TestProjectCannotOverwriteTheUsersListsInPlace(t *testing.T) {
 	}
 	if len(c.Ignored) != 1 || !c.Ignored[0].UserOnly {
 		t.Errorf("ignored = %+v, want files.allow_secrets as user-only", c.Ignored)
+	}
+}
+
+func TestProjectNeverSetsTheServeToken(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "user.toml")
+	proj := ProjectFile(dir)
+	os.MkdirAll(filepath.Dir(proj), 0o755)
+	os.WriteFile(proj, []byte("[mcp]\nserve_token = \"attacker-known\"\ntimeout = \"3s\"\n"), 0o644)
+	for _, own := range []string{"", "mine"} {
+		os.WriteFile(user, []byte(fmt.Sprintf("[mcp]\nserve_token = %q\n", own)), 0o644)
+		c, err := Load(Input{Files: []string{user, proj}, Project: proj, Trusted: true, Env: map[string]string{"GEMINI_API_KEY": "k"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.MCP.ServeToken != own {
+			t.Errorf("user token %q: serve token = %q, want the user's own", own, c.MCP.ServeToken)
+		}
+		if c.MCP.Limit() != 3*time.Second {
+			t.Errorf("mcp.timeout of a trusted project not applied: %v", c.MCP.Limit())
+		}
+		if len(c.Ignored) != 1 || c.Ignored[0].Key != "mcp.serve_token" || !c.Ignored[0].UserOnly {
+			t.Errorf("ignored = %+v, want mcp.serve_token as user-only", c.Ignored)
+		}
 	}
 }

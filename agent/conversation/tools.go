@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -164,6 +165,8 @@ func (b *Builder) audioTool(ctx context.Context, in ToolInput) tools.Tool {
 	}
 	s := b.Speech(in.Cfg)
 	s.LookPath = in.Programs.Find
+	// Its trusted PATH, and none of the agent's keys.
+	s.Env = in.Programs.Environ(tools.WithoutSecrets(os.Environ(), in.Cfg.SecretVars(), in.Cfg.SecretValues()))
 	speakers, err := tts.Open(ctx, s)
 	if err != nil || len(speakers) == 0 {
 		return nil
@@ -207,7 +210,7 @@ func shellTool(in ToolInput, jm *jobs.Manager) tools.Tool {
 	o := ShellOptions(in.Cfg)
 	o.Jobs = jm
 	o.Programs = in.Programs
-	o.Secrets = in.Cfg.SecretVars()
+	o.Secrets, o.SecretValues = in.Cfg.SecretVars(), in.Cfg.SecretValues()
 	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }
 	o.Stream = func(ctx context.Context, b []byte) { tools.Output(ctx)(b) }
 	return shell.New(in.Root, o)

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentcli/agent/internal/secretval"
 	"github.com/agentcli/agent/internal/termtext"
 )
 
@@ -74,11 +75,17 @@ type Error struct {
 	// Fix, when set, is the advice that ends the message (APIError.Fix).
 	Fix string
 	Err error // the underlying cause
+	// secrets are hidden from the words (Policy.Secrets).
+	secrets secretval.Set
 }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-func (e *Error) Error() string {
+// Error is the one line shown and stored, with every secret of the
+// policy redacted (a provider may echo the key it was sent).
+func (e *Error) Error() string { return e.secrets.Redact(e.words()) }
+
+func (e *Error) words() string {
 	ep := e.Endpoint
 	name := ep.Provider
 	tries := ""
@@ -123,13 +130,13 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("no answer from %s for %s (model_timeout)%s; check the network and %s, or raise model_timeout",
 			name, DurationText(e.Waited), tries, ep.urlName())
 	case KindMalformed:
-		return fmt.Sprintf("%s sent a malformed stream%s%s: check %s", name, tries, causeText(e.Err), ep.urlName())
+		return fmt.Sprintf("%s sent a malformed stream%s%s: check %s", name, tries, causeText(e.Err, e.secrets), ep.urlName())
 	default:
 		if ep.Local != "" && errors.Is(e.Err, syscall.ECONNREFUSED) {
 			return fmt.Sprintf("%s is not running at %s (connection refused%s): start it, or check %s",
 				ep.Local, ep.baseURL(), tries, ep.urlName())
 		}
-		return fmt.Sprintf("cannot reach %s at %s%s%s: check %s", name, ep.baseURL(), tries, causeText(e.Err), ep.urlName())
+		return fmt.Sprintf("cannot reach %s at %s%s%s: check %s", name, ep.baseURL(), tries, causeText(e.Err, e.secrets), ep.urlName())
 	}
 }
 
@@ -139,10 +146,11 @@ type DropError struct {
 	Provider string
 	Received int   // bytes of text yielded before the drop
 	Err      error // what broke the stream
+	secrets  secretval.Set
 }
 
 func (e *DropError) Error() string {
-	return fmt.Sprintf("%s stream dropped after %d bytes of text%s", e.Provider, e.Received, causeText(e.Err))
+	return e.secrets.Redact(fmt.Sprintf("%s stream dropped after %d bytes of text%s", e.Provider, e.Received, causeText(e.Err, e.secrets)))
 }
 
 // Is makes errors.Is(err, ErrStreamDropped) true.
@@ -150,12 +158,13 @@ func (e *DropError) Is(target error) bool { return target == ErrStreamDropped }
 
 func (e *DropError) Unwrap() error { return e.Err }
 
-// causeText is ": cause" with the cause squeezed onto one short line.
-func causeText(err error) string {
+// causeText is ": cause" with the cause squeezed onto one short line,
+// without the secrets (redacted before the cut, which could halve one).
+func causeText(err error, secrets secretval.Set) string {
 	if err == nil {
 		return ""
 	}
-	return ": " + termtext.Line(detail(err), 200)
+	return ": " + termtext.Line(secrets.Redact(detail(err)), 200)
 }
 
 // detail is the part of an error chain a user can act on: the JSON

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/internal/backoff"
+	"github.com/agentcli/agent/internal/secretval"
 	"github.com/agentcli/agent/internal/termtext"
 )
 
@@ -81,6 +82,10 @@ type Policy struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Jitter returns a number in [0, 1); nil means math/rand/v2.
 	Jitter func() float64
+	// Secrets are the agent's own secrets (the keys, the serve token):
+	// an error answer that echoes one (a provider or proxy quoting the
+	// key it was sent) never shows it, on the screen or in a log.
+	Secrets secretval.Set
 }
 
 // Attempt makes one request of a call and yields its reply. Errors that
@@ -117,7 +122,7 @@ func (p Policy) Stream(ctx context.Context, ep Endpoint, attempt Attempt) iter.S
 				return
 			}
 			if received > 0 {
-				yield(Chunk{}, &DropError{Provider: ep.Provider, Received: received, Err: err})
+				yield(Chunk{}, &DropError{Provider: ep.Provider, Received: received, Err: err, secrets: p.Secrets})
 				return
 			}
 			f := p.judge(err, ep, try)
@@ -197,12 +202,13 @@ type failure struct {
 
 // judge decides whether err is worth another attempt and words it.
 func (p Policy) judge(err error, ep Endpoint, try int) failure {
-	e := &Error{Endpoint: ep, Attempts: try, Err: err}
+	e := &Error{Endpoint: ep, Attempts: try, Err: err, secrets: p.Secrets}
 	var api *APIError
 	switch {
 	case errors.As(err, &api):
-		e.Status, e.HTML, e.Fix = api.Status, api.HTML, api.Fix
-		e.Message = termtext.Line(api.Message, 160)
+		e.Status, e.HTML, e.Fix = api.Status, api.HTML, p.Secrets.Redact(api.Fix)
+		// Redacted before it is cut: a key cut in half would show.
+		e.Message = termtext.Line(p.Secrets.Redact(api.Message), 160)
 		switch s := api.Status; {
 		case s == 401 || s == 403 || api.KeyInvalid:
 			e.Kind = KindAuth

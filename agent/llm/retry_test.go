@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/internal/backoff"
+	"github.com/agentcli/agent/internal/secretval"
 )
 
 // script is an Attempt that plays one outcome per call.
@@ -336,5 +337,29 @@ func TestRetryNotify(t *testing.T) {
 	if len(got) != 2 || got[0].Attempt != 1 || got[0].Wait != 3*time.Second || got[0].Err.Kind != KindRateLimit ||
 		got[1].Attempt != 2 || got[1].Err.Status != 503 {
 		t.Errorf("notices = %+v", got)
+	}
+}
+
+func TestErrorsNeverShowASecret(t *testing.T) {
+	key := "sk-abcdefgh-0123456789"
+	p := Policy{Secrets: secretval.Of(nil, nil, []string{key})}
+	ep := Endpoint{Provider: "openai", Model: "m"}
+	// The key where the message is cut to one line: redacted whole
+	// before the cut, never half shown.
+	long := strings.Repeat("a", 150) + " " + key
+	for _, err := range []error{
+		&APIError{Status: 400, Message: long},
+		&APIError{Status: 429, Message: "key " + key},
+		&APIError{Status: 500, Message: "for " + key},
+		errors.New("dial tcp: lookup " + key + ": no such host"),
+	} {
+		got := p.judge(err, ep, 1).err.Error()
+		if strings.Contains(got, key[:8]) {
+			t.Errorf("judge(%v) = %q shows the key", err, got)
+		}
+	}
+	drop := &DropError{Provider: "openai", Received: 3, Err: errors.New("reset by " + key), secrets: p.Secrets}
+	if strings.Contains(drop.Error(), key) {
+		t.Errorf("DropError = %q shows the key", drop.Error())
 	}
 }

@@ -77,6 +77,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+g":
 		return m.openEditor()
+	case "ctrl+v":
+		return m.pasteClipboard()
 	case "up":
 		if m.input.Line() == 0 {
 			if v, ok := m.history.prev(m.input.Value()); ok {
@@ -283,10 +285,13 @@ func (m *Model) openEditor() tea.Cmd {
 	}
 }
 
-// runEditor hands the terminal to the editor on file.
-func runEditor(msg editorStartMsg) tea.Cmd {
+// runEditor hands the terminal to the editor on file, with env (a PATH
+// without the project's folders: what the editor runs in turn is not a
+// program a command planted).
+func runEditor(msg editorStartMsg, env []string) tea.Cmd {
 	args := msg.editor
 	c := exec.Command(args[0], append(slices.Clone(args[1:]), msg.file)...)
+	c.Env = env
 	return tea.ExecProcess(c, func(err error) tea.Msg {
 		defer os.Remove(msg.file)
 		if err != nil {

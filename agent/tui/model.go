@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/startup"
+	"github.com/agentcli/agent/tools/programs"
 )
 
 // PolicyPlan is the read-only mode of Shift+Tab: every write refused and
@@ -47,6 +48,10 @@ type Options struct {
 	// Tmux is the tmux program asked about true colour inside tmux;
 	// "" never asks.
 	Tmux string
+	// Programs finds the programs the chat runs itself (the clipboard's
+	// on Ctrl+V) and gives them, the editor and tmux a PATH without the
+	// folders a sandboxed command may write; nil means the plain PATH.
+	Programs *programs.Resolver
 	// Width is the terminal width until the first resize (tests).
 	Width int
 	// Now is the clock; time.Now when nil.
@@ -262,7 +267,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		// a resize in the first moments can be missed: ask for the size
 		// once more.
 		if m.tmuxCheck && m.opts.Tmux != "" {
-			return tea.Batch(tmuxTrueColor(m.ctx, m.opts.Tmux), tea.RequestWindowSize)
+			return tea.Batch(tmuxTrueColor(m.ctx, m.opts.Tmux, m.helperEnv()), tea.RequestWindowSize)
 		}
 		return tea.RequestWindowSize
 	case printedMsg:
@@ -307,7 +312,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.println(m.userLine(msg.shown))
 		return m.startRun(msg.text)
 	case editorStartMsg:
-		return runEditor(msg)
+		return runEditor(msg, m.helperEnv())
+	case clipboardErrMsg:
+		m.println(m.errorLine(msg.err))
 	case editorDoneMsg:
 		if msg.err != nil {
 			m.println(m.errorLine(msg.err))

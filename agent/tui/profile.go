@@ -61,9 +61,11 @@ func terminalProfile(out io.Writer, env []string) (p colorprofile.Profile, check
 // tmuxTrueColor asks tmux (the program at path), as colorprofile does,
 // whether it passes true colour; if so the program's profile is raised
 // (Bubble Tea does that on an RGB capability).
-func tmuxTrueColor(ctx context.Context, path string) tea.Cmd {
+func tmuxTrueColor(ctx context.Context, path string, env []string) tea.Cmd {
 	return func() tea.Msg {
-		out, err := exec.CommandContext(ctx, path, "info").Output()
+		cmd := exec.CommandContext(ctx, path, "info")
+		cmd.Env = env
+		out, err := cmd.Output()
 		if err != nil {
 			return nil
 		}

@@ -97,7 +97,7 @@ func TestTmuxTrueColor(t *testing.T) {
 	} {
 		env, runs := fakeTmux(t, c.info)
 		tmux := filepath.Join(strings.Split(env[0][len("PATH="):], ":")[0], "tmux")
-		if got := tmuxTrueColor(context.Background(), tmux)(); got != c.want {
+		if got := tmuxTrueColor(context.Background(), tmux, nil)(); got != c.want {
 			t.Errorf("tmux info %q: %v, want %v", c.info, got, c.want)
 		}
 		if b, _ := os.ReadFile(runs); string(b) != "info\n" {

@@ -89,6 +89,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 		ReadCommand:  conv.ReadCommand,
 		Editor:       func() ([]string, error) { return progs.Editor(d.environ()) },
 		Tmux:         tmux,
+		Programs:     progs,
 	})
 	conv.SetAsker(m.Asker(), "") // before the first run
 	return tui.Run(ctx, m, d.io.In, d.io.Out)

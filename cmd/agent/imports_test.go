@@ -49,6 +49,7 @@ var importRules = map[string]importRule{
 	"internal/termtext":   {},
 	"internal/atomicfile": {},
 	"internal/backoff":    {},
+	"internal/secretval":  {},
 
 	"agent/xmlcall": {vendors: []string{"github.com/beevik/etree"}},
 	"agent/config":  {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},

@@ -20,9 +20,16 @@ import (
 // mcpSpecs are the configured MCP servers of the project at root as
 // specs (config.MCPLaunches: a project's servers only once it is trusted,
 // and never with the agent's keys), and notes saying, one line each,
-// which were left out and why.
-func mcpSpecs(cfg config.Config, root string) ([]mcptool.Spec, []string, error) {
-	launches, notes, err := cfg.MCPLaunches(root, os.Getenv, tools.SecretTest(os.Environ(), cfg.SecretVars()))
+// which were left out and why. ${PATH} in an entry is progs's trusted
+// PATH, as the server's own PATH is.
+func mcpSpecs(cfg config.Config, root string, progs *programs.Resolver) ([]mcptool.Spec, []string, error) {
+	getenv := func(name string) string {
+		if name == "PATH" {
+			return progs.Path()
+		}
+		return os.Getenv(name)
+	}
+	launches, notes, err := cfg.MCPLaunches(root, getenv, tools.SecretTest(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
 	specs := make([]mcptool.Spec, len(launches))
 	for i, l := range launches {
 		specs[i] = mcptool.Spec(l)
@@ -35,9 +42,12 @@ func mcpSpecs(cfg config.Config, root string) ([]mcptool.Spec, []string, error) 
 const notStarted = "(not started: project not trusted; run with --trust or answer the question)"
 
 // mcpOptions are the discovery options of cfg: server programs found by
-// progs, and never given the agent's keys.
+// progs, started with its trusted PATH (an interpreter a server's "#!"
+// line looks up is not taken from the project either), and never given
+// the agent's keys.
 func mcpOptions(cfg config.Config, progs *programs.Resolver) mcptool.Options {
-	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Secrets: cfg.SecretVars()}
+	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Environ: progs.Environ(os.Environ()),
+		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues()}
 }
 
 // addMCPTools discovers the configured servers' tools and adds them to
@@ -45,7 +55,7 @@ func mcpOptions(cfg config.Config, progs *programs.Resolver) mcptool.Options {
 // A server that fails is skipped with one warning line. The returned
 // function stops the servers.
 func addMCPTools(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, warn func(string)) (func() error, error) {
-	specs, notes, err := mcpSpecs(cfg, root)
+	specs, notes, err := mcpSpecs(cfg, root, progs)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +97,8 @@ approval; "auto" one your own config lists as read_only.`,
 			if err != nil {
 				return err
 			}
-			specs, notes, err := mcpSpecs(cfg, root)
+			progs := d.programs(root, cfg)
+			specs, notes, err := mcpSpecs(cfg, root, progs)
 			if err != nil {
 				return err
 			}
@@ -107,7 +118,7 @@ approval; "auto" one your own config lists as read_only.`,
 					written[s.Name] = s.MCPServer
 				}
 			}
-			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg, d.programs(root, cfg)))
+			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg, progs))
 			defer c.Close()
 			return printMCPList(d, specs, written, servers, pending, notes)
 		},

@@ -251,7 +251,8 @@ func editText(d *factory, start string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	editor, err := d.programs(root, cfg).Editor(d.environ())
+	progs := d.programs(root, cfg)
+	editor, err := progs.Editor(d.environ())
 	if err != nil {
 		return "", err
 	}
@@ -265,6 +266,7 @@ func editText(d *factory, start string) (string, error) {
 		return "", err
 	}
 	cmd := exec.Command(editor[0], append(editor[1:], path)...)
+	cmd.Env = progs.Environ(os.Environ()) // what it runs is not the project's
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("editor %s: %w", filepath.Base(editor[0]), err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/internal/atomicfile"
+	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tts"
 	"github.com/spf13/cobra"
 )
@@ -167,7 +168,10 @@ func openSpeakers(cmd *cobra.Command, d *factory, provider string, concurrency i
 	if concurrency > 0 {
 		s.Concurrency = concurrency
 	}
-	s.LookPath = d.programs(root, cfg).Find
+	progs := d.programs(root, cfg)
+	s.LookPath = progs.Find
+	// Its trusted PATH, and none of the agent's keys.
+	s.Env = progs.Environ(tools.WithoutSecrets(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
 	return tts.Open(cmd.Context(), s)
 }
 

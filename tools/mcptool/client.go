@@ -48,7 +48,9 @@ type Options struct {
 	Version string
 	// LookPath finds a Command given by name; nil means a resolver over
 	// Environ's PATH that skips relative entries and the server's Dir
-	// (package programs).
+	// (package programs), and server programs then get that PATH
+	// without those entries. A caller giving LookPath gives an Environ
+	// whose PATH is as trusted (programs.Resolver.Environ).
 	LookPath func(name string) (string, error)
 	// Environ is the agent's environment (os.Environ when nil). A
 	// server program gets only its base (PATH, HOME, USER, LANG, LC_*,
@@ -56,8 +58,10 @@ type Options struct {
 	Environ []string
 	// Secrets name the variables holding the agent's own secrets: they
 	// and any variable of the same value are left out of the base, and
-	// out of the Env of a server FromProject.
-	Secrets []string
+	// out of the Env of a server FromProject. SecretValues are secrets
+	// known otherwise (the serve token of the user's config), left out
+	// alike.
+	Secrets, SecretValues []string
 }
 
 // DefaultMaxResult is the most text one imported tool call returns.
@@ -313,7 +317,7 @@ func (cn *conn) transport() (mcp.Transport, error) {
 		}
 		cmd := exec.Command(prog, s.Args...)
 		cmd.Dir = s.Dir
-		cmd.Env = serverEnv(cn.environ(), cn.opts.Secrets, s)
+		cmd.Env = serverEnv(cn.childEnviron(), cn.opts.Secrets, cn.opts.SecretValues, s)
 		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {

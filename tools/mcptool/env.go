@@ -22,12 +22,15 @@ func baseVar(name string) bool {
 
 // serverEnv is the environment of the server program s: the base of
 // environ and s's own Env, without the agent's secrets (and, for a
-// project's server, without them in its Env either).
-func serverEnv(environ, secrets []string, s Spec) []string {
-	secret := tools.SecretTest(environ, secrets)
+// project's server, without them in its Env either, whole or inside a
+// longer value). A base variable that looks like a secret
+// (tools.LooksSecret: an LC_ variable holding a password URL) is left
+// out too: the server's entry names what it needs.
+func serverEnv(environ, secrets, values []string, s Spec) []string {
+	secret := tools.SecretTest(environ, secrets, values)
 	var env []string
 	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && baseVar(k) && !secret(k, v) {
+		if k, v, ok := strings.Cut(kv, "="); ok && baseVar(k) && !secret(k, v) && !tools.LooksSecret(k, v) {
 			env = append(env, kv)
 		}
 	}
@@ -64,17 +67,35 @@ func (cn *conn) program() (string, error) {
 	}
 	look := cn.opts.LookPath
 	if look == nil {
-		var path string
-		for _, kv := range cn.environ() {
-			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-				path = v
-			}
-		}
-		var untrusted []programs.Place
-		if dir, err := filepath.Abs(s.Dir); err == nil && s.Dir != "" {
-			untrusted = append(untrusted, programs.Place{Dir: dir, What: "inside the project"})
-		}
-		look = programs.New(programs.Options{Path: path, Untrusted: untrusted}).Find
+		look = cn.resolver().Find
 	}
 	return look(s.Command)
+}
+
+// resolver is the programs resolver used when Options.LookPath is nil:
+// over Environ's PATH, skipping relative entries and the server's Dir.
+func (cn *conn) resolver() *programs.Resolver {
+	var path string
+	for _, kv := range cn.environ() {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	var untrusted []programs.Place
+	if dir, err := filepath.Abs(cn.spec.Dir); err == nil && cn.spec.Dir != "" {
+		untrusted = append(untrusted, programs.Place{Dir: dir, What: "inside the project"})
+	}
+	return programs.New(programs.Options{Path: path, Untrusted: untrusted})
+}
+
+// childEnviron is the environment a server program's base is taken
+// from: Environ, whose PATH the caller made trusted when it gave
+// LookPath; else with the PATH entries the resolver distrusts removed,
+// so that a "#!/usr/bin/env python3" server does not find its
+// interpreter inside the project.
+func (cn *conn) childEnviron() []string {
+	if cn.opts.LookPath != nil {
+		return cn.environ()
+	}
+	return cn.resolver().Environ(cn.environ())
 }

@@ -162,9 +162,38 @@ func (r *Resolver) find(name string) (string, error) {
 	return "", nf
 }
 
-// distrust says why the program file, found in the PATH entry dir, is
-// not taken ("" when it is).
-func (r *Resolver) distrust(dir, file string) string {
+// Path is Options.Path without the entries no program is taken from:
+// relative ones, and those inside (or, through links, leading into) a
+// place a sandboxed command may write. It is the PATH of the programs
+// the agent starts outside the sandbox (MCP servers, the editor,
+// espeak-ng, tmux), so that what they look up in turn (the python3 of a
+// "#!/usr/bin/env python3" line, a tool an editor runs) is not a
+// program a command planted in an activated .venv/bin.
+func (r *Resolver) Path() string {
+	var keep []string
+	for _, dir := range filepath.SplitList(r.opts.Path) {
+		if dir != "" && r.distrustDir(dir) == "" {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
+}
+
+// Environ is environ (KEY=value pairs) with its PATH replaced by Path:
+// the environment of a program the agent starts outside the sandbox.
+func (r *Resolver) Environ(environ []string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PATH="+r.Path())
+}
+
+// distrustDir says why no program is taken from the PATH entry dir
+// ("" when programs may be).
+func (r *Resolver) distrustDir(dir string) string {
 	if !filepath.IsAbs(dir) {
 		return dir + ", a relative PATH entry"
 	}
@@ -177,6 +206,16 @@ func (r *Resolver) distrust(dir, file string) string {
 			return dir + " (really " + real + "), " + p.What
 		}
 	}
+	return ""
+}
+
+// distrust says why the program file, found in the PATH entry dir, is
+// not taken ("" when it is).
+func (r *Resolver) distrust(dir, file string) string {
+	if why := r.distrustDir(dir); why != "" {
+		return why
+	}
+	dir = filepath.Clean(dir)
 	real, err := filepath.EvalSymlinks(file)
 	if err != nil {
 		return file + ", a link that cannot be followed"

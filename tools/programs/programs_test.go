@@ -243,3 +243,22 @@ func BenchmarkFindCached(b *testing.B) {
 		r.Find("sh")
 	}
 }
+
+func TestPathLeavesOutUntrustedEntries(t *testing.T) {
+	tr := newTree(t)
+	venv := filepath.Join(tr.proj, ".venv", "bin")
+	os.MkdirAll(venv, 0o755)
+	link := filepath.Join(filepath.Dir(tr.sys), "tolink")
+	if err := os.Symlink(tr.cache, link); err != nil {
+		t.Fatal(err)
+	}
+	sep := string(filepath.ListSeparator)
+	r := tr.resolver(strings.Join([]string{venv, tr.sys, "bin", "", link, tr.cache + "/x", "/bin"}, sep), nil)
+	if got, want := r.Path(), tr.sys+sep+"/bin"; got != want {
+		t.Errorf("Path() = %q, want %q", got, want)
+	}
+	env := r.Environ([]string{"HOME=/h", "PATH=" + venv + sep + tr.sys, "LANG=C"})
+	if strings.Join(env, " ") != "HOME=/h LANG=C PATH="+tr.sys+sep+"/bin" {
+		t.Errorf("Environ() = %q", env)
+	}
+}

@@ -141,7 +141,7 @@ func TestRefusedBeforeAsking(t *testing.T) {
 
 func TestEnvironmentHasNoSecrets(t *testing.T) {
 	env := cleanEnv([]string{"PATH=/bin", "GEMINI_API_KEY=k", "GITHUB_TOKEN=t", "SSH_AUTH_SOCK=/tmp/s", "AWS_SECRET_ACCESS_KEY=s", "GOFLAGS=-mod=mod", "TERM=xterm",
-		"WORK_GEMINI=AIzaWork", "COPY_OF_IT=AIzaWork", "EMPTY=", "OTHER_EMPTY="}, []string{"WORK_GEMINI", "EMPTY"})
+		"WORK_GEMINI=AIzaWork", "COPY_OF_IT=AIzaWork", "EMPTY=", "OTHER_EMPTY="}, []string{"WORK_GEMINI", "EMPTY"}, nil)
 	got := strings.Join(env, " ")
 	for _, bad := range []string{"GEMINI", "GITHUB_TOKEN", "SSH_AUTH_SOCK", "AWS", "xterm", "AIzaWork"} {
 		if strings.Contains(got, bad) {

@@ -62,8 +62,11 @@ type Options struct {
 	// Secrets name the variables holding the agent's own secrets (the
 	// provider keys, api_key_env's variable, the serve token's): they
 	// are removed too, whatever their names, and so is any variable
-	// holding the same value as one of them.
-	Secrets []string
+	// holding one of their values, whole or inside a longer value.
+	// SecretValues are secrets known otherwise (the serve token of the
+	// user's config, the notes database's URL): any variable holding
+	// one is removed as well.
+	Secrets, SecretValues []string
 	// Programs finds bubblewrap and prlimit, once; nil means a resolver
 	// over Env's PATH that skips the folders commands may write (see
 	// Writable). Bwrap, when set, is the bubblewrap program instead.
@@ -115,7 +118,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.Caches = absDirs(o.Caches, env["HOME"])
 	o.ToolDirs = absDirs(o.ToolDirs, env["HOME"])
-	o.Env = cleanEnv(o.Env, o.Secrets)
+	o.Env = cleanEnv(o.Env, o.Secrets, o.SecretValues)
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
@@ -222,24 +225,17 @@ func DefaultToolDirs(env map[string]string) []string {
 	return dirs
 }
 
-// secretWords mark environment variables that commands never see: the
-// model reads their output, and keys must not reach it.
-var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE", "SESSION"}
-
-// cleanEnv drops the variables that look like secrets (API keys, tokens,
-// the ssh agent's socket), those named in secrets and any holding the
-// same value as one of those, and sets a few that keep output plain.
-func cleanEnv(environ, secrets []string) []string {
-	environ = tools.WithoutSecrets(environ, secrets)
+// cleanEnv drops the variables holding the agent's own secrets (names
+// and values, see tools.WithoutSecrets) or looking like secrets (API
+// keys, tokens, passwords in URLs, the ssh agent's socket): the model
+// reads a command's output, and keys must not reach it. It sets a few
+// that keep output plain.
+func cleanEnv(environ, secrets, values []string) []string {
+	environ = tools.WithoutSecrets(environ, secrets, values)
 	out := make([]string, 0, len(environ)+3)
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
-		up := strings.ToUpper(k)
-		secret := false
-		for _, w := range secretWords {
-			secret = secret || strings.Contains(up, w)
-		}
-		if secret || up == "NO_COLOR" || up == "TERM" || up == "TMPDIR" {
+		if up := strings.ToUpper(k); up == "NO_COLOR" || up == "TERM" || up == "TMPDIR" {
 			continue
 		}
 		out = append(out, kv)

@@ -9,6 +9,7 @@ package providers
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentcli/agent/agent/llm/gemini"
 	"github.com/agentcli/agent/agent/llm/ollama"
 	"github.com/agentcli/agent/agent/llm/openai"
+	"github.com/agentcli/agent/internal/secretval"
 )
 
 // New builds the configured provider's model, with the retry policy and
@@ -30,6 +32,9 @@ func New(ctx context.Context, cfg config.Config) (llm.Model, error) {
 		Attempts: cfg.Retry.Attempts,
 		MaxTime:  time.Duration(cfg.Retry.MaxTime),
 		Timeout:  time.Duration(cfg.ModelTimeout),
+		// Every secret of the agent, not only this provider's key:
+		// an error answer never shows one.
+		Secrets: secretval.Of(os.Environ(), cfg.SecretVars(), cfg.SecretValues()),
 	}
 	keySetting, urlSetting := cfg.KeyEnv, cfg.URLSetting()
 	local := "" // the server's name, when it runs on the user's machine
