@@ -30,7 +30,9 @@ func (r *Root) Backups() (*backup.Store, error) {
 		if len(key) == 0 {
 			key = processKey()
 		}
-		r.store = backup.New(root, keep, r.opts.Now, key)
+		// Bound to this folder: a signed record copied from another
+		// project does not verify here.
+		r.store = backup.New(root, keep, r.opts.Now, backup.ProjectKey(key, r.realDir))
 		// Pruning is housekeeping: a failure here must not stop a write,
 		// and the next run tries again.
 		r.store.Prune()
