@@ -299,6 +299,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.complete()
 	case attachedMsg:
 		if msg.err != nil {
+			if msg.shown != "" {
+				m.keepUnsent(msg.shown, msg.pastes)
+			}
 			m.println(m.errorLine(msg.err))
 			return nil
 		}

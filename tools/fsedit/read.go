@@ -76,6 +76,11 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	defer f.Close()
+	if forPerson(ctx) {
+		if err := linkedRefusal(fi); err != nil {
+			return tools.Errorf(RefusalCode(err), "%s is not attached: %v", a.FilePath, err), nil
+		}
+	}
 	if mime := sniffImage(f); mime != "" || imageName(t) {
 		return s.readImage(t, f, fi, mime)
 	}
