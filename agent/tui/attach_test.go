@@ -26,7 +26,7 @@ func TestAttachRefusalsKeepTheMessage(t *testing.T) {
 	h.m.input.Reset()
 
 	for _, c := range []struct{ msg, want string }{
-		{"look at @hard.txt please", "not sent: @hard.txt: hard.txt is not attached: it is a hard link"},
+		{"look at @hard.txt please", "not sent: @hard.txt: it is a hard link"},
 		{"look at @/etc/passwd please", "not sent: @/etc/passwd is not a file of this project"},
 	} {
 		h.m.input.SetValue(c.msg)

@@ -78,7 +78,8 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	defer f.Close()
 	if forPerson(ctx) {
 		if err := linkedRefusal(fi); err != nil {
-			return tools.Errorf(RefusalCode(err), "%s is not attached: %v", a.FilePath, err), nil
+			// For the person, who knows which file they named.
+			return tools.Errorf(RefusalCode(err), "%v", err), nil
 		}
 	}
 	if mime := sniffImage(f); mime != "" || imageName(t) {
