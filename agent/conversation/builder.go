@@ -235,6 +235,9 @@ func (b *Builder) New(ctx context.Context, o Options) (c *Conversation, err erro
 	if err := EnsureStateDir(o.Dir); err != nil {
 		return c, err
 	}
+	if w := StateIgnoreWarning(o.Dir); w != "" {
+		b.warn("warning: " + w)
+	}
 	b.backupKey() // a key that cannot be kept is said now, not mid-chat
 	c.files = fsedit.NewSession(c.root)
 	budget.Reads = c.files

@@ -139,9 +139,11 @@ func (c *Conversation) Files(ctx context.Context) ([]string, error) {
 }
 
 // Attach reads a project file through the read tool, so it counts as
-// read for the write guards, and returns it for the message.
+// read for the write guards, and returns it for the message. It reads for
+// the person (fsedit.ForPerson): a hard link, which may be another name
+// of .env, is refused.
 func (c *Conversation) Attach(ctx context.Context, path string) (string, error) {
-	res, err := c.tools.reg.Call(ctx, "read_file", map[string]string{"file_path": path})
+	res, err := c.tools.reg.Call(fsedit.ForPerson(ctx), "read_file", map[string]string{"file_path": path})
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/agentcli/agent/internal/atomicfile"
 )
@@ -61,13 +64,95 @@ func EnsureStateDir(root string) error {
 		return nil // a link or a file: CheckStateDir and the stores say so
 	}
 	name := filepath.Join(dir, ".gitignore")
-	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
-		return nil // none (the user removed it), or a link: theirs
+	var cur []byte
+	if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
+		cur, _ = atomicfile.ReadSmall(name, 4<<10)
+		if slices.Contains(oldStateGitignores, string(cur)) {
+			return writeStateGitignore(dir, true)
+		}
 	}
-	if old, err := atomicfile.ReadSmall(name, 4<<10); err == nil && slices.Contains(oldStateGitignores, string(old)) {
-		return writeStateGitignore(dir, true)
+	if string(cur) != stateGitignore {
+		return guardStateFolders(dir)
 	}
 	return nil
+}
+
+// secretFolders are the folders of .agent whose files may hold secrets
+// (what commands printed, what files held): sessions and backups.
+var secretFolders = []string{"sessions", "backups"}
+
+// guardStateFolders keeps the folders of secretFolders out of git when
+// .agent/.gitignore is not the agent's (a repository can ship one that
+// ignores nothing, `!*`, and `git add -A` would then stage every
+// session): each gets a .gitignore of its own with `*`, which a deeper
+// folder's file makes win over any rule above it. The folders are made
+// (0700) if missing; a link or a file in their place is left for the
+// stores to refuse, and an existing .gitignore in them is left alone.
+func guardStateFolders(dir string) error {
+	for _, sub := range secretFolders {
+		p := filepath.Join(dir, sub)
+		if err := os.Mkdir(p, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create .agent/%s: %w", sub, err)
+		}
+		if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+			continue
+		}
+		f, err := os.OpenFile(filepath.Join(p, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("create .agent/%s/.gitignore: %w", sub, err)
+		}
+		_, err = f.WriteString("# Written by agent: what is kept here may hold secrets.\n*\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("write .agent/%s/.gitignore: %w", sub, err)
+		}
+	}
+	return nil
+}
+
+// StateIgnoreWarning returns a one-line warning when .agent/.gitignore
+// is not the agent's and may let git pick up the state kept directly in
+// .agent (the audit log, notes.db, the input history): it does not start
+// by ignoring everything (`*`), or re-includes (`!`) more than
+// .gitignore, config.toml, commands/ and skills/. "" otherwise, and when
+// there is no .agent folder. Sessions and backups are guarded anyway
+// (guardStateFolders).
+func StateIgnoreWarning(root string) string {
+	name := filepath.Join(root, ".agent", ".gitignore")
+	fi, err := os.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return ".agent/.gitignore is not a regular file, so git may pick up the agent's state (audit log, notes, input history); make it a file whose first rule is *"
+		}
+		if _, err := os.Lstat(filepath.Join(root, ".agent")); err != nil {
+			return ""
+		}
+		return ".agent/.gitignore is missing, so git may pick up the agent's state (audit log, notes, input history); add one whose first rule is *"
+	}
+	data, err := atomicfile.ReadSmall(name, 64<<10)
+	if err != nil || string(data) == stateGitignore {
+		return ""
+	}
+	allowed := []string{"!/.gitignore", "!.gitignore", "!/config.toml", "!config.toml", "!/commands/", "!/commands/**", "!commands/", "!commands/**", "!/skills/", "!/skills/**", "!skills/", "!skills/**"}
+	all := false
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "*" || l == "/*" || l == "**":
+			all = true
+		case strings.HasPrefix(l, "!") && !slices.Contains(allowed, l):
+			return ".agent/.gitignore (not the agent's) may let git pick up the agent's state (audit log, notes, input history): its rule " + strconv.Quote(l) + " re-includes more than config.toml, commands/ and skills/; sessions and backups stay ignored"
+		}
+	}
+	if !all {
+		return ".agent/.gitignore (not the agent's) does not ignore everything (no \"*\" rule), so git may pick up the agent's state (audit log, notes, input history); sessions and backups stay ignored"
+	}
+	return ""
 }
 
 // writeStateGitignore writes stateGitignore into the folder dir: a new

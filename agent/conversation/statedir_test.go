@@ -128,3 +128,61 @@ func TestStateGitignoreWithGit(t *testing.T) {
 		t.Errorf("git adds %v, want %v", got, committed)
 	}
 }
+
+// TestShippedGitignoreThatIgnoresNothing: a repository ships a
+// .agent/.gitignore that re-includes everything; sessions and backups
+// still stay out of `git add -A` (a .gitignore of their own), and the
+// rest of the state is named in a one-line warning.
+func TestShippedGitignoreThatIgnoresNothing(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is needed")
+		}
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, ".agent/.gitignore"), "# shared agent settings\n!*\n")
+	if err := EnsureStateDir(root); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{".agent/sessions/s1.jsonl", ".agent/backups/manifest.jsonl", ".agent/backups/cs/1-a.go"} {
+		writeTestFile(t, filepath.Join(root, p), "DB_PASSWORD=hunter2\n")
+	}
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = root
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command("git", "add", "-A", "--dry-run")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "sessions/s1") || strings.Contains(string(out), "backups/") {
+		t.Errorf("git add -A would stage the agent's state:\n%s", out)
+	}
+	w := StateIgnoreWarning(root)
+	if w == "" || strings.Contains(w, "\n") || !strings.Contains(w, `"!*"`) {
+		t.Errorf("warning = %q, want one line naming the rule", w)
+	}
+
+	// The agent's own file: no warning, no extra files.
+	clean := t.TempDir()
+	if err := EnsureStateDir(clean); err != nil {
+		t.Fatal(err)
+	}
+	if w := StateIgnoreWarning(clean); w != "" {
+		t.Errorf("warning for the agent's own .gitignore: %q", w)
+	}
+	if _, err := os.Stat(filepath.Join(clean, ".agent/sessions")); err == nil {
+		t.Error("sessions guarded although .agent/.gitignore is the agent's")
+	}
+	// A team's file that ignores everything but config: no warning.
+	team := t.TempDir()
+	writeTestFile(t, filepath.Join(team, ".agent/.gitignore"), "*\n!config.toml\n!/commands/**\n")
+	if w := StateIgnoreWarning(team); w != "" {
+		t.Errorf("warning for a file that ignores the state: %q", w)
+	}
+}

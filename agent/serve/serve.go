@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -24,6 +25,7 @@ const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultBodyTimeout       = 30 * time.Second
 	DefaultDrain             = 8 * time.Second
+	DefaultMaxConns          = 128
 )
 
 // ErrNoToken is returned by New for a server without a token that may not
@@ -52,6 +54,10 @@ type Options struct {
 	// Drain is how long requests in flight may take to finish after the
 	// context ends.
 	Drain time.Duration
+	// MaxConns bounds the connections served at once (DefaultMaxConns
+	// when zero); more wait in the kernel's queue for a slot, so that a
+	// flood of idle connections cannot take every file descriptor.
+	MaxConns int
 }
 
 // Server is the HTTP front. Build it with New, then Serve.
@@ -76,6 +82,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
 	}
 	host, _, err := net.SplitHostPort(opts.Addr)
 	if err != nil {
@@ -116,17 +125,19 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle("/notes/", s.opts.Notes)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Everything below is judged on the headers alone, before a
+		// byte of the body is read.
 		if !s.hosts.allows(r.Host) {
-			http.Error(w, "host not allowed", http.StatusForbidden)
+			refuse(w, "host not allowed", http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !s.hosts.allowsOrigin(o) {
-			http.Error(w, "origin not allowed", http.StatusForbidden)
+			refuse(w, "origin not allowed", http.StatusForbidden)
 			return
 		}
 		if !s.opts.NoAuth && !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="agent"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			refuse(w, "missing or wrong bearer token", http.StatusUnauthorized)
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
@@ -135,6 +146,18 @@ func (s *Server) Handler() http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers a request the headers already condemn and closes its
+// connection: net/http would otherwise read what is left of the body (up
+// to 256 KiB) to keep the connection for another request, and a client
+// without the token, sending that body a byte at a time, would hold the
+// connection as long as it likes. The read deadline, now, ends that read
+// at once should it start.
+func refuse(w http.ResponseWriter, msg string, code int) {
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now()) // fails only on a test recorder
+	http.Error(w, msg, code)
 }
 
 // authorized compares the request's bearer token with ours in constant
@@ -161,7 +184,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(s.ln) }()
+	go func() { errc <- hs.Serve(limitListener(s.ln, s.opts.MaxConns)) }()
 	select {
 	case err := <-errc:
 		return err
@@ -189,4 +212,38 @@ func (s *Server) Serve(ctx context.Context) error {
 // (TestLongResponsesAreNotCut holds it to that).
 func bodyDeadline(w http.ResponseWriter, d time.Duration) {
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d)) // fails only on a test recorder
+}
+
+// limitListener serves at most n connections of ln at once: Accept waits
+// for one of them to close before taking the next from the kernel.
+func limitListener(ln net.Listener, n int) net.Listener {
+	return &limited{Listener: ln, slots: make(chan struct{}, n)}
+}
+
+type limited struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	l.slots <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &slotConn{Conn: c, free: func() { <-l.slots }}, nil
+}
+
+// slotConn gives its slot back when closed, once.
+type slotConn struct {
+	net.Conn
+	once sync.Once
+	free func()
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.free)
+	return err
 }

@@ -80,7 +80,7 @@ func (q *question) layout(st *styles, width, rows int) layout {
 	w := innerWidth(width)
 	var l layout
 	p := q.q.Preview
-	title := st.warn.Render("Allow ") + st.tool.Render(visible(q.q.Tool.Name)) + st.warn.Render("?") + " " + visible(p.Summary)
+	title := st.warn.Render("Allow ") + st.tool.Render(visible(q.q.Tool.Name)) + st.warn.Render("?") + " " + visible(tools.ShowBlanks(p.Summary))
 	l.title = strings.Split(ansi.Wrap(title, w, ""), "\n")
 	if q.typing {
 		l.keys = strings.Split(ansi.Hardwrap("Why not? (told to the model; Enter sends) "+visible(q.reason)+"▏", w, true), "\n")

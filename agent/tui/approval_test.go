@@ -103,3 +103,25 @@ func TestCardShowsAlertsWhole(t *testing.T) {
 		t.Errorf("the alert is not shown whole under the card:\n%s", v)
 	}
 }
+
+// TestApprovalCountsPadding: blank-looking characters no space rule sees
+// (the braille blank, the Hangul fillers), tag characters and runs of
+// blank lines are shown counted or escaped in the chat's question, so
+// the tail of the command is in sight.
+func TestApprovalCountsPadding(t *testing.T) {
+	h := newHarness(t, newTestConv(t), Options{})
+	tags := ""
+	for _, c := range "hidden" {
+		tags += string(rune(0xe0000 + c))
+	}
+	cmd := "rm -rf victim; " + strings.Repeat("\u2800", 4000) + strings.Repeat("\u3164", 300) + strings.Repeat("\uffa0", 50) +
+		strings.Repeat("\n", 40) + "pytest " + tags
+	h.ask("run_command", tools.Preview{Summary: "run pytest", Lines: []string{"command: " + cmd}})
+	v := strings.ReplaceAll(strings.ReplaceAll(h.view(), "│", ""), "\n", "")
+	v = strings.ReplaceAll(v, " ", "")
+	for _, want := range []string{`rm-rfvictim;\u2800×4000\u3164×300\uffa0×50`, "[39blanklines]", `pytest\ue0068\ue0069\ue0064`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the question lacks %q:\n%s", want, h.view())
+		}
+	}
+}

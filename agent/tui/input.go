@@ -76,26 +76,57 @@ func (m *Model) expandPastes(s string) string {
 }
 
 // attachments are the @paths of a message that name project files (or,
-// before the file list has been read, anything that looks like a path).
-func attachments(s string, files []string) []string {
+// before the file list has been read, anything that looks like a path),
+// and the first @word that looks like a path but names no project file
+// (@/etc/passwd, @../x.md, @missing.go): the message is then not sent,
+// rather than sent without what the person meant to attach. A word
+// that does not look like a path (@alice, @v1.2) is prose.
+func attachments(s string, files []string) (paths []string, notFile string) {
 	known := map[string]bool{}
 	for _, f := range files {
 		known[f] = true
 	}
-	var out []string
 	seen := map[string]bool{}
 	for _, w := range strings.Fields(s) {
 		if !strings.HasPrefix(w, "@") || len(w) < 2 {
 			continue
 		}
 		p := strings.TrimRight(w[1:], ".,;:!?)")
-		if seen[p] || (files != nil && !known[p]) {
+		if seen[p] || p == "" {
+			continue
+		}
+		if files != nil && !known[p] {
+			if notFile == "" && pathLike(p) {
+				notFile = p
+			}
 			continue
 		}
 		seen[p] = true
-		out = append(out, p)
+		paths = append(paths, p)
 	}
-	return out
+	return paths, notFile
+}
+
+// pathLike reports a word that can only mean a file: it has a slash,
+// starts with ~ or a dot, or ends in a file extension (.go, .md).
+func pathLike(p string) bool {
+	if strings.ContainsRune(p, '/') || strings.HasPrefix(p, "~") || strings.HasPrefix(p, ".") {
+		return true
+	}
+	i := strings.LastIndexByte(p, '.')
+	if i < 0 || i == len(p)-1 || len(p)-i > 9 {
+		return false
+	}
+	ext := p[i+1:]
+	if ext[0] < 'A' || ext[0] > 'z' || (ext[0] > 'Z' && ext[0] < 'a') {
+		return false
+	}
+	for _, c := range ext {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // completion is the list under the editor: slash commands or @paths.

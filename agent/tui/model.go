@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -165,6 +166,9 @@ func (m *Model) Init() tea.Cmd {
 	if !m.bannerShown {
 		m.println(m.st.dim.Render(m.banner()))
 	}
+	if why := m.history.refusal(""); why != "" {
+		m.println(m.errorLine(errors.New(why)))
+	}
 	if p := strings.TrimSpace(m.opts.Prompt); p != "" {
 		cmds = append(cmds, m.send(p))
 	}
@@ -302,8 +306,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.files = []string{}
 		}
 		m.complete()
+	case historyRefusedMsg:
+		if why := m.history.refusal(msg.why); why != "" {
+			m.println(m.errorLine(errors.New(why)))
+		}
 	case attachedMsg:
 		if msg.err != nil {
+			if msg.shown != "" {
+				m.keepUnsent(msg.shown, msg.pastes)
+			}
 			m.println(m.errorLine(msg.err))
 			return nil
 		}

@@ -46,6 +46,9 @@ type attachedMsg struct {
 	prompt string // the message with its attachments
 	shown  string // the message as the user typed it
 	err    error
+	// pastes are the pasted texts of shown, put back with it when the
+	// message is not sent.
+	pastes []string
 }
 
 // editorStartMsg says the message is in file, ready for the editor.

@@ -23,10 +23,15 @@ func (m *Model) send(text string) tea.Cmd {
 	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
 		return m.slash(text)
 	}
-	shown := text
+	shown, pastes := text, m.pastes
 	prompt := m.expandPastes(text)
 	m.println(m.userLine(shown))
-	paths := attachments(prompt, m.files)
+	paths, notFile := attachments(prompt, m.files)
+	if notFile != "" {
+		m.keepUnsent(shown, pastes)
+		m.println(m.errorLine(fmt.Errorf("not sent: @%s is not a file of this project (only project files can be attached); your message is back in the editor", notFile)))
+		return nil
+	}
 	if len(paths) == 0 {
 		return m.startRun(prompt)
 	}
@@ -38,13 +43,23 @@ func (m *Model) send(text string) tea.Cmd {
 		for _, p := range paths {
 			text, err := b.Attach(ctx, p)
 			if err != nil {
-				return attachedMsg{err: fmt.Errorf("attach @%s: %w", p, err)}
+				return attachedMsg{err: fmt.Errorf("not sent: @%s: %w; your message is back in the editor", p, err), shown: shown, pastes: pastes}
 			}
 			sb.WriteString("\n\n")
 			sb.WriteString(text)
 		}
 		return attachedMsg{prompt: sb.String(), shown: shown}
 	}
+}
+
+// keepUnsent puts a message that was not sent back in the editor, with
+// its pasted texts, unless the person has started typing another.
+func (m *Model) keepUnsent(shown string, pastes []string) {
+	if m.input.Value() != "" {
+		return
+	}
+	m.input.SetValue(shown)
+	m.pastes = pastes
 }
 
 // userLine renders the user's message for the scrollback.

@@ -11,8 +11,13 @@ import (
 // act on them like escape sequences), the bidirectional overrides,
 // embeddings, isolates and marks, the line and paragraph separators, and
 // the invisible ones (zero-width space, word joiner, invisible operators,
-// soft hyphen, Mongolian vowel separator, byte-order mark). The zero-width
-// joiner and non-joiner stay: emoji sequences and Persian script need them.
+// soft hyphen, Mongolian vowel separator, byte-order mark), the blank
+// letters that are not spaces (the braille blank U+2800 and the Hangul
+// fillers U+115F, U+1160, U+3164 and U+FFA0: a run of them pads a command
+// like spaces do, but no space rule sees them) and the tag characters
+// U+E0000-U+E007F (invisible ASCII look-alikes: text the person does not
+// see but a model reads). The zero-width joiner and non-joiner stay: emoji
+// sequences and Persian script need them.
 //
 // It is the one rule set of the project: path checks refuse these
 // characters, terminal output shows them escaped.
@@ -24,9 +29,12 @@ func Hidden(r rune) bool {
 		return true
 	case r >= 0x2060 && r <= 0x2064:
 		return true
+	case r >= 0xe0000 && r <= 0xe007f:
+		return true
 	}
 	switch r {
-	case 0x200b, 0x200e, 0x200f, 0x061c, 0x2028, 0x2029, 0xfeff, 0x00ad, 0x180e:
+	case 0x200b, 0x200e, 0x200f, 0x061c, 0x2028, 0x2029, 0xfeff, 0x00ad, 0x180e,
+		0x2800, 0x115f, 0x1160, 0x3164, 0xffa0:
 		return true
 	}
 	return false

@@ -7,7 +7,8 @@ import (
 )
 
 func TestHidden(t *testing.T) {
-	for _, r := range []rune{0x85, 0x202e, 0x2066, 0x200b, 0x2060, 0x2064, 0x00ad, 0x180e, 0xfeff, 0x200e, 0x2028} {
+	for _, r := range []rune{0x85, 0x202e, 0x2066, 0x200b, 0x2060, 0x2064, 0x00ad, 0x180e, 0xfeff, 0x200e, 0x2028,
+		0x2800, 0x3164, 0xffa0, 0x115f, 0x1160, 0xe0000, 0xe0041, 0xe007f} {
 		if !Hidden(r) {
 			t.Errorf("Hidden(%U) = false, want true", r)
 		}
@@ -37,7 +38,8 @@ func TestEscape(t *testing.T) {
 		"ls\u2028 zw\u200b bom\ufeff":  `ls\u2028 zw\u200b bom\ufeff`,
 		"wj\u2060 shy\u00ad mvs\u180e": `wj\u2060 shy\u00ad mvs\u180e`,
 		"family 👨\u200d👩":              "family 👨\u200d👩",
-		"日本語 only":                     "日本語 only",
+		"pad \u2800\u3164\uffa0 tag \U000e0068\U000e0069": `pad \u2800\u3164\uffa0 tag \ue0068\ue0069`,
+		"日本語 only": "日本語 only",
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
@@ -136,6 +138,17 @@ func TestShowBlanks(t *testing.T) {
 		{"a\u3000b", `a\u3000b`},
 		{"line one\n    indented", "line one\n␠×4indented"},
 		{"日本 語", "日本 語"},
+		// Padding that no space rule sees, counted.
+		{"rm -rf victim; " + strings.Repeat("\u2800", 4000) + "pytest", `rm -rf victim; \u2800×4000pytest`},
+		{"rm -rf victim; " + strings.Repeat("\u3164", 4000) + "pytest", `rm -rf victim; \u3164×4000pytest`},
+		{"rm -rf victim; " + strings.Repeat("\uffa0", 50) + "pytest", `rm -rf victim; \uffa0×50pytest`},
+		{"a" + strings.Repeat("\u3000", 2000) + "b", `a\u3000×2000b`},
+		{"rm -rf victim" + strings.Repeat("\u0336", 3000) + " ; pytest", `rm -rf victim\u0336×3000 ; pytest`},
+		{"café naïve", "café naïve"}, // single combining marks are letters' accents
+		// Blank lines, counted beyond two.
+		{"rm -rf victim" + strings.Repeat("\n", 200) + "pytest", "rm -rf victim\n[199 blank lines]\npytest"},
+		{"a\n\n\nb", "a\n\n\nb"},
+		{"a\n \n\t\n\u3164\nb\n", "a\n[3 blank lines]\nb\n"},
 	} {
 		if got := ShowBlanks(tc.in); got != tc.want {
 			t.Errorf("ShowBlanks(%q) = %q, want %q", tc.in, got, tc.want)

@@ -93,7 +93,26 @@ func (r *Root) readResolved(t target, rel string, max int64) ([]byte, int64, err
 		return nil, 0, err
 	}
 	defer f.Close()
+	if err := linkedRefusal(fi); err != nil {
+		return nil, 0, err
+	}
 	return readBounded(f, fi.Size(), max)
+}
+
+// linkedRefusal refuses a regular file with more than one name (a hard
+// link) for the agent's own readers. A hard link is judged by nothing:
+// .agent/commands/review.md linked to .env is the very inode of .env,
+// and no name or landing place says so. A checkout never makes one, so
+// one in a project was made by a command (or a person) in it; its other
+// name may be a secret file. What the agent sends on its own or on the
+// person's word (instructions, commands, skills, @attachments, see
+// ForPerson) is refused; the model's own read_file is judged by its
+// rules.
+func linkedRefusal(fi fs.FileInfo) error {
+	if n := links(fi); fi.Mode().IsRegular() && n > 1 {
+		return refuse(tools.CodePolicyDenied, "it is a hard link (one of %d names of the same file), and another name may be a secret file such as .env", n)
+	}
+	return nil
 }
 
 // ReadUserText reads the file p of the user's own configuration folder

@@ -180,3 +180,45 @@ func checkRead(t *testing.T, what string, data []byte, err error, want string) {
 		t.Errorf("%s: the reason is not one line: %q", what, err)
 	}
 }
+
+// TestReadersRefuseHardLinks: a hard link is the very inode of its other
+// name, which no path says: the agent's own readers (instruction files,
+// custom commands, skills) refuse a regular file with more than one
+// name, in a few words with a protocol code, while the same content
+// under one name reads.
+func TestReadersRefuseHardLinks(t *testing.T) {
+	p := newProject(t, map[string]string{
+		".env":                        "KEY=sk-secret\n",
+		".agent/commands/ok.md":       "Review $ARGUMENTS\n",
+		".agents/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: d\n---\nbody\n",
+		".agents/skills/pdf/solo.md":  "solo\n",
+		"sub/AGENTS.md":               "be brief\n",
+	})
+	for _, name := range []string{"AGENTS.md", ".agent/commands/hard.md", ".agents/skills/pdf/ref.md"} {
+		if err := os.Link(filepath.Join(p.dir, ".env"), filepath.Join(p.dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what string, data []byte, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "hard link") || RefusalCode(err) != "TOOL_POLICY_DENIED" || strings.Contains(string(data), "sk-secret") {
+			t.Errorf("%s of a hard link to .env = %q, %v (code %q); want a TOOL_POLICY_DENIED refusal naming the hard link", what, data, err, RefusalCode(err))
+		}
+	}
+	data, _, err := p.root.ReadText("AGENTS.md", 1<<10)
+	check("ReadText(AGENTS.md)", data, err)
+	data, _, err = p.root.ReadCommand("hard.md", 1<<10)
+	check("ReadCommand(hard.md)", data, err)
+	data, _, err = p.root.ReadSkill(".agents/skills/pdf", "ref.md", 1<<10)
+	check("ReadSkill(ref.md)", data, err)
+
+	if data, _, err := p.root.ReadText("sub/AGENTS.md", 1<<10); err != nil || string(data) != "be brief\n" {
+		t.Errorf("ReadText of a file with one name = %q, %v", data, err)
+	}
+	if data, _, err := p.root.ReadCommand("ok.md", 1<<10); err != nil || len(data) == 0 {
+		t.Errorf("ReadCommand of a file with one name = %q, %v", data, err)
+	}
+	if data, _, err := p.root.ReadSkill(".agents/skills/pdf", "solo.md", 1<<10); err != nil || string(data) != "solo\n" {
+		t.Errorf("ReadSkill of a file with one name = %q, %v", data, err)
+	}
+}

@@ -30,7 +30,9 @@ func (r *Root) Backups() (*backup.Store, error) {
 		if len(key) == 0 {
 			key = processKey()
 		}
-		r.store = backup.New(root, keep, r.opts.Now, key)
+		// Bound to this folder: a signed record copied from another
+		// project does not verify here.
+		r.store = backup.New(root, keep, r.opts.Now, backup.ProjectKey(key, r.realDir))
 		// Pruning is housekeeping: a failure here must not stop a write,
 		// and the next run tries again.
 		r.store.Prune()
@@ -77,10 +79,14 @@ func (r *Root) record(e backup.Entry) error {
 //
 // It hard-links the old inode into the store: no copy, however large the
 // file, and after the rename the inode is reachable only from the store,
-// so it cannot change. The link is checked to be the very inode that was
-// read (a path swapped meanwhile would link something else); if linking
-// fails or the check does, the content is copied from f instead and its
-// hash checked.
+// so it cannot change; sealBlob then makes it 0600. The link is checked
+// to be the very inode that was read (a path swapped meanwhile would link
+// something else); if linking fails or the check does, the content is
+// copied from f instead (into a file of mode 0600) and its hash checked.
+// A file with other names, or with setuid, setgid or sticky bits, is
+// always copied: its inode lives on elsewhere, so the store could not
+// make it 0600 without changing that other name, and a backup never
+// keeps those bits (the manifest records the permission bits).
 func (r *Root) backupOld(changeSet, rel string, f *os.File, fi fs.FileInfo, sum string) (string, error) {
 	st, err := r.Backups()
 	if err != nil {
@@ -91,7 +97,8 @@ func (r *Root) backupOld(changeSet, rel string, f *os.File, fi fs.FileInfo, sum 
 	if err != nil {
 		return "", err
 	}
-	if err := root.Link(rel, blob); err == nil {
+	linkable := links(fi) == 1 && fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) == 0
+	if linkable && root.Link(rel, blob) == nil {
 		if li, err := root.Lstat(blob); err == nil && os.SameFile(li, fi) {
 			return blob, syncParent(root, blob)
 		}
@@ -118,6 +125,20 @@ func (r *Root) backupOld(changeSet, rel string, f *os.File, fi fs.FileInfo, sum 
 		return "", errStale
 	}
 	return blob, syncParent(root, blob)
+}
+
+// sealBlob makes the backup blob 0600, as every backup is, once the new
+// content has been renamed over the file: a linked blob kept the file's
+// mode (0666 under umask 0, a script's 0755) and is now the old inode's
+// only name, so its mode changes nothing else. Best effort: a blob left
+// with its old mode is still a backup.
+func (r *Root) sealBlob(blob string) {
+	if blob == "" {
+		return
+	}
+	if root, err := r.handle(); err == nil {
+		root.Chmod(blob, 0o600)
+	}
 }
 
 // dropBlob removes a backup that will not be recorded.

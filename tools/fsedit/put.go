@@ -215,6 +215,7 @@ func (r *Root) put(ctx context.Context, t target, data []byte, opt PutOptions, i
 	if err := rep.commit(true); err != nil {
 		return PutResult{}, describeWriteErr(t.rel, err)
 	}
+	r.sealBlob(blob)
 	return PutResult{Path: t.rel, Size: int64(len(data)), ChangeSet: info.ChangeSet}, nil
 }
 

@@ -76,6 +76,12 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	defer f.Close()
+	if forPerson(ctx) {
+		if err := linkedRefusal(fi); err != nil {
+			// For the person, who knows which file they named.
+			return tools.Errorf(RefusalCode(err), "%v", err), nil
+		}
+	}
 	if mime := sniffImage(f); mime != "" || imageName(t) {
 		return s.readImage(t, f, fi, mime)
 	}

@@ -441,13 +441,14 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, tag backup.Entry) (s
 	var (
 		old   *os.File
 		oldFi fs.FileInfo
+		blob  string
 	)
 	if s.cur != "" {
 		if old, oldFi, err = openIn(dir, s.t.base(), os.O_RDONLY); err != nil {
 			return "", nil, fmt.Errorf("restore %s: %w", rel, err)
 		}
 		defer old.Close()
-		blob, err := r.backupOld(changeSet, rel, old, oldFi, s.cur)
+		blob, err = r.backupOld(changeSet, rel, old, oldFi, s.cur)
 		if err != nil {
 			return "", nil, fmt.Errorf("restore %s: %w", rel, err)
 		}
@@ -462,6 +463,7 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, tag backup.Entry) (s
 		if err := dir.Remove(s.t.base()); err != nil {
 			return "", nil, fmt.Errorf("remove %s: %w", rel, err)
 		}
+		r.sealBlob(blob)
 		return "removed", nil, syncDir(dir)
 	}
 
@@ -500,5 +502,6 @@ func (r *Root) restoreFile(st *backup.Store, s restoreStep, tag backup.Entry) (s
 	if err := w.commit(s.cur != ""); err != nil {
 		return "", nil, describeWriteErr(rel, err)
 	}
+	r.sealBlob(blob)
 	return "restored", dir.made, nil
 }

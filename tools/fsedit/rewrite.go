@@ -67,9 +67,13 @@ func readOld(ctx context.Context, r io.Reader, keep int64) (oldContent, error) {
 	return o, nil
 }
 
-// keptMode is the part of a file's mode a write carries over.
+// keptMode is the part of a file's mode a write carries over: the
+// permission bits only. Setuid, setgid and sticky are dropped, as
+// chmod(2) and every editor's write do: a program the model rewrote must
+// not run with its owner's or group's rights (a setgid tool.sh with new
+// content is a way into that group).
 func keptMode(fi fs.FileInfo) fs.FileMode {
-	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	return fi.Mode().Perm()
 }
 
 // rewrite replaces the whole content of an existing file, keeping its

@@ -18,3 +18,19 @@ func RunOf(ctx context.Context) string {
 	id, _ := ctx.Value(runKey{}).(string)
 	return id
 }
+
+type personKey struct{}
+
+// ForPerson returns a context whose read_file calls read for the person,
+// not for the model: a chat's @path attachment. Such a read also refuses
+// a file with more than one name, as the agent's own readers do (see
+// linkedRefusal): the person typed a name, not the inode's other one.
+func ForPerson(ctx context.Context) context.Context {
+	return context.WithValue(ctx, personKey{}, true)
+}
+
+// forPerson reports a read asked for by ForPerson.
+func forPerson(ctx context.Context) bool {
+	v, _ := ctx.Value(personKey{}).(bool)
+	return v
+}

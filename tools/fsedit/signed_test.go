@@ -131,3 +131,46 @@ func TestRestoreDropsSetuid(t *testing.T) {
 		t.Errorf("after restore: %q, mode %v; want -rwxr-x---", p.content("run.sh"), fi.Mode())
 	}
 }
+
+// TestSignedBackupsAreBoundToTheirProject: records this user's agent
+// signed in one project, copied with their content into another of the
+// user's projects, are not restored there unforced; in their own
+// project they are. A project moved elsewhere needs --force too.
+func TestSignedBackupsAreBoundToTheirProject(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	opts := Options{BackupKey: func() []byte { return key }}
+	a := newProjectOpts(t, map[string]string{"f.txt": "secret of project A\n"}, opts)
+	wantOK(t, a.read("f.txt"))
+	a.reply("r1", func() { wantOK(t, a.write("rewrite", "f.txt", "same\n")) })
+
+	b := newProjectOpts(t, map[string]string{"f.txt": "same\n"}, opts)
+	if err := os.CopyFS(filepath.Join(b.dir, ".agent/backups"), os.DirFS(filepath.Join(a.dir, ".agent/backups"))); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.root.Undo(t.Context(), false)
+	var ue *UnsignedError
+	if !errors.As(err, &ue) {
+		t.Fatalf("undo in B of A's records: %v, want an *UnsignedError", err)
+	}
+	if got := b.content("f.txt"); got != "same\n" {
+		t.Fatalf("a refused undo wrote B's f.txt: %q", got)
+	}
+
+	// Moved, project A's own records need --force as well.
+	moved := filepath.Join(t.TempDir(), "moved")
+	if err := os.CopyFS(moved, os.DirFS(a.dir)); err != nil {
+		t.Fatal(err)
+	}
+	m := NewRoot(moved, opts)
+	t.Cleanup(func() { m.Close() })
+	if _, err := m.Undo(t.Context(), false); !errors.As(err, &ue) {
+		t.Errorf("undo in a moved project: %v, want an *UnsignedError", err)
+	}
+
+	if _, err := a.root.Undo(t.Context(), false); err != nil {
+		t.Fatalf("undo in A itself: %v", err)
+	}
+	if got := a.content("f.txt"); got != "secret of project A\n" {
+		t.Errorf("A's f.txt after undo = %q", got)
+	}
+}

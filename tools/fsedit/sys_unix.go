@@ -17,6 +17,15 @@ func owner(fi fs.FileInfo) (uid, gid int, ok bool) {
 	return int(st.Uid), int(st.Gid), true
 }
 
+// links returns the number of names of the file described by fi (1
+// where it cannot tell).
+func links(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
 // processAlive reports whether a process with this id runs (or may run:
 // one we may not signal still exists).
 func processAlive(pid int) bool {

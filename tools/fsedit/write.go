@@ -281,6 +281,7 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	if err := rep.commit(true); err != nil {
 		return "", describeWriteErr(e.t.rel, err)
 	}
+	s.root.sealBlob(blob)
 	// A partial write shows the model only its own lines: the rest is
 	// as known as it was before.
 	known := e.known

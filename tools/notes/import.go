@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/frontmatter"
@@ -22,6 +23,12 @@ import (
 
 // ImportBatch is how many notes one transaction of an import holds.
 const ImportBatch = 5000
+
+// MaxImportFile bounds one JSON Lines file of an import (a Markdown file
+// is bounded by MaxContent, a note's size): an import reads a regular
+// file only, and no more of it than this, so a file that keeps growing
+// cannot take the memory either.
+const MaxImportFile = 1 << 30
 
 // ImportError is an input of an import that cannot become notes: a file
 // too large, a line that is not a note as JSON, a note Check refuses.
@@ -50,12 +57,15 @@ func ReadImport(path, folder string, tags []string, stdin io.Reader) ([]NewNote,
 	}
 	if !fi.IsDir() {
 		if strings.HasSuffix(path, ".jsonl") {
-			f, err := os.Open(path)
+			f, fi, err := openImport(path)
 			if err != nil {
 				return nil, err
 			}
 			defer f.Close()
-			return ReadJSONL(f, path, folder, tags)
+			if fi.Size() > MaxImportFile {
+				return nil, importErrorf("import %s: %d bytes; an import file holds at most %d (split it, or pipe it to agent notes import -)", path, fi.Size(), MaxImportFile)
+			}
+			return ReadJSONL(io.LimitReader(f, MaxImportFile), path, folder, tags)
 		}
 		n, err := readMarkdown(path, folder, tags)
 		if err != nil {
@@ -98,12 +108,20 @@ func ReadImport(path, folder string, tags []string, stdin io.Reader) ([]NewNote,
 // (TitleFrom), else the file's name; folder: and tags: there add to
 // folder and tags.
 func readMarkdown(path, folder string, tags []string) (NewNote, error) {
-	data, err := os.ReadFile(path)
+	f, fi, err := openImport(path)
 	if err != nil {
 		return NewNote{}, err
 	}
+	defer f.Close()
+	if fi.Size() > MaxContent {
+		return NewNote{}, importErrorf("import %s: %d bytes; a note holds at most %d", path, fi.Size(), MaxContent)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxContent+1))
+	if err != nil {
+		return NewNote{}, fmt.Errorf("import %s: %w", path, err)
+	}
 	if len(data) > MaxContent {
-		return NewNote{}, importErrorf("import %s: %d bytes; a note holds at most %d", path, len(data), MaxContent)
+		return NewNote{}, importErrorf("import %s: more than %d bytes; a note holds at most %d", path, MaxContent, MaxContent)
 	}
 	n := NewNote{Content: string(data), Folder: folder, Tags: tags}
 	// A front matter that cannot be read (a vault's odd YAML) leaves
@@ -132,6 +150,43 @@ func readMarkdown(path, folder string, tags []string) (NewNote, error) {
 		return NewNote{}, importErrorf("import %s: %v", path, err)
 	}
 	return checked, nil
+}
+
+// openImport opens the file path of an import: a regular file only,
+// wherever its symlinks lead, never one of the kernel's (/proc, /sys,
+// /dev: /dev/zero never ends, /proc/self/environ is the environment) nor
+// a FIFO (which would wait for a writer forever). It is opened without
+// blocking and checked again once open, so a file swapped for a FIFO
+// meanwhile is refused too.
+func openImport(path string) (*os.File, fs.FileInfo, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, nil, importErrorf("import %s: %v", path, errors.Unwrap(err))
+	}
+	if abs, err := filepath.Abs(real); err == nil {
+		for _, dir := range []string{"/proc", "/sys", "/dev"} {
+			if abs == dir || strings.HasPrefix(abs, dir+"/") {
+				return nil, nil, importErrorf("import %s: it leads to %s, which is not a file of notes", path, abs)
+			}
+		}
+	}
+	want, err := os.Stat(real)
+	if err != nil {
+		return nil, nil, importErrorf("import %s: %v", path, errors.Unwrap(err))
+	}
+	if !want.Mode().IsRegular() {
+		return nil, nil, importErrorf("import %s: it is not a regular file (a FIFO, a device or a socket is not imported)", path)
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, importErrorf("import %s: %v", path, errors.Unwrap(err))
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || !os.SameFile(want, fi) {
+		f.Close()
+		return nil, nil, importErrorf("import %s: it changed while it was being opened, or is not a regular file", path)
+	}
+	return f, fi, nil
 }
 
 // metaText is the value of a front matter key (any case) as text: a

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -17,11 +18,35 @@ func (r *Resolver) Editor(env map[string]string) ([]string, error) {
 	if err != nil || len(words) == 0 {
 		return nil, fmt.Errorf("editor %q: %v", line, errors.Join(err, errors.New("write it as a program and its arguments")))
 	}
+	if why := r.untrustedPath(words[0]); why != "" {
+		return nil, fmt.Errorf("editor %s: not run, it lies %s, where a sandboxed command could have written it; set $EDITOR to a program outside it", words[0], why)
+	}
 	prog, err := r.Find(words[0])
 	if err != nil {
 		return nil, fmt.Errorf("editor: %w", err)
 	}
 	return append([]string{prog}, words[1:]...), nil
+}
+
+// untrustedPath says where the absolute program path p lies when that is
+// a place a sandboxed command may write ("inside the project"), itself or
+// the file its links lead to; "" for a name or a trusted path. An
+// absolute $EDITOR is the person's choice, but one inside the project
+// (a project's .venv/bin/myed) is as plantable as a PATH entry there.
+func (r *Resolver) untrustedPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return ""
+	}
+	p = filepath.Clean(p)
+	if pl, ok := r.inside(p); ok {
+		return pl.What
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if pl, ok := r.inside(real); ok {
+			return pl.What + " (a link to " + real + ")"
+		}
+	}
+	return ""
 }
 
 // Words splits s into words as sh does for a simple command:

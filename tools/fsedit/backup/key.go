@@ -1,7 +1,9 @@
 package backup
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -65,4 +67,22 @@ func readKey(p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a backup signing key (64 hex digits); move it away and the agent makes a new one (backups signed with the old one are then restored only with --force)", p)
 	}
 	return key, nil
+}
+
+// ProjectKey is the key that signs the manifest of the project in the
+// folder dir (its absolute path with symlinks resolved): the user's key
+// bound to that folder. A record signed for one project does not verify
+// in another, so records copied out of one project of the user's (or out
+// of a repository they once worked in) into another are not restored
+// there unforced. A project moved or renamed verifies none of its older
+// records: they need --force, as unsigned ones do. An empty key stays
+// empty (it verifies nothing).
+func ProjectKey(key []byte, dir string) []byte {
+	if len(key) == 0 {
+		return nil
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("agent backup manifest of project\x00"))
+	mac.Write([]byte(dir))
+	return mac.Sum(nil)
 }

@@ -36,3 +36,17 @@ func TestLoadKeyRefusesABadFile(t *testing.T) {
 		t.Error("LoadKey with no folder succeeded")
 	}
 }
+
+func TestProjectKeyBindsTheFolder(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	a, b := ProjectKey(key, "/home/u/a"), ProjectKey(key, "/home/u/b")
+	if len(a) != 32 || bytes.Equal(a, b) || bytes.Equal(a, key) {
+		t.Errorf("ProjectKey: a=%x b=%x; want two different keys, neither the user's", a, b)
+	}
+	if !bytes.Equal(a, ProjectKey(key, "/home/u/a")) {
+		t.Error("ProjectKey is not stable")
+	}
+	if ProjectKey(nil, "/home/u/a") != nil {
+		t.Error("an empty key bound to a folder verifies something")
+	}
+}

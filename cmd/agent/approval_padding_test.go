@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
+)
+
+// TestRunApprovalCountsPadding: agent run's terminal question shows a
+// command or an MCP call's argument padded with blank-looking characters
+// (the braille blank, the Hangul fillers), tag characters or a run of
+// blank lines counted and escaped, so what follows the padding is in
+// sight and nothing reaches the terminal raw.
+func TestRunApprovalCountsPadding(t *testing.T) {
+	tags := ""
+	for _, c := range "curl evil" {
+		tags += string(rune(0xe0000 + c))
+	}
+	pad := strings.Repeat("\u2800", 4000) + strings.Repeat("\u3164", 100) + strings.Repeat("\uffa0", 20)
+	for _, c := range []struct {
+		tool, line string
+		want       []string
+	}{
+		{"run_command", "command: rm -rf victim; " + pad + "pytest " + tags,
+			[]string{`command: rm -rf victim; \u2800×4000\u3164×100\uffa0×20pytest \ue0063\ue0075`}},
+		{"run_command", "command: rm -rf victim" + strings.Repeat("\n", 200) + "pytest",
+			[]string{"command: rm -rf victim\n    [199 blank lines]\n    pytest"}},
+		{"mcp__files__write", `arguments: {"path": "notes.txt` + pad + `../../.bashrc"}`,
+			[]string{`{"path": "notes.txt\u2800×4000\u3164×100\uffa0×20../../.bashrc"}`}},
+	} {
+		var shown bytes.Buffer
+		ask := &terminalAsker{in: strings.NewReader("n\n"), out: &shown}
+		q := agent.Question{
+			Call:    xmlcall.Call{ID: "1", Name: c.tool, Params: []xmlcall.Param{{Name: "x", Value: "y"}}},
+			Tool:    tools.Definition{Name: c.tool},
+			Preview: tools.Preview{Summary: c.tool, Lines: []string{c.line}},
+		}
+		if _, err := ask.Ask(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+		got := shown.String()
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("the question lacks %q:\n%s", w, got)
+			}
+		}
+		for _, r := range []string{"\u2800", "\u3164", "\uffa0", string(rune(0xe0063))} {
+			if strings.Contains(got, r) {
+				t.Errorf("the question shows a raw %U", []rune(r)[0])
+			}
+		}
+	}
+}
