@@ -67,6 +67,7 @@ func (c *Config) Write(w io.Writer) error {
 	line("approval", q(c.Approval))
 	line("tool_timeout", q(c.ToolTimeout.String()))
 	line("model_timeout", q(c.ModelTimeout.String()))
+	line("stdin_timeout", q(c.StdinTimeout.String()))
 	c.writeContext(&b, line)
 	b.WriteString("\n[retry]\n")
 	line("retry.attempts", strconv.Itoa(c.Retry.Attempts))
