@@ -128,6 +128,9 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	if o.continueLast && o.sessionID != "" {
 		return usageErrorf("use --continue or --session, not both")
 	}
+	if o.reasoning != "" && !config.ValidReasoning(o.reasoning) {
+		return usageErrorf("--reasoning must be off, low, medium or high, not %q", o.reasoning)
+	}
 	// 0 is the flag's "not given"; given, it must allow a model call.
 	if cmd.Flags().Changed("max-iterations") && o.maxIterations <= 0 {
 		return usageErrorf("--max-iterations must be 1 or more, not %d", o.maxIterations)
