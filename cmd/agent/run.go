@@ -242,6 +242,15 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	}
 	runStart := time.Now()
 	out, runErr := conv.Run(ctx, o.prompt, emit)
+	if runErr != nil && out != nil {
+		// Failed before the model's first reply: no session is left
+		// behind (nor named in the summary).
+		if gone, err := conv.DiscardUnanswered(); gone {
+			out.SessionID = ""
+		} else if err != nil {
+			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", safeText(err.Error()))
+		}
+	}
 	if out != nil {
 		p.summarize(summarize(out, backupEntries(conv.Root()), runStart))
 	}
