@@ -329,6 +329,7 @@ func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools
 		if ch.count() > 0 {
 			text += "\n" + ch.render()
 			res.Changed = ch.all()
+			res.Created, res.Deleted = ch.created, ch.deleted
 			if res.Code == "" {
 				res.Message += "; " + plural(ch.count(), "project file") + " changed"
 			}
