@@ -204,7 +204,10 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	if o.readPipe {
 		notice := cmp.Or(d.stdinNotice, stdinNotice)
 		w := pipeWait{notice: notice, timeout: time.Duration(conv.Config().StdinTimeout), errOut: o.io.ErrOut}
-		if o.piped, o.pipedCut, err = readPiped(o.io.In, w, pipedLimit); err != nil {
+		if o.piped, o.pipedCut, err = readPiped(ctx, o.io.In, w, pipedLimit); err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: exitInterrupted, err: errInterrupted}
+			}
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +32,8 @@ type pipeWait struct {
 // left out. A standard input that is closed gives nothing; one that says
 // nothing for w.timeout is given up, saying so on w.errOut, with what it
 // had sent.
-func readPiped(in io.Reader, w pipeWait, limit int) (text string, cut int64, err error) {
+// A cancelled ctx (Ctrl+C) ends the wait with ctx's error.
+func readPiped(ctx context.Context, in io.Reader, w pipeWait, limit int) (text string, cut int64, err error) {
 	type chunk struct {
 		b   []byte
 		err error
@@ -72,6 +74,8 @@ func readPiped(in io.Reader, w pipeWait, limit int) (text string, cut int64, err
 			case c.err != nil:
 				return "", 0, fmt.Errorf("read standard input: %w", c.err)
 			}
+		case <-ctx.Done():
+			return "", 0, ctx.Err()
 		case <-notice.C:
 			fmt.Fprintf(w.errOut, "agent: waiting for standard input to end (up to %s, stdin_timeout); run with </dev/null not to wait\n", shortDuration(w.timeout))
 		case <-silence.C:

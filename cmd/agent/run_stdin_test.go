@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,7 +48,7 @@ func TestReadPipedWaitsForALateWriter(t *testing.T) {
 		w.Close()
 	}()
 	var errOut strings.Builder
-	text, cut, err := readPiped(r, pipeWait{notice: 20 * time.Millisecond, timeout: time.Minute, errOut: &errOut}, pipedLimit)
+	text, cut, err := readPiped(t.Context(), r, pipeWait{notice: 20 * time.Millisecond, timeout: time.Minute, errOut: &errOut}, pipedLimit)
 	if err != nil || text != "FAIL: TestX\nexit status 1\n" || cut != 0 {
 		t.Fatalf("readPiped = %q, %d, %v", text, cut, err)
 	}
@@ -61,7 +63,7 @@ func TestReadPipedGivesUpAfterTheTimeout(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	var errOut strings.Builder
-	text, cut, err := readPiped(r, pipeWait{notice: time.Hour, timeout: 30 * time.Millisecond, errOut: &errOut}, pipedLimit)
+	text, cut, err := readPiped(t.Context(), r, pipeWait{notice: time.Hour, timeout: 30 * time.Millisecond, errOut: &errOut}, pipedLimit)
 	if err != nil || text != "" || cut != 0 {
 		t.Fatalf("readPiped = %q, %d, %v", text, cut, err)
 	}
@@ -73,7 +75,7 @@ func TestReadPipedGivesUpAfterTheTimeout(t *testing.T) {
 	defer w.Close()
 	go io.WriteString(w, "half a log\n")
 	errOut.Reset()
-	text, _, err = readPiped(r, pipeWait{notice: time.Hour, timeout: 50 * time.Millisecond, errOut: &errOut}, pipedLimit)
+	text, _, err = readPiped(t.Context(), r, pipeWait{notice: time.Hour, timeout: 50 * time.Millisecond, errOut: &errOut}, pipedLimit)
 	if err != nil || text != "half a log\n" || !strings.Contains(errOut.String(), "said nothing more for 50ms") {
 		t.Fatalf("readPiped = %q, %v; stderr %q", text, err, errOut.String())
 	}
@@ -82,7 +84,7 @@ func TestReadPipedGivesUpAfterTheTimeout(t *testing.T) {
 // Over the limit, the text is cut at the last line end within it.
 func TestReadPipedCutsAtALineEnd(t *testing.T) {
 	in := strings.Repeat("0123456789\n", 10) // 110 bytes
-	text, cut, err := readPiped(strings.NewReader(in), pipeWait{notice: time.Hour, timeout: time.Minute, errOut: io.Discard}, 50)
+	text, cut, err := readPiped(t.Context(), strings.NewReader(in), pipeWait{notice: time.Hour, timeout: time.Minute, errOut: io.Discard}, 50)
 	if err != nil || text != strings.Repeat("0123456789\n", 4) || cut != 66 {
 		t.Fatalf("readPiped = %q, %d, %v", text, cut, err)
 	}
@@ -95,7 +97,7 @@ func TestReadPipedClosedStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	text, cut, err := readPiped(f, pipeWait{notice: time.Hour, timeout: time.Hour, errOut: io.Discard}, pipedLimit)
+	text, cut, err := readPiped(t.Context(), f, pipeWait{notice: time.Hour, timeout: time.Hour, errOut: io.Discard}, pipedLimit)
 	if err != nil || text != "" || cut != 0 {
 		t.Fatalf("readPiped = %q, %d, %v", text, cut, err)
 	}
@@ -121,5 +123,16 @@ func TestRunCutsPipedTextToTheContextBudget(t *testing.T) {
 	}
 	if !strings.Contains(got, "a line of the log\n```") {
 		t.Errorf("the cut is not at a line end: %q", got[len(got)-200:])
+	}
+}
+
+// Ctrl+C while waiting for piped input ends the wait at once.
+func TestReadPipedInterrupted(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if _, _, err := readPiped(ctx, r, pipeWait{notice: time.Hour, timeout: time.Hour, errOut: io.Discard}, pipedLimit); !errors.Is(err, context.Canceled) {
+		t.Fatalf("readPiped = %v, want context.Canceled", err)
 	}
 }
