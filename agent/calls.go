@@ -24,16 +24,18 @@ type batch struct {
 // interrupted approval) and ends the run.
 func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]CallResult, error) {
 	results := make([]CallResult, 0, len(items))
+	// runErr ends the run after this call's answer when the call was
+	// interrupted while it ran: it did run, and its answer says so.
+	var runErr error
 	for _, it := range items {
 		var cr CallResult
 		declined := false // a person said no: not a failure (protocol.md §4)
 		if it.err != nil {
 			cr = brokenResult(it.err)
 		} else {
-			var err error
-			cr, declined, err = b.call(ctx, *it.call, emit)
-			if err != nil {
-				return results, err
+			cr, declined, runErr = b.call(ctx, *it.call, emit)
+			if runErr != nil && cr.Result.Code != tools.CodeInterrupted {
+				return results, runErr
 			}
 		}
 		if cr.Result.IsError() && b.failed == nil && !declined {
@@ -56,6 +58,9 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 		}
 		results = append(results, cr)
 		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
+		if runErr != nil {
+			return results, runErr
+		}
 	}
 	return results, nil
 }
@@ -111,6 +116,9 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	res, err := b.a.Tools.Execute(ctx, t, in)
 	cr.Duration = b.a.now().Sub(start)
 	if err != nil {
+		if res.Code == tools.CodeInterrupted {
+			cr.Result = res // it ran until stopped: not "not run"
+		}
 		return cr, false, fmt.Errorf("tool %s: %w", c.Name, err)
 	}
 	res = b.a.seeImage(ctx, res)

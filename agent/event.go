@@ -97,12 +97,14 @@ type Event struct {
 
 // Outcome labels of a CallResult, for display and the audit log.
 const (
-	OutcomeOK       = "ok"
-	OutcomeError    = "error"
-	OutcomeSkipped  = "skipped"
-	OutcomeDenied   = "denied"
-	OutcomeRepeated = "repeated"
-	OutcomeBroken   = "broken" // CALL_INCOMPLETE or CALL_MALFORMED: never ran
+	OutcomeOK      = "ok"
+	OutcomeError   = "error"
+	OutcomeSkipped = "skipped"
+	// OutcomeInterrupted: the person stopped the call while it ran.
+	OutcomeInterrupted = "interrupted"
+	OutcomeDenied      = "denied"
+	OutcomeRepeated    = "repeated"
+	OutcomeBroken      = "broken" // CALL_INCOMPLETE or CALL_MALFORMED: never ran
 )
 
 // CallResult is the answer to one call of a reply.
@@ -132,6 +134,8 @@ func (r CallResult) Outcome() string {
 		return OutcomeOK
 	case tools.CodeSkipped:
 		return OutcomeSkipped
+	case tools.CodeInterrupted:
+		return OutcomeInterrupted
 	case tools.CodePolicyDenied:
 		return OutcomeDenied
 	case tools.CodeRepeated:

@@ -75,6 +75,8 @@ type Session struct {
 	rewoundAt time.Time
 	// pending are the undos and redos to tell the model at its next turn.
 	pending []pendingNote
+	// created is true when this process made the log (Discard).
+	created bool
 }
 
 // record is one line of a session log.
@@ -302,9 +304,35 @@ func (s *Session) open() error {
 		return fmt.Errorf("open session log: %w", err)
 	}
 	if info.Size() == 0 {
+		s.created = true
 		return s.write(record{Type: "session", Time: s.now().UTC(), ID: s.ID, Version: sessionVersion})
 	}
 	return nil
+}
+
+// Discard removes the log of a session this process started that has no
+// reply of the model yet (a run that failed before its first turn was
+// answered), so that it leaves no session behind to list or continue.
+// It reports whether it removed it; a session with a reply, or one that
+// existed before, is kept.
+func (s *Session) Discard() (bool, error) {
+	if !s.created {
+		return false, nil
+	}
+	for _, m := range s.msgs {
+		if m.Role == llm.Assistant {
+			return false, nil
+		}
+	}
+	s.Close()
+	if err := os.Remove(s.file()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("remove session log: %w", err)
+	}
+	if err := os.RemoveAll(s.imagesDir()); err != nil {
+		return true, fmt.Errorf("remove session images: %w", err)
+	}
+	s.created = false
+	return true, nil
 }
 
 // notLinked refuses a session log that is, or is in, a symlink: a cloned

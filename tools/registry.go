@@ -95,7 +95,8 @@ func (r *Registry) Validate(name string, raw map[string]string) (Tool, Input, *R
 // Call validates and runs one call exactly as the agent loop does. It never
 // panics: a panicking tool becomes an error Result. A tool that runs past
 // its time limit answers TOOL_TIMEOUT. The Go error is reserved for
-// failures of the program (see the package documentation).
+// failures of the program (see the package documentation) and for a
+// cancelled context, which comes with a TOOL_INTERRUPTED result.
 func (r *Registry) Call(ctx context.Context, name string, raw map[string]string) (Result, error) {
 	t, in, res := r.Validate(name, raw)
 	if res != nil {
@@ -106,7 +107,8 @@ func (r *Registry) Call(ctx context.Context, name string, raw map[string]string)
 }
 
 // Execute runs a validated call under the tool's time limit, recovering
-// from panics. A tool out of time is told to stop (its context ends) and
+// from panics. A call interrupted by the cancellation of ctx answers
+// TOOL_INTERRUPTED together with the context's error. A tool out of time is told to stop (its context ends) and
 // waited for, cancelGrace at most, so that it cannot change anything
 // after the model was told it stopped; the answer says when it did not
 // stop in that time.
@@ -141,6 +143,9 @@ func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error
 		if o.err != nil && ctx.Err() == context.DeadlineExceeded {
 			return timeoutResult(def.Name, limit, true), nil
 		}
+		if o.err != nil && errors.Is(o.err, context.Canceled) {
+			return interruptedResult(def.Name, o.res, true), o.err
+		}
 		return o.res, o.err
 	case <-ctx.Done():
 	}
@@ -148,16 +153,31 @@ func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error
 	// stop (a write removes its temp file) instead of leaving it half
 	// done, so that nothing it does lands after the answer says it
 	// stopped. One that does not stop in time is said to be running.
+	var o outcome
 	stopped := false
 	select {
-	case <-done:
+	case o = <-done:
 		stopped = true
 	case <-time.After(cancelGrace):
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return timeoutResult(def.Name, limit, stopped), nil
 	}
-	return Result{}, ctx.Err()
+	return interruptedResult(def.Name, o.res, stopped), ctx.Err()
+}
+
+// interruptedResult answers a call the person interrupted while it ran:
+// the tool's own answer when it gave one (a command's output so far),
+// else one saying that it ran and may have changed things. Execute
+// returns it with the context's error, which ends the run.
+func interruptedResult(name string, res Result, stopped bool) Result {
+	switch {
+	case res.Code == CodeInterrupted:
+		return res
+	case !stopped:
+		return Errorf(CodeInterrupted, "%s was interrupted by the user while it ran and did not stop when told to: it may still be running; check its effects before you try again", name)
+	}
+	return Errorf(CodeInterrupted, "%s was interrupted by the user while it ran; what it did before may have landed: check before you try again", name)
 }
 
 // cancelGrace is how long Execute waits for a cancelled tool, or one out

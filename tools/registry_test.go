@@ -206,8 +206,13 @@ func TestCancelWaitsForCleanup(t *testing.T) {
 	reg := tools.NewRegistry(tool)
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() { <-started; cancel() }()
-	if _, err := reg.Call(ctx, "careful", nil); !errors.Is(err, context.Canceled) {
+	res, err := reg.Call(ctx, "careful", nil)
+	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Call = %v, want context.Canceled", err)
+	}
+	// It ran: the answer says it was interrupted, not that it never ran.
+	if res.Code != tools.CodeInterrupted || !strings.Contains(res.Message, "interrupted by the user while it ran") {
+		t.Errorf("result = %s %q, want TOOL_INTERRUPTED", res.Code, res.Message)
 	}
 	if !cleaned.Load() {
 		t.Error("Call returned before the cancelled tool finished cleaning up")

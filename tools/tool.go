@@ -187,6 +187,10 @@ type Result struct {
 	Content string
 	// Changed lists the project-relative paths this call wrote.
 	Changed []string
+	// Created and Deleted are those of Changed that the call created
+	// and deleted, when the tool knows (a command's scan); a tool that
+	// keeps backups leaves it to them.
+	Created, Deleted []string
 	// Alerts are what the person must be told about the call whatever
 	// the model makes of it, one sentence each (a git repository the
 	// command planted, moved out of the way). The chat's card, agent

@@ -47,7 +47,7 @@ var (
 type VoiceError struct {
 	Engine string
 	Voice  string
-	Known  []string // the names to choose from
+	Known  []string // the names to choose from; none when no name would do
 	Reason string   // why the name was refused, when not simply unknown
 }
 
@@ -64,9 +64,17 @@ func (e *VoiceError) Error() string {
 		for len(voice) > 0 && !utf8.ValidString(voice) {
 			voice = voice[:len(voice)-1]
 		}
-		return fmt.Sprintf("%s: %s %q… (%d bytes); voices: %s", e.Engine, reason, voice, len(e.Voice), strings.Join(e.Known, ", "))
+		return fmt.Sprintf("%s: %s %q… (%d bytes)%s", e.Engine, reason, voice, len(e.Voice), e.known())
 	}
-	return fmt.Sprintf("%s: %s %q; voices: %s", e.Engine, reason, voice, strings.Join(e.Known, ", "))
+	return fmt.Sprintf("%s: %s %q%s", e.Engine, reason, voice, e.known())
+}
+
+// known lists the voices to choose from, when choosing another helps.
+func (e *VoiceError) known() string {
+	if len(e.Known) == 0 {
+		return ""
+	}
+	return "; voices: " + strings.Join(e.Known, ", ")
 }
 
 // maxVoiceShown is how much of an unknown voice a message repeats.

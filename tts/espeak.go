@@ -172,6 +172,12 @@ func (e *Espeak) Voice(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if strings.Contains(name, ":") {
+		// "Ana:Kore,Ben:Puck" is a cast of Gemini's voices, not a
+		// voice of espeak-ng's: say what it needs, not which of 130
+		// languages exist.
+		return "", &VoiceError{Engine: "espeak", Voice: name, Reason: "a dialogue needs Gemini's voices (set GEMINI_API_KEY); espeak-ng speaks with one voice and cannot take the cast"}
+	}
 	base, variant, _ := strings.Cut(name, "+")
 	if variant != "" && !isVariant(variant) {
 		return "", e.unknown(name, "bad variant in voice")

@@ -121,7 +121,8 @@ func (s *Speaker) Voice(ctx context.Context, name string) (string, error) {
 	return s.Engine.Voice(ctx, name)
 }
 
-// Speak resolves voice, splits text within the engine's limit, synthesises
+// Speak resolves voice, reads text as plain words (Plain), splits it
+// within the engine's limit, synthesises
 // the pieces (at most Concurrency at a time) and joins them in order. The
 // first failure cancels the pieces still running; nothing is returned but
 // the error, a *ProviderError for the engine's failures.
@@ -131,7 +132,8 @@ func (s *Speaker) Speak(ctx context.Context, text, voice string) (*Speech, error
 	if err != nil {
 		return nil, err
 	}
-	pieces := Split(speakable(text), e.MaxInput())
+	// Markdown is heard as its words, not its syntax ("star star").
+	pieces := Split(speakable(Plain(text)), e.MaxInput())
 	if len(pieces) == 0 {
 		return nil, ErrEmptyText
 	}

@@ -32,6 +32,9 @@ type Config struct {
 	Approval      string   `toml:"approval"`       // ask, auto or never: how writes are approved
 	ToolTimeout   Duration `toml:"tool_timeout"`   // time limit of one tool call
 	ModelTimeout  Duration `toml:"model_timeout"`  // longest silence of the model before giving up
+	// StdinTimeout is how long `agent run "prompt"` waits for piped
+	// standard input to say something before going on without it.
+	StdinTimeout Duration `toml:"stdin_timeout"`
 
 	// ContextWindow (tokens), Reasoning and Models: see context.go.
 	ContextWindow int                    `toml:"context_window"`
@@ -117,6 +120,7 @@ func Defaults() Config {
 		Approval:      "ask",
 		ToolTimeout:   Duration(60 * time.Second),
 		ModelTimeout:  Duration(2 * time.Minute),
+		StdinTimeout:  Duration(10 * time.Minute),
 		Retry:         Retry{Attempts: 3, MaxTime: Duration(2 * time.Minute)},
 		Tree:          Tree{Budget: 300, Style: "emoji"},
 		Files:         Files{ReadLimit: 1 << 20},
@@ -270,6 +274,7 @@ var envVars = []struct{ name, key string }{
 	{"AGENT_APPROVAL", "approval"},
 	{"AGENT_TOOL_TIMEOUT", "tool_timeout"},
 	{"AGENT_MODEL_TIMEOUT", "model_timeout"},
+	{"AGENT_STDIN_TIMEOUT", "stdin_timeout"},
 	{"AGENT_CONTEXT_WINDOW", "context_window"},
 	{"AGENT_REASONING", "reasoning"},
 }
@@ -298,6 +303,8 @@ func (c *Config) applyEnv(env map[string]string) error {
 			err = envDuration(&c.ToolTimeout, v)
 		case "model_timeout":
 			err = envDuration(&c.ModelTimeout, v)
+		case "stdin_timeout":
+			err = envDuration(&c.StdinTimeout, v)
 		case "context_window":
 			c.ContextWindow, err = envInt(v, "32768")
 		case "reasoning":
@@ -381,6 +388,8 @@ func (c *Config) validate() error {
 		// Below a second no real model can answer: every call would
 		// fail as silent.
 		return bad("model_timeout", c.ModelTimeout, "use at least 1s, like 2m")
+	case c.StdinTimeout <= 0:
+		return bad("stdin_timeout", c.StdinTimeout, "use a positive duration like 10m")
 	case c.Retry.Attempts < 1:
 		return bad("retry.attempts", c.Retry.Attempts, "use 1 (no retry) or more")
 	case c.Retry.MaxTime <= 0:

@@ -127,8 +127,8 @@ func (c *Config) customServer() bool {
 	return true
 }
 
-// validReasoning reports the reasoning levels.
-func validReasoning(r string) bool {
+// ValidReasoning reports whether r is a reasoning level ("" inherits).
+func ValidReasoning(r string) bool {
 	switch r {
 	case "", "off", "low", "medium", "high":
 		return true
@@ -141,14 +141,14 @@ func (c *Config) validateContext() error {
 	if c.ContextWindow < 0 {
 		return fmt.Errorf("context_window = %d (from %s): use a number of tokens, or 0 to leave it to the model", c.ContextWindow, c.Origin("context_window"))
 	}
-	if !validReasoning(c.Reasoning) {
+	if !ValidReasoning(c.Reasoning) {
 		return fmt.Errorf("reasoning = %q (from %s): use off, low, medium or high", c.Reasoning, c.Origin("reasoning"))
 	}
 	for name, m := range c.Models {
 		if m.ContextWindow < 0 {
 			return fmt.Errorf("models.%q.context_window = %d: use a number of tokens", name, m.ContextWindow)
 		}
-		if !validReasoning(m.Reasoning) {
+		if !ValidReasoning(m.Reasoning) {
 			return fmt.Errorf("models.%q.reasoning = %q: use off, low, medium or high", name, m.Reasoning)
 		}
 	}

@@ -67,6 +67,7 @@ func (c *Config) Write(w io.Writer) error {
 	line("approval", q(c.Approval))
 	line("tool_timeout", q(c.ToolTimeout.String()))
 	line("model_timeout", q(c.ModelTimeout.String()))
+	line("stdin_timeout", q(c.StdinTimeout.String()))
 	c.writeContext(&b, line)
 	b.WriteString("\n[retry]\n")
 	line("retry.attempts", strconv.Itoa(c.Retry.Attempts))
@@ -76,11 +77,10 @@ func (c *Config) Write(w io.Writer) error {
 	line("tree.style", q(c.Tree.Style))
 	b.WriteString("\n[files]\n")
 	line("files.read_limit", q(c.Files.ReadLimit.String()))
-	exts := make([]string, len(c.Files.ExtraExtensions))
-	for i, e := range c.Files.ExtraExtensions {
-		exts[i] = q(e)
+	line("files.allow_secrets", quotedList(c.Files.AllowSecrets))
+	if len(c.Files.ExtraExtensions) > 0 {
+		b.WriteString("# files.extra_extensions is read and ignored: every text file is editable\n")
 	}
-	line("files.extra_extensions", "["+strings.Join(exts, ", ")+"]")
 	b.WriteString("\n[backups]\n")
 	line("backups.max_age", q(c.Backups.MaxAge.String()))
 	line("backups.max_size", q(c.Backups.MaxSize.String()))
@@ -89,6 +89,8 @@ func (c *Config) Write(w io.Writer) error {
 	c.writePrograms(&b, line)
 	c.writePermissions(&b, line)
 	c.writeNotes(&b, line)
+	c.writeTTS(&b, line)
+	c.writeMCP(&b, line)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -100,6 +100,16 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string
 		}
 		c.Ignored = append(c.Ignored, Ignored{Key: top, Value: tomlValue(raw, top), File: path, UserOnly: userOnlyKey})
 	}
+	if seen["provider"] && md.IsDefined("model") {
+		// The model names one of the ignored provider's models: sent to
+		// the provider in use, it would fail, or pick another model.
+		c.Model = before.Model
+		delete(c.Origins, "model")
+		if o, ok := before.Origins["model"]; ok {
+			c.Origins["model"] = o
+		}
+		c.Ignored = append(c.Ignored, Ignored{Key: "model", Value: tomlValue(raw, "model"), File: path})
+	}
 	if trusted && c.APIKeyEnv != before.APIKeyEnv && !knownKeyVariable(c.APIKeyEnv) {
 		// Even a trusted project may only pick one of the providers'
 		// own key variables: naming any other would hand that

@@ -33,12 +33,15 @@ max_age = "1h"
 		keyEnv   string
 		approval string
 		baseURL  string
+		model    string
 		ignored  []string
 	}{
-		{"untrusted", false, "gemini", "GEMINI_API_KEY", "ask", "", []string{"provider", "base_url", "api_key_env", "approval", "backups"}},
+		// Untrusted, the model goes with the ignored provider: it is
+		// that provider's model.
+		{"untrusted", false, "gemini", "GEMINI_API_KEY", "ask", "", "gemini-2.5-flash", []string{"provider", "base_url", "api_key_env", "approval", "backups", "model"}},
 		// Trusted, the project may choose its provider and address, but
 		// not make an arbitrary variable the API key.
-		{"trusted", true, "openai", "OPENAI_API_KEY", "auto", "http://attacker.example", []string{"api_key_env"}},
+		{"trusted", true, "openai", "OPENAI_API_KEY", "auto", "http://attacker.example", "gpt-4.1", []string{"api_key_env"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Load(Input{Files: []string{proj}, Project: proj, Trusted: tc.trusted, Env: env})
@@ -53,7 +56,7 @@ max_age = "1h"
 				t.Errorf("the project made MY_AWS_SECRET the API key")
 			}
 			// Harmless settings always apply.
-			if c.Model != "gpt-4.1" || c.MaxIterations != 4 {
+			if c.Model != tc.model || c.MaxIterations != 4 {
 				t.Errorf("model %q, max_iterations %d: harmless settings not applied", c.Model, c.MaxIterations)
 			}
 			var got []string

@@ -220,6 +220,12 @@ func (c *Conversation) System() string { return c.agent.System }
 // SessionID returns the id of the current session.
 func (c *Conversation) SessionID() string { return c.session().ID }
 
+// DiscardUnanswered removes the current session's log when this
+// conversation started it and the model never replied in it (a run that
+// failed before its first answer): nothing is left to list or continue.
+// It reports whether it did.
+func (c *Conversation) DiscardUnanswered() (bool, error) { return c.session().Discard() }
+
 // SessionPath returns the current session's log file.
 func (c *Conversation) SessionPath() string { return c.session().Path() }
 

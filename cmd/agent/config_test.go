@@ -190,3 +190,75 @@ func TestModelFactoryMissingKey(t *testing.T) {
 		t.Errorf("err = %v, want it to name ANTHROPIC_API_KEY", err)
 	}
 }
+
+// agent config shows every section that is set, each value from its
+// file, secrets masked; and every key it prints is one the README
+// documents.
+func TestConfigCmdShowsEverySectionAndOnlyDocumentedKeys(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("GEMINI_API_KEY", "test-key")
+	user := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "agent")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conf := `images = false
+[files]
+allow_secrets = [".env.local"]
+extra_extensions = [".foo"]
+[web]
+allow_hosts = ["example.com"]
+[programs]
+espeak-ng = "/usr/bin/espeak-ng"
+[tts]
+voice = "Kore"
+concurrency = 2
+[mcp]
+timeout = "10s"
+serve_token = "a-long-serve-token-of-some-length"
+[mcp.servers.github]
+command = "github-mcp-server"
+args = ["stdio"]
+env = { GITHUB_TOKEN = "${GITHUB_TOKEN}", LITERAL = "ghp_literalsecretvalue123456" }
+read_only = ["search_code"]
+[mcp.servers.docs]
+url = "https://docs.example.com/mcp"
+headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
+`
+	if err := os.WriteFile(filepath.Join(user, "config.toml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runAgent(t, "config", "--dir", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"images = false", `allow_secrets = [".env.local"]`, `allow_hosts = ["example.com"]`,
+		`espeak-ng = "/usr/bin/espeak-ng"`, "\n[tts]\n", `voice = "Kore"`, "concurrency = 2",
+		"\n[mcp]\n", `timeout = "10s"`, "[mcp.servers.github]", `command = "github-mcp-server"`,
+		`GITHUB_TOKEN = "${GITHUB_TOKEN}"`, `read_only = ["search_code"]`,
+		"[mcp.servers.docs]", `headers = { Authorization = "Bearer ${DOCS_TOKEN}" }`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("agent config lacks %q:\n%s", want, out)
+		}
+	}
+	for _, secret := range []string{"literalsecretvalue", "serve-token-of-some"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("agent config shows a secret (%s):\n%s", secret, out)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		name, _, ok := strings.Cut(l, " = ")
+		if !ok || strings.HasPrefix(l, "#") || strings.HasPrefix(l, " ") {
+			continue
+		}
+		doc := string(readme)
+		if !strings.Contains(doc, name+" = ") && !strings.Contains(doc, "`"+name+"`") && !strings.Contains(doc, "."+name+"`") {
+			t.Errorf("agent config prints %q, which the README does not document", name)
+		}
+	}
+}

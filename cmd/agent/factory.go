@@ -44,6 +44,9 @@ type factory struct {
 	now func() time.Time
 	// trust is --trust: the project is trusted for this process.
 	trust bool
+	// stdinNotice is how long `agent run` waits for piped input before
+	// saying so; stdinNotice (3 s) when 0. Tests shorten it.
+	stdinNotice time.Duration
 
 	// progs are the helper-program resolvers, by project folder (see
 	// programs.go).

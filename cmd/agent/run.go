@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,9 +28,11 @@ type runOptions struct {
 	io *streams
 
 	prompt string
-	// piped is text piped beside a prompt argument, pipedCut how many
-	// bytes of it were left out; it joins the prompt once the context
-	// budget is known (withPiped).
+	// readPipe says standard input is read beside a prompt argument
+	// (readPiped); piped is that text, pipedCut how many bytes of it
+	// were left out; it joins the prompt once the context budget is
+	// known (withPiped).
+	readPipe      bool
 	piped         string
 	pipedCut      int64
 	outputFormat  string
@@ -53,9 +56,11 @@ func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
 		Long: `Run sends one request to the model and lets it read and edit the files of
 the project until it answers, then exits. The prompt comes from the
 arguments or, when there are none, from standard input. With both, the
-piped text follows the prompt in a fenced block (at most 256 KiB; a note
-says how much was cut); a pipe that sends nothing within 100 ms is not
-waited on.
+piped text follows the prompt in a fenced block (at most 256 KiB, cut at
+a line end; a note says how much was cut). The run reads the pipe to its
+end however late it starts (go test ./... 2>&1 | agent run "why?");
+after 3 s without a byte it says so on stderr, and it gives up after
+stdin_timeout (10m) of silence. Use </dev/null not to wait.
 
 Writes need approval: on a terminal you are asked, otherwise they are
 denied unless --yes (or --approval auto) allows them.
@@ -123,6 +128,9 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	if o.continueLast && o.sessionID != "" {
 		return usageErrorf("use --continue or --session, not both")
 	}
+	if o.reasoning != "" && !config.ValidReasoning(o.reasoning) {
+		return usageErrorf("--reasoning must be off, low, medium or high, not %q", o.reasoning)
+	}
 	// 0 is the flag's "not given"; given, it must allow a model call.
 	if cmd.Flags().Changed("max-iterations") && o.maxIterations <= 0 {
 		return usageErrorf("--max-iterations must be 1 or more, not %d", o.maxIterations)
@@ -137,15 +145,10 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	}
 	if len(args) > 0 {
 		o.prompt = strings.Join(args, " ")
-		if !o.io.stdinTTY && o.io.In != nil {
-			// Piped text goes with the prompt (`git diff | agent run
-			// "review this"`); a pipe that stays silent is not waited
-			// on, since in CI it may never close.
-			var err error
-			if o.piped, o.pipedCut, err = readPiped(o.io.In, pipeWait, pipedLimit); err != nil {
-				return err
-			}
-		}
+		// Piped text goes with the prompt (`git diff | agent run
+		// "review this"`); it is read once the configuration says how
+		// long to wait for it (runRun).
+		o.readPipe = !o.io.stdinTTY && o.io.In != nil
 	} else {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
@@ -198,6 +201,16 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	if err := attachImages(ctx, conv, o.images); err != nil { // images: run_images.go
 		return err
 	}
+	if o.readPipe {
+		notice := cmp.Or(d.stdinNotice, stdinNotice)
+		w := pipeWait{notice: notice, timeout: time.Duration(conv.Config().StdinTimeout), errOut: o.io.ErrOut}
+		if o.piped, o.pipedCut, err = readPiped(ctx, o.io.In, w, pipedLimit); err != nil {
+			if ctx.Err() != nil {
+				return exitError{code: exitInterrupted, err: errInterrupted}
+			}
+			return err
+		}
+	}
 	if o.piped != "" || o.pipedCut > 0 {
 		var note string
 		if o.prompt, note = conv.WithPiped(o.prompt, o.piped, o.pipedCut); note != "" {
@@ -232,6 +245,15 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	}
 	runStart := time.Now()
 	out, runErr := conv.Run(ctx, o.prompt, emit)
+	if runErr != nil && out != nil {
+		// Failed before the model's first reply: no session is left
+		// behind (nor named in the summary).
+		if gone, err := conv.DiscardUnanswered(); gone {
+			out.SessionID = ""
+		} else if err != nil {
+			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", safeText(err.Error()))
+		}
+	}
 	if out != nil {
 		p.summarize(summarize(out, backupEntries(conv.Root()), runStart))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/agentcli/agent/agent"
@@ -36,7 +37,8 @@ func newRunPrinter(format string, io *streams) runPrinter {
 	case formatStreamJSON:
 		return &streamPrinter{w: io.Out, enc: json.NewEncoder(io.Out)}
 	default:
-		return &textPrinter{out: io.Out, errOut: io.ErrOut, tty: io.stdoutTTY}
+		live := io.stderrTTY && os.Getenv("TERM") != "dumb"
+		return &textPrinter{out: io.Out, errOut: io.ErrOut, tty: io.stdoutTTY, liveOutput: live}
 	}
 }
 
@@ -70,6 +72,12 @@ type textPrinter struct {
 	// reply is asked again.
 	held   strings.Builder
 	before textState
+	// liveOutput says a command's output is shown as a live preview
+	// (stderr is a terminal); output is the view of the running
+	// command's output, nil between commands (run_preview.go).
+	liveOutput bool
+	output     *outputView
+	outputID   string
 }
 
 // textState is what text() tracks of the prose printed so far.
@@ -108,6 +116,10 @@ func (p *textPrinter) event(ev agent.Event) {
 		// A call, a result, the end: the reply so far is final.
 		p.flush()
 	}
+	if p.output != nil && (ev.Type != agent.EventOutput || ev.Call != nil && ev.Call.ID != p.outputID) {
+		p.output.end()
+		p.output = nil
+	}
 	switch ev.Type {
 	case agent.EventText:
 		p.text(ev)
@@ -136,9 +148,15 @@ func (p *textPrinter) event(ev agent.Event) {
 		}
 	case agent.EventOutput:
 		// A running command's output, as it comes, shown (never
-		// obeyed) on stderr with the tool activity.
+		// obeyed) on stderr with the tool activity, bounded.
 		p.breakLine()
-		fmt.Fprint(p.errOut, safeText(ev.Text))
+		if p.output == nil {
+			p.output = &outputView{w: p.errOut, live: p.liveOutput, width: stderrWidth()}
+			if ev.Call != nil {
+				p.outputID = ev.Call.ID
+			}
+		}
+		p.output.add(ev.Text)
 	case agent.EventRetry:
 		p.breakLine()
 		dropped := ev.Retry != nil && ev.Retry.Reason == "stream_dropped"
@@ -219,6 +237,10 @@ func (p *textPrinter) summarize(s runSummary) { p.summary = &s }
 
 func (p *textPrinter) finish(*agent.Outcome, error) error {
 	p.flush()
+	if p.output != nil {
+		p.output.end()
+		p.output = nil
+	}
 	if p.spin != nil {
 		p.spin.stop()
 	}

@@ -63,9 +63,17 @@ func summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) ru
 			continue
 		}
 		for _, p := range c.Result.Changed {
-			if _, ok := files[p]; !ok {
-				files[p] = &life{before: true, after: true}
+			l, ok := files[p]
+			if !ok {
+				l = &life{before: !slices.Contains(c.Result.Created, p), after: true}
+				files[p] = l
 				order = append(order, p)
+			}
+			// A later call's scan says whether it is still there.
+			if slices.Contains(c.Result.Deleted, p) {
+				l.after = false
+			} else if slices.Contains(c.Result.Created, p) {
+				l.after = true
 			}
 		}
 	}
@@ -92,7 +100,7 @@ func (s runSummary) print(w io.Writer) {
 	for _, f := range []struct {
 		what  string
 		paths []string
-	}{{"created", s.Created}, {"changed", s.Changed}, {"deleted", s.Deleted}} {
+	}{{"created", s.Created}, {"modified", s.Changed}, {"deleted", s.Deleted}} {
 		if len(f.paths) > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", f.what, strings.Join(f.paths, ", ")))
 		}

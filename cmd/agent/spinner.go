@@ -115,9 +115,7 @@ func newSpinner(s *streams, model string) *spinner {
 	}
 	width := 80
 	if !plain {
-		if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 0 {
-			width = w
-		}
+		width = stderrWidth()
 	}
 	// The frame, the label and "… 999 s" must fit on one line, or the
 	// erase would leave the wrapped part behind.
@@ -128,6 +126,15 @@ func newSpinner(s *streams, model string) *spinner {
 		return label
 	}
 	return &spinner{w: s.ErrOut, label: fit("waiting for " + model), thinkLabel: fit(model + " is thinking"), plain: plain}
+}
+
+// stderrWidth is the width of the terminal on stderr, 80 when it is not
+// one.
+func stderrWidth() int {
+	if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 80
 }
 
 // start begins a wait.

@@ -16,6 +16,7 @@ import (
 // toolsOptions are the flags of agent tools.
 type toolsOptions struct {
 	json bool
+	dir  string
 }
 
 // newToolsCmd is `agent tools`; runF, when set, runs instead.
@@ -27,7 +28,8 @@ func newToolsCmd(d *factory, runF func(*toolsOptions) error) *cobra.Command {
 		Long: `tools lists the catalog of tools the model is offered: each tool's name,
 whether it changes files (and so needs approval), and its parameters
 (* marks a required one). --json prints the full definitions, with
-descriptions, kinds and enum values.`,
+descriptions, kinds and enum values. --dir names the project (its MCP
+servers and settings count).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -37,12 +39,14 @@ descriptions, kinds and enum values.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the full definitions as JSON")
+	cmd.Flags().StringVar(&o.dir, "dir", "", "project folder (default: the current folder)")
 	return cmd
 }
 
-// runTools prints the catalog of the current folder's project.
+// runTools prints the catalog of the project in o.dir (default: the
+// current folder).
 func runTools(ctx context.Context, d *factory, o *toolsOptions) error {
-	root, err := projectFolder("")
+	root, err := projectFolder(o.dir)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,5 +208,26 @@ func TestTTSVoices(t *testing.T) {
 	}
 	if len(fake.Requests()) != 0 {
 		t.Error("listing voices made a request")
+	}
+}
+
+// Gemini is sent the words of Markdown, not its syntax (espeak-ng:
+// testdata/script/tts_markdown.txtar).
+func TestTTSGeminiSpeaksMarkdownAsText(t *testing.T) {
+	fake := ttstest.NewGemini(t)
+	ttsEnv(t, fake)
+	out := filepath.Join(t.TempDir(), "g.wav")
+	md := "# Release notes\n\n- **Faster** start, see [the docs](https://example.com/docs)\n- Run `agent tts` to hear them"
+	if stdout, errOut, code := runAgentIO(t, &streams{In: strings.NewReader(md)}, "tts", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout, errOut)
+	}
+	var got []string
+	for _, r := range fake.Requests() {
+		got = append(got, r.Text)
+	}
+	slices.Sort(got) // the pieces are spoken at once
+	want := []string{"Faster start, see the docs\nRun agent tts to hear them", "Release notes"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Gemini was sent %q, want %q", got, want)
 	}
 }

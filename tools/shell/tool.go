@@ -176,6 +176,17 @@ func (t *Tool) Execute(ctx context.Context, in tools.Input) (tools.Result, error
 		}
 	}
 	o, err := t.run(ctx, c, b.net, budget, t.opts.Stream)
+	if err != nil && o.out != nil && o.startErr == nil && errors.Is(err, context.Canceled) {
+		// The person stopped it: the model is told so, with what the
+		// command printed and changed until then.
+		res := t.conclude(c, b, o)
+		res.Code = tools.CodeInterrupted
+		res.Message = fmt.Sprintf("interrupted by the user after %s, before the command ended; its output until then is below", o.took.Round(time.Millisecond))
+		if len(res.Changed) > 0 {
+			res.Message += "; " + plural(len(res.Changed), "project file") + " changed"
+		}
+		return res, err
+	}
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -318,6 +329,7 @@ func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools
 		if ch.count() > 0 {
 			text += "\n" + ch.render()
 			res.Changed = ch.all()
+			res.Created, res.Deleted = ch.created, ch.deleted
 			if res.Code == "" {
 				res.Message += "; " + plural(ch.count(), "project file") + " changed"
 			}
