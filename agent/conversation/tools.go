@@ -46,6 +46,9 @@ type ToolSet struct {
 	notes notes.Store
 	// jobs are the background jobs of run_command; nil without it.
 	jobs *jobs.Manager
+	// explorer is the explore tool, linked to its conversation once that
+	// is built; nil without it.
+	explorer *explorer
 	// leftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.
@@ -123,6 +126,9 @@ func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, err
 	if t := b.skillTool(in); t != nil {
 		set.reg.Add(t)
 	}
+	e, explore := b.exploreTool(in, set) // after the tools it reads with
+	set.explorer = e
+	set.reg.Add(explore)
 	if t := b.audioTool(ctx, in); t != nil {
 		set.reg.Add(t)
 	} else {
