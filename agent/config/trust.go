@@ -37,6 +37,7 @@ var trustedOnly = []string{
 // they widen what the agent may do without asking.
 var userOnly = []string{
 	"files.allow_secrets",
+	"git",
 	"notes.database_url",
 	"notes.embeddings",
 	"permissions",

@@ -8,6 +8,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 )
 
@@ -26,6 +27,7 @@ var promptFeatures = []struct {
 }{
 	{"background jobs", withoutJobs},
 	{"explorer", withoutTool(ExploreTool)},
+	{"git commits", withoutTool(gitcommit.Name)},
 }
 
 // featureSizes measures each feature of set in the form ch chose, by

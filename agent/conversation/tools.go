@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
@@ -129,6 +131,9 @@ func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, err
 	e, explore := b.exploreTool(in, set) // after the tools it reads with
 	set.explorer = e
 	set.reg.Add(explore)
+	if t := gitCommitTool(in); t != nil {
+		set.reg.Add(t)
+	}
 	if t := b.audioTool(ctx, in); t != nil {
 		set.reg.Add(t)
 	} else {
@@ -193,6 +198,35 @@ func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 		return false, res.Refused, err
 	}
 	return !res.Created, nil, nil
+}
+
+// gitCommitTool is git_commit for a project inside a git repository,
+// with the git found in trusted places; nil when either is missing, so
+// the model is not offered a tool that cannot work. Its settings come
+// from the user's own configuration only.
+func gitCommitTool(in ToolInput) tools.Tool {
+	if !inRepository(in.Root) {
+		return nil
+	}
+	git, err := in.Programs.Find("git")
+	if err != nil {
+		return nil
+	}
+	return gitcommit.New(in.Root, gitcommit.Options{Git: git, Hooks: in.Cfg.Git.Hooks, AutoCommit: in.Cfg.Git.AutoCommit})
+}
+
+// inRepository reports whether dir or a folder above it has a .git.
+func inRepository(dir string) bool {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return false
+		}
+		dir = up
+	}
 }
 
 // jobsManager is the background jobs of a conversation in the project
