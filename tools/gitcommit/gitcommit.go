@@ -99,6 +99,9 @@ func (t *Tool) Preview(ctx context.Context, in tools.Input) (tools.Preview, *too
 	}
 	st.done()
 	t.mu.Lock()
+	if len(t.shown) >= 64 { // questions answered no: never executed
+		clear(t.shown)
+	}
 	t.shown[in.CallID] = st.tree
 	t.mu.Unlock()
 	lines := strings.Split(strings.TrimRight(st.stat, "\n"), "\n")
