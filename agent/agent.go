@@ -224,6 +224,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 
 		b := &batch{a: a, iter: iter, changeSet: fmt.Sprintf("%s.%d", a.Session.ID, a.Session.Replies())}
 		results, err := b.run(ctx, r.items, emit)
+		out.Usage = addUsage(out.Usage, b.nested.take())
 		out.Calls = append(out.Calls, results...)
 		for _, cr := range results {
 			a.wrote = append(a.wrote, cr.Result.Changed...)

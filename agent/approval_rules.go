@@ -48,11 +48,14 @@ type pending struct {
 	// unguarded: the tool's sandbox is off, so a person is asked each
 	// time.
 	unguarded bool
+	// consent: the tool is never auto-approved (a commit), so a person
+	// is asked each time.
+	consent bool
 }
 
 // askAnyway reports whether no policy, allow rule or "always" answers
 // for the call: a person must say yes to this one.
-func (p *pending) askAnyway() bool { return p.mustAsk || p.unguarded }
+func (p *pending) askAnyway() bool { return p.mustAsk || p.unguarded || p.consent }
 
 // approvalRule is one step of the decision: it decides the call (ok), or
 // leaves it to the rules after it.
@@ -66,6 +69,7 @@ type approvalRule struct {
 var approvalRules = []approvalRule{
 	{"permissions.deny", denyRule},
 	{"mode", modeRule},
+	{"consent", consentRule},
 	{"sandbox", sandboxRule},
 	{"policy", policyRule},
 	{"permissions.allow", allowRule},
@@ -131,6 +135,21 @@ func modeRule(_ context.Context, p *pending) (verdict, bool, error) {
 	return verdict{}, false, nil
 }
 
+// consentRule: a tool never auto-approved (tools.Definition
+// NeverAutoApproved: git_commit) puts every call to a person, whatever the
+// policy, an allow rule or an earlier "always" says; with no one to ask
+// it is refused, and --yes does not change that.
+func consentRule(_ context.Context, p *pending) (verdict, bool, error) {
+	if !p.q.Tool.NeverAutoApproved {
+		return verdict{}, false, nil
+	}
+	p.consent = true
+	if p.a.Ask == nil {
+		return refuse("%s was not run: it needs the user's own yes each time, and nobody is here to give it (--yes and allow rules do not count); tell the user what you would do, so that they do it or approve it in the chat", p.q.Tool.Name), true, nil
+	}
+	return verdict{}, false, nil
+}
+
 // sandboxRule: a call of a tool whose sandbox is off is put to a person;
 // otherwise the tool's own allowances from the user's configuration
 // (shell.allow, web.allow_hosts) let a call run unasked.
@@ -158,7 +177,7 @@ func policyRule(_ context.Context, p *pending) (verdict, bool, error) {
 // allowRule: the user's allow rule answers for them; an unsandboxed
 // command is asked about all the same.
 func allowRule(_ context.Context, p *pending) (verdict, bool, error) {
-	if p.ruled && p.ruling.Allow && !p.unguarded {
+	if p.ruled && p.ruling.Allow && !p.unguarded && !p.consent {
 		return verdict{rule: p.ruling.Label}, true, nil
 	}
 	return verdict{}, false, nil
@@ -167,7 +186,7 @@ func allowRule(_ context.Context, p *pending) (verdict, bool, error) {
 // alwaysRule: a write nobody is asked about (creating a note: nothing is
 // lost by it), and a call of a scope a person allowed always.
 func alwaysRule(_ context.Context, p *pending) (verdict, bool, error) {
-	if p.mustAsk {
+	if p.mustAsk || p.consent {
 		return verdict{}, false, nil
 	}
 	return allow, p.q.Tool.AutoApproved || !p.unguarded && p.a.allowedAlways(p.q.Scope()), nil
@@ -223,6 +242,9 @@ func personRule(ctx context.Context, p *pending) (verdict, bool, error) {
 		why := fmt.Sprintf("asked because %s: the rule %s cannot tell whether it covers this", p.ruling.Reason, p.ruling.Label)
 		q.Preview.Lines = append([]string{why}, q.Preview.Lines...)
 		q.Preview.ScopeLabel = "not remembered: a command like this is asked about each time"
+	}
+	if p.consent {
+		q.Preview.ScopeLabel = "not remembered: every " + name + " call is asked about"
 	}
 	ans, err := p.a.Ask.Ask(ctx, q)
 	if err != nil {

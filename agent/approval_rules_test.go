@@ -126,3 +126,73 @@ func TestSetPolicyWhileARunGoes(t *testing.T) {
 		t.Errorf("policy = %s, want auto", got)
 	}
 }
+
+// consentTool is a write only a person's yes may run, as git_commit is
+// without git.auto_commit.
+type consentTool struct{ tools.Tool }
+
+func (c consentTool) Definition() tools.Definition {
+	d := c.Tool.Definition()
+	d.NeverAutoApproved = true
+	return d
+}
+
+// TestNeverAutoApproved: a tool never auto-approved runs only on a
+// person's yes to each call: auto (--yes), an allow rule and an
+// "always" answer do not run it, nobody to ask refuses it, and a deny
+// rule or plan mode still refuse it first.
+func TestNeverAutoApproved(t *testing.T) {
+	denyAll := Permissions{Deny: []Rule{{Text: "*", Covers: func(Question) bool { return true }}}}
+	allowAll := Permissions{Allow: []Rule{{Text: "*", Covers: func(Question) bool { return true }}}}
+	for _, tc := range []struct {
+		name  string
+		setup approvalSetup
+		want  string // DecidedBy of both writes
+		asked int
+		ran   bool
+	}{
+		{"--yes alone", approvalSetup{Policy: PolicyAuto, Permissions: allowAll, NoOneToAsk: "rerun with --yes"}, "consent", 0, false},
+		{"auto, an allow rule and always, a person there", approvalSetup{Policy: PolicyAuto, Permissions: allowAll}, "person", 2, true},
+		{"a deny rule", approvalSetup{Policy: PolicyAuto, Permissions: denyAll}, "permissions.deny", 0, false},
+		{"plan", approvalSetup{Policy: PolicyPlan}, "mode", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			write := func(name string) string {
+				return `<tool_call name="write_file"><operation_type>create</operation_type><file_path>` + name + `</file_path><content>x</content></tool_call>`
+			}
+			e := newEnv(t, texts(write("a.md"), write("b.md"), "ok")...)
+			reg := tools.NewRegistry()
+			for _, tool := range e.tools.registry().Tools() {
+				if tool.Definition().Writes {
+					tool = consentTool{tool}
+				}
+				reg.Add(tool)
+			}
+			e.agent.Tools = reg
+			asked := 0
+			if tc.want == "person" {
+				tc.setup.Ask = AskFunc(func(_ context.Context, q Question) (Answer, error) {
+					asked++
+					if q.Preview.ScopeLabel == "" {
+						t.Error("the question offers to remember the answer")
+					}
+					return Answer{Decision: AllowAlways}, nil
+				})
+			}
+			e.agent.Approval = tc.setup.approval()
+			if _, err := e.run("write"); err != nil {
+				t.Fatal(err)
+			}
+			rs := e.results()
+			if len(rs) != 2 || rs[0].DecidedBy != tc.want || rs[1].DecidedBy != tc.want {
+				t.Fatalf("results = %+v, want both decided by %q", rs, tc.want)
+			}
+			if ran := !rs[1].Result.IsError(); ran != tc.ran || asked != tc.asked {
+				t.Errorf("ran %v, asked %d times; want %v and %d (%s)", ran, asked, tc.ran, tc.asked, rs[1].Result.Message)
+			}
+			if tc.want == "consent" && (!rs[0].ByPolicy || rs[0].Result.Code != tools.CodePolicyDenied) {
+				t.Errorf("refusal = %+v", rs[0])
+			}
+		})
+	}
+}

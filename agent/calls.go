@@ -16,6 +16,8 @@ type batch struct {
 	// failed is the first call of the reply that failed, if any: later
 	// writes of the same reply are skipped (protocol.md §4).
 	failed *CallResult
+	// nested sums the tokens the calls' sub-agents spent (RunNested).
+	nested usageSum
 }
 
 // run answers every item of the reply in order, emitting a result event
@@ -109,6 +111,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		started.Subject = def.Subject(raw)
 	}
 	emit(started)
+	ctx = withParent(ctx, &b.nested, &c, b.iter, emit)
 	ctx = tools.WithOutput(ctx, func(out []byte) {
 		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
 	})

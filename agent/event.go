@@ -28,6 +28,10 @@ const (
 	EventCompact   EventType = "compact"    // older turns were summarised to fit the window
 	EventError     EventType = "error"      // the run failed
 	EventDone      EventType = "done"       // the run ended with an answer or at the limit
+	// EventNested is an event of a sub-agent (the explorer) run by a
+	// call: Call is that call, Nested the sub-agent's own event. Its
+	// usage is already counted in the parent run's Outcome.
+	EventNested EventType = "nested"
 )
 
 // Retry describes an EventRetry: a model call that failed and is tried
@@ -93,6 +97,8 @@ type Event struct {
 	// command line, as its tool's definition names them (see
 	// tools.Definition.Subject).
 	Subject string
+	// Nested is the sub-agent's event of an EventNested.
+	Nested *Event
 }
 
 // Outcome labels of a CallResult, for display and the audit log.
@@ -213,8 +219,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Error     string      `json:"error,omitempty"`
 		Outcome   *Outcome    `json:"outcome,omitempty"`
 		Rule      string      `json:"rule,omitempty"`
+		Nested    *Event      `json:"nested,omitempty"`
 	}
-	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule}
+	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}

@@ -77,6 +77,8 @@ type Session struct {
 	pending []pendingNote
 	// created is true when this process made the log (Discard).
 	created bool
+	// memory keeps the messages in memory only (NewMemorySession).
+	memory bool
 }
 
 // record is one line of a session log.
@@ -111,6 +113,14 @@ func NewSession(root string) *Session {
 		now:  now,
 		torn: -1,
 	}
+}
+
+// NewMemorySession starts a session that is never written: a
+// sub-agent's (the explorer's), whose conversation lives only as long as
+// the call that runs it, and whose answer is all the parent's session
+// records of it.
+func NewMemorySession() *Session {
+	return &Session{ID: newSessionID(time.Now()), now: time.Now, torn: -1, memory: true}
 }
 
 // newSessionID makes an id that sorts by creation time and is unique
@@ -256,6 +266,10 @@ func (s *Session) SetSystem(prompt, key string) {
 
 // Append adds m to the conversation and writes it to the log at once.
 func (s *Session) Append(m llm.Message) error {
+	if s.memory {
+		s.add(m)
+		return nil
+	}
 	if err := s.open(); err != nil {
 		return err
 	}

@@ -74,6 +74,11 @@ type Definition struct {
 	// nothing that exists (creating a note). It still counts as a write
 	// for TOOL_SKIPPED and wherever writes are switched off.
 	AutoApproved bool
+	// NeverAutoApproved marks a write only a person's yes to each call
+	// may run (a commit: outside the sandbox, and not undone by /undo):
+	// no policy (auto, --yes), allow rule or "always" answers for it.
+	// With nobody to ask it is refused.
+	NeverAutoApproved bool
 	// Timeout overrides the Registry's default time limit when non-zero.
 	Timeout time.Duration
 	// NotServed keeps the tool out of what the agent offers other agents

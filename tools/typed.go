@@ -20,6 +20,12 @@ func Writes() Option { return func(d *Definition) { d.Writes = true } }
 // Definition.AutoApproved).
 func NoApproval() Option { return func(d *Definition) { d.AutoApproved = true } }
 
+// NeverAutoApproved marks a writing tool whose every call a person must
+// approve (see Definition.NeverAutoApproved).
+func NeverAutoApproved() Option {
+	return func(d *Definition) { d.Writes, d.NeverAutoApproved = true, true }
+}
+
 // NotServed keeps the tool out of what agent serve offers (see
 // Definition.NotServed).
 func NotServed() Option { return func(d *Definition) { d.NotServed = true } }

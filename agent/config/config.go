@@ -50,6 +50,7 @@ type Config struct {
 	Backups Backups `toml:"backups"`
 	Shell   Shell   `toml:"shell"` // the user's own config only (shell.go)
 	Web     Web     `toml:"web"`   // the user's own config only (web.go)
+	Git     Git     `toml:"git"`   // the user's own config only (git.go)
 	// Programs are helper programs' paths; the user's own config only
 	// (programs.go).
 	Programs Programs `toml:"programs"`

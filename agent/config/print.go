@@ -86,6 +86,7 @@ func (c *Config) Write(w io.Writer) error {
 	line("backups.max_size", q(c.Backups.MaxSize.String()))
 	c.writeShell(&b, line)
 	c.writeWeb(&b, line)
+	c.writeGit(&b, line)
 	c.writePrograms(&b, line)
 	c.writePermissions(&b, line)
 	c.writeNotes(&b, line)

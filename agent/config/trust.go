@@ -40,6 +40,7 @@ var trustedOnly = []string{
 var userOnly = []string{
 	"files.allow_secrets",
 	"mcp.serve_token",
+	"git",
 	"notes.database_url",
 	"notes.embeddings",
 	"permissions",

@@ -286,5 +286,8 @@ func (b *Builder) New(ctx context.Context, o Options) (c *Conversation, err erro
 		Instructions:  prompt.NewNested(o.Dir, 0, c.root).For,
 		Unshown:       c.prompt.Unshown,
 	}
+	if c.tools.explorer != nil {
+		c.tools.explorer.conv = c
+	}
 	return c, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 )
 
@@ -25,6 +26,8 @@ var promptFeatures = []struct {
 	without func(*ToolSet) *ToolSet
 }{
 	{"background jobs", withoutJobs},
+	{"explorer", withoutTool(ExploreTool)},
+	{"git commits", withoutTool(gitcommit.Name)},
 }
 
 // featureSizes measures each feature of set in the form ch chose, by
@@ -80,3 +83,20 @@ type withDefinition struct {
 }
 
 func (w withDefinition) Definition() tools.Definition { return w.def }
+
+// withoutTool returns the function that makes set without the tool
+// called name (nil when set lacks it), to measure what it adds.
+func withoutTool(name string) func(*ToolSet) *ToolSet {
+	return func(set *ToolSet) *ToolSet {
+		if _, ok := set.reg.Lookup(name); !ok {
+			return nil
+		}
+		reg := tools.NewRegistry()
+		for _, t := range set.reg.Tools() {
+			if t.Definition().Name != name {
+				reg.Add(t)
+			}
+		}
+		return &ToolSet{reg: reg, essential: set.essential}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
@@ -47,6 +48,9 @@ type ToolSet struct {
 	notes notes.Store
 	// jobs are the background jobs of run_command; nil without it.
 	jobs *jobs.Manager
+	// explorer is the explore tool, linked to its conversation once that
+	// is built; nil without it.
+	explorer *explorer
 	// leftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.
@@ -124,6 +128,12 @@ func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, err
 	if t := b.skillTool(in); t != nil {
 		set.reg.Add(t)
 	}
+	e, explore := b.exploreTool(in, set) // after the tools it reads with
+	set.explorer = e
+	set.reg.Add(explore)
+	if t := gitCommitTool(in); t != nil {
+		set.reg.Add(t)
+	}
 	if t := b.audioTool(ctx, in); t != nil {
 		set.reg.Add(t)
 	} else {
@@ -190,6 +200,35 @@ func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 		return false, res.Refused, err
 	}
 	return !res.Created, nil, nil
+}
+
+// gitCommitTool is git_commit for a project inside a git repository,
+// with the git found in trusted places; nil when either is missing, so
+// the model is not offered a tool that cannot work. Its settings come
+// from the user's own configuration only.
+func gitCommitTool(in ToolInput) tools.Tool {
+	if !inRepository(in.Root) {
+		return nil
+	}
+	git, err := in.Programs.Find("git")
+	if err != nil {
+		return nil
+	}
+	return gitcommit.New(in.Root, gitcommit.Options{Git: git, Hooks: in.Cfg.Git.Hooks, AutoCommit: in.Cfg.Git.AutoCommit})
+}
+
+// inRepository reports whether dir or a folder above it has a .git.
+func inRepository(dir string) bool {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return false
+		}
+		dir = up
+	}
 }
 
 // jobsManager is the background jobs of a conversation in the project

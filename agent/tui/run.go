@@ -203,6 +203,8 @@ func (m *Model) event(e agent.Event) {
 		}
 	case agent.EventDone:
 		m.prose(m.md.flush())
+	case agent.EventNested:
+		m.nested(e) // nested.go
 	}
 }
 

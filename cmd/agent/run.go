@@ -286,7 +286,11 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 	if runErr != nil && !errors.Is(runErr, agent.ErrMaxIterations) {
 		return runErr
 	}
-	if n, ruled := refusedWrites(out); n > 0 {
+	if n, ruled, consent := refusedWrites(out); n > 0 {
+		if consent > 0 {
+			fmt.Fprintf(errOut, "agent: %s refused: only your own yes runs it, which --yes does not give; approve it in the chat, or see git.auto_commit in the README\n", plural(consent, "call was", "calls were"))
+			n -= consent
+		}
 		if n > ruled {
 			them := map[bool]string{true: "it", false: "them"}[n-ruled == 1]
 			fmt.Fprintf(errOut, "agent: %s refused: nobody could approve %s; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"), them)
@@ -307,20 +311,24 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 var errInterrupted = errors.New("interrupted")
 
 // refusedWrites counts the calls the approval policy refused, and of
-// those the ones a deny rule refused; a person's "n" is not counted.
-func refusedWrites(out *agent.Outcome) (n, ruled int) {
+// those the ones a deny rule refused and the ones only a person may
+// approve (consent); a person's "n" is not counted.
+func refusedWrites(out *agent.Outcome) (n, ruled, consent int) {
 	if out == nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	for _, c := range out.Calls {
 		if c.ByPolicy && c.Result.Code == tools.CodePolicyDenied {
 			n++
-			if c.Rule != "" {
+			switch {
+			case c.Rule != "":
 				ruled++
+			case c.DecidedBy == "consent":
+				consent++
 			}
 		}
 	}
-	return n, ruled
+	return n, ruled, consent
 }
 
 // plural words a count: "1 write was", "2 writes were".
