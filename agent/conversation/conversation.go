@@ -188,6 +188,18 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	if err != nil {
 		return nil, err
 	}
+	// The budget takes the new model's window: configured or built in,
+	// else asked of its server (Ollama, llama.cpp) for what the system
+	// prompt needs.
+	win, src := cfg.Window()
+	hint := ""
+	if w, ok := model.(llm.Windowed); ok && win <= 0 {
+		told := w.Window(ctx, c.agent.Budget.Need(c.agent.System, llm.Request{}))
+		win, src, hint = told.Tokens, told.Source, told.Hint
+	}
+	c.mu.Lock()
+	c.agent.Budget.Window, c.agent.Budget.Source, c.agent.Budget.Hint = win, src, hint
+	c.mu.Unlock()
 	c.SetModel(model)
 	return model, nil
 }

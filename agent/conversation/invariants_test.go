@@ -9,6 +9,8 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -201,5 +203,35 @@ func TestReadCommand(t *testing.T) {
 	writeTestFile(t, filepath.Join(user, "commands", "mine.md"), "Mine.\n")
 	if b, err := c.ReadCommand(true, "mine.md"); err != nil || string(b) != "Mine.\n" {
 		t.Errorf("ReadCommand(user mine.md) = %q, %v", b, err)
+	}
+}
+
+// TestSwitchModelTakesItsWindow: /model to a model with another window
+// sizes the budget (whole-file reads, what is cut) to the new one, not
+// the first model's.
+func TestSwitchModelTakesItsWindow(t *testing.T) {
+	dir := t.TempDir()
+	script := llmtest.Texts("hi")
+	b := testBuilder()
+	b.Config = func(_ context.Context, _ string, flags config.Flags) (config.Config, error) {
+		cfg := config.Defaults()
+		cfg.Model = flags.Model
+		cfg.Models = map[string]config.ModelConfig{"small": {ContextWindow: 8192}, "large": {ContextWindow: 200000}}
+		return cfg, nil
+	}
+	b.Model = func(context.Context, config.Config) (llm.Model, error) { return script, nil }
+	c, err := b.New(t.Context(), Options{Dir: dir, Flags: config.Flags{Model: "large"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, w := c.agent.Budget.InUse(); w != 200000 {
+		t.Fatalf("window at start: %d, want 200000", w)
+	}
+	if _, err := c.SwitchModel(t.Context(), "small"); err != nil {
+		t.Fatal(err)
+	}
+	if _, w := c.agent.Budget.InUse(); w != 8192 {
+		t.Errorf("window after /model small: %d, want 8192", w)
 	}
 }
