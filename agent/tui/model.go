@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/startup"
@@ -97,6 +98,9 @@ type Model struct {
 	pending  []string
 	printing bool
 	printed  []string // the last things printed, for tests
+	// frameRows is the tallest frame drawn since the last print began:
+	// the renderer may still show it when the print lands.
+	frameRows int
 
 	quitArmed int
 	// bannerShown: prepaint drew the banner.
@@ -219,7 +223,45 @@ func (m *Model) flushPrints() tea.Cmd {
 	if len(m.printed) > 200 {
 		m.printed = append(m.printed[:0], m.printed[len(m.printed)-100:]...)
 	}
-	return tea.Sequence(tea.Println(s), func() tea.Msg { return printedMsg{} })
+	var cmds []tea.Cmd
+	for _, c := range chunkRows(s, m.width, m.printRoom()) {
+		cmds = append(cmds, tea.Println(c))
+	}
+	return tea.Sequence(append(cmds, func() tea.Msg { return printedMsg{} })...)
+}
+
+// printRoom is how many terminal rows one print may take. Bubble Tea
+// prints above the frame by scrolling the screen up as many rows as the
+// print takes and inserting it there: a print taller than the room above
+// the frame scrolls the frame itself into the scrollback (a stale copy of
+// the input and status line) and lands beyond the screen's top. So a tall
+// print goes in parts that each fit above the tallest frame drawn lately.
+func (m *Model) printRoom() int {
+	if m.height <= 0 {
+		return 0 // no size known yet: one print
+	}
+	return max(m.height-m.frameRows-1, 1)
+}
+
+// chunkRows splits s into parts of at most rows terminal rows at width
+// (a line longer than the width takes more than one); rows <= 0 keeps s
+// whole.
+func chunkRows(s string, width, rows int) []string {
+	if rows <= 0 || width <= 0 {
+		return []string{s}
+	}
+	var out []string
+	lines := strings.Split(s, "\n")
+	start, used := 0, 0
+	for i, l := range lines {
+		n := max((ansi.StringWidth(l)+width-1)/width, 1)
+		if used > 0 && used+n > rows {
+			out = append(out, strings.Join(lines[start:i], "\n"))
+			start, used = i, 0
+		}
+		used += n
+	}
+	return append(out, strings.Join(lines[start:], "\n"))
 }
 
 // downsample fits printed text to the terminal's colours: Bubble Tea does
@@ -233,6 +275,17 @@ func (m *Model) downsample(s string) string {
 	w := colorprofile.Writer{Forward: &sb, Profile: m.profile}
 	w.WriteString(s)
 	return sb.String()
+}
+
+// rowCount is how many terminal rows texts take at width.
+func rowCount(texts []string, width int) int {
+	n := 0
+	for _, t := range texts {
+		for _, l := range strings.Split(t, "\n") {
+			n += max((ansi.StringWidth(l)+max(width, 1)-1)/max(width, 1), 1)
+		}
+	}
+	return n
 }
 
 // Printed returns what the chat printed into the scrollback (the last
@@ -267,6 +320,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.RequestWindowSize
 	case printedMsg:
 		m.printing = false
+		m.frameRows = 0
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
@@ -373,9 +427,13 @@ func (m *Model) View() tea.View {
 	default:
 	}
 	var top strings.Builder
-	for _, s := range m.pending {
-		top.WriteString(s)
-		top.WriteByte('\n')
+	// What waits to be printed stays in sight meanwhile, unless it would
+	// make the frame taller than the window.
+	if m.height <= 0 || rowCount(m.pending, m.width) < m.height/2 {
+		for _, s := range m.pending {
+			top.WriteString(s)
+			top.WriteByte('\n')
+		}
 	}
 	now := m.opts.Now()
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
@@ -417,6 +475,7 @@ func (m *Model) View() tea.View {
 	}
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
+	m.frameRows = max(m.frameRows, strings.Count(v.Content, "\n")+1)
 	if m.ask == nil && m.picker == nil {
 		if m.inputCursor != nil {
 			c := *m.inputCursor

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChatTmuxTallOutput: /tools at 100×12 is taller than the window. It
+// goes into the scrollback whole, once, and the editor and status line
+// stay at the bottom, with no copy of them left in the scrollback, also
+// after resizes.
+func TestChatTmuxTallOutput(t *testing.T) {
+	c := startTmuxChat(t, 100, 12)
+	c.typeLine("/tools")
+	c.waitFor("the end of the list", "note_delete")
+	c.tmux("send-keys", "-t", "0", "-l", "abc")
+	s := c.waitFor("the typed text", "› abc")
+	if !strings.Contains(s, "ask · shift+tab") {
+		t.Errorf("no status line under the input:\n%s", s)
+	}
+	check := func(when string) {
+		t.Helper()
+		h := c.history()
+		for _, want := range []string{"• read_file", "• write_file", "• note_delete"} {
+			if n := strings.Count(h, want); n != 1 {
+				t.Errorf("%s: %q %d times in the scrollback, want once:\n%s", when, want, n, h)
+			}
+		}
+		if n := strings.Count(h, "shift+tab"); n != 1 {
+			t.Errorf("%s: %d status lines in the scrollback and screen, want 1:\n%s", when, n, h)
+		}
+		if n := strings.Count(h, "/tools  list"); n != 0 {
+			t.Errorf("%s: a stale completion line left behind:\n%s", when, h)
+		}
+	}
+	check("after /tools")
+	c.tmux("resize-window", "-t", "0", "-x", "80", "-y", "12")
+	c.waitFor("the redraw", "~/proj               ask · shift+tab")
+	c.tmux("resize-window", "-t", "0", "-x", "120", "-y", "16")
+	c.idle()
+	check("after resizes")
+}
