@@ -45,7 +45,9 @@ const pasteInline = 800
 
 // paste inserts pasted text.
 func (m *Model) paste(s string) {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
+	// Terminals send the line breaks of a paste as CR (what Enter
+	// sends), some as CRLF.
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	if len(s) < pasteInline && strings.Count(s, "\n") < 10 {
 		m.input.InsertString(s)
 		return
@@ -55,7 +57,8 @@ func (m *Model) paste(s string) {
 }
 
 func pastePlaceholder(n int, s string) string {
-	return fmt.Sprintf("[pasted #%d: %d lines]", n, strings.Count(s, "\n")+1)
+	// A final line break ends the last line; it starts none.
+	return fmt.Sprintf("[pasted #%d: %d lines]", n, strings.Count(strings.TrimSuffix(s, "\n"), "\n")+1)
 }
 
 // expandPastes puts the pasted texts back in place of their placeholders.

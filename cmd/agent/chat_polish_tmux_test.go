@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
 // TestChatTmuxTallOutput: /tools at 100×12 is taller than the window. It
@@ -39,4 +42,30 @@ func TestChatTmuxTallOutput(t *testing.T) {
 	c.tmux("resize-window", "-t", "0", "-x", "120", "-y", "16")
 	c.idle()
 	check("after resizes")
+}
+
+// TestChatTmuxPasteCR pastes 300 lines joined by CR, as terminals send
+// them (tmux paste-buffer in bracketed-paste mode): the editor shows one
+// placeholder and the model gets the 300 lines.
+func TestChatTmuxPasteCR(t *testing.T) {
+	c := startTmuxChat(t, 100, 20, llmtest.Say("Got it."))
+	var lines []string
+	for i := 1; i <= 300; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	c.tmux("set-buffer", "-b", "p", strings.Join(lines, "\r")+"\r")
+	c.tmux("paste-buffer", "-p", "-b", "p", "-t", "0")
+	c.waitFor("the placeholder", "[pasted #1: 300 lines]")
+	c.keys("Enter")
+	c.waitFor("the answer", "Got it.")
+	reqs := c.srv.Requests()
+	last := reqs[len(reqs)-1].LastUser()
+	for _, want := range []string{"line 1\nline 2\n", "line 299\nline 300"} {
+		if !strings.Contains(last, want) {
+			t.Fatalf("the model got %q, want %q in it", last[:min(len(last), 200)], want)
+		}
+	}
+	if n := strings.Count(last, "\nline "); n != 299 {
+		t.Errorf("the model got %d line breaks before a line, want 299", n)
+	}
 }
