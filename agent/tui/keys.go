@@ -77,6 +77,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+g":
 		return m.openEditor()
+	case "ctrl+x":
+		m.unqueue()
+		return nil
 	case "up":
 		if m.input.Line() == 0 {
 			if v, ok := m.history.prev(m.input.Value()); ok {
@@ -120,13 +123,13 @@ func (m *Model) submit() tea.Cmd {
 	if text == "" {
 		return nil
 	}
-	if m.running && !strings.HasPrefix(text, "/") {
-		m.hint = "still working: esc stops the current reply"
-		return nil
-	}
 	m.input.Reset()
 	m.comp = completion{}
 	hist := m.history.add(text)
+	if m.running && !strings.HasPrefix(text, "/") {
+		m.enqueue(text)
+		return hist
+	}
 	return tea.Batch(hist, m.send(text))
 }
 

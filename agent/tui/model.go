@@ -74,6 +74,7 @@ type Model struct {
 	input      textarea.Model
 	history    *history
 	pastes     []string // large pastes, shown in the editor as placeholders
+	queue      []queued // messages typed while a reply streams
 	custom     map[string]customCommand
 	comp       completion
 	files      []string // project files for @path completion; nil until asked
@@ -337,7 +338,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.run == m.run {
 			m.finish(msg.outcome, msg.err)
 		}
-		return m.listen()
+		return tea.Batch(m.listen(), m.sendQueued())
 	case tickMsg:
 		if m.running {
 			m.frame++
@@ -464,6 +465,7 @@ func (m *Model) View() tea.View {
 	}
 	// One blank line sets the editor apart from the conversation.
 	top.WriteByte('\n')
+	top.WriteString(m.queueView())
 	above := top.String()
 	var b strings.Builder
 	b.WriteString(above)

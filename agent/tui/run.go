@@ -23,8 +23,12 @@ func (m *Model) send(text string) tea.Cmd {
 	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
 		return m.slash(text)
 	}
-	shown := text
-	prompt := m.expandPastes(text)
+	return m.sendPrompt(text, m.expandPastes(text))
+}
+
+// sendPrompt sends a message to the model: shown as typed, prompt with
+// the pastes put back, its @path attachments read first.
+func (m *Model) sendPrompt(shown, prompt string) tea.Cmd {
 	m.println(m.userLine(shown))
 	paths := attachments(prompt, m.files)
 	if len(paths) == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentcli/agent/agent/llm/llmtest"
 )
@@ -67,5 +68,28 @@ func TestChatTmuxPasteCR(t *testing.T) {
 	}
 	if n := strings.Count(last, "\nline "); n != 299 {
 		t.Errorf("the model got %d line breaks before a line, want 299", n)
+	}
+}
+
+// TestChatTmuxQueuedMidReply: a message sent while a reply streams is
+// shown as queued and sent when the reply ends, with no hint left on the
+// status line.
+func TestChatTmuxQueuedMidReply(t *testing.T) {
+	slow := llmtest.Say("Streaming slowly", " and more", " and done.").WithChunkDelay(700 * time.Millisecond)
+	c := startTmuxChat(t, 80, 24, slow, llmtest.Say("Queued answer."))
+	c.typeLine("start")
+	c.waitFor("the stream", "Streaming slowly")
+	c.typeLine("and then this")
+	c.waitFor("the queued line", "queued: and then this")
+	s := c.waitFor("the queued message's answer", "Queued answer.")
+	if strings.Contains(s, "still working") || strings.Contains(s, "queued:") {
+		t.Errorf("a hint or the queue stayed:\n%s", s)
+	}
+	reqs := c.srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(reqs[1].LastUser(), "and then this") {
+		t.Errorf("%d requests; the last user turn: %q", len(reqs), reqs[len(reqs)-1].LastUser())
+	}
+	if h := c.history(); strings.Index(h, "and done.") > strings.Index(h, "› and then this") {
+		t.Errorf("the queued message was shown sent before the reply ended:\n%s", h)
 	}
 }
