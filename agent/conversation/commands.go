@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/prompt"
@@ -207,16 +208,19 @@ func (c *Conversation) compactCommand(ctx context.Context, _ string) (Reply, err
 func (c *Conversation) resumeCommand(_ context.Context, id string) (Reply, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		ids, err := c.Sessions(30)
+		list, err := agent.ListSessions(c.dir)
 		if err != nil {
 			return Reply{}, err
 		}
-		if len(ids) == 0 {
-			return Reply{Text: "No earlier session in this project."}, nil
-		}
 		var choices []Choice
-		for _, id := range ids {
-			choices = append(choices, Choice{Label: id, Value: id})
+		now, current := time.Now(), c.SessionID()
+		for i := len(list) - 1; i >= 0 && len(choices) < 30; i-- {
+			if s := list[i]; s.ID != current {
+				choices = append(choices, Choice{Label: sessionLabel(s, now), Value: s.ID})
+			}
+		}
+		if len(choices) == 0 {
+			return Reply{Text: "No earlier session in this project."}, nil
 		}
 		return Reply{Choices: choices}, nil
 	}

@@ -206,6 +206,11 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 		blocks := append(md.feed(r.Text), md.flush()...)
 		m.println(strings.Join(blocks, "\n"))
 	}
+	if r.Cleared && msg.name == "resume" {
+		if s := m.recap(); s != "" {
+			m.println(s)
+		}
+	}
 	if len(r.Choices) > 0 {
 		m.picker = &picker{command: msg.name, choices: r.Choices}
 	}

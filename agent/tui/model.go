@@ -163,13 +163,23 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.listen(), m.input.Focus(), tea.RequestBackgroundColor}
 	cmds = append(cmds, settleTick())
 	if !m.bannerShown {
-		m.println(m.st.dim.Render(m.banner()))
+		m.println(m.intro())
 	}
 	if p := strings.TrimSpace(m.opts.Prompt); p != "" {
 		cmds = append(cmds, m.send(p))
 	}
 	cmds = append(cmds, m.flushPrints())
 	return tea.Batch(cmds...)
+}
+
+// intro is what the chat prints first: the banner, and the recent turns
+// of the conversation it continues.
+func (m *Model) intro() string {
+	s := m.st.dim.Render(m.banner())
+	if r := m.recap(); r != "" {
+		s += "\n" + r
+	}
+	return s
 }
 
 func (m *Model) banner() string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -92,4 +93,44 @@ func TestChatTmuxQueuedMidReply(t *testing.T) {
 	if h := c.history(); strings.Index(h, "and done.") > strings.Index(h, "› and then this") {
 		t.Errorf("the queued message was shown sent before the reply ended:\n%s", h)
 	}
+}
+
+// TestChatTmuxContinueShowsTheConversation: `agent --continue` shows the
+// turns it continues, compactly, and /resume lists sessions with their
+// time, first prompt and number of turns.
+func TestChatTmuxContinueShowsTheConversation(t *testing.T) {
+	c := startTmux(t, tmuxOptions{width: 80, height: 30,
+		answers: []llmtest.Answer{llmtest.Say("Hello there."), llmtest.Say(tmuxRead),
+			llmtest.Say("It says old text.\n\nA second paragraph.\n\n- one\n- two\n- three")},
+		env: []string{"NO_COLOR=1"},
+		command: func(bin string) []string {
+			return []string{"sh", "-c", bin + "; clear; " + bin + " --continue; sleep 60"}
+		}})
+	c.write("a.txt", "old text\n")
+	c.waitFor("the prompt", "Ask, or /help")
+	c.typeLine("hello")
+	c.waitFor("the answer", "Hello there.")
+	c.idle()
+	c.typeLine("read a.txt and tell me")
+	c.waitFor("the answer", "A second paragraph.")
+	c.idle()
+	c.keys("C-c")
+	c.keys("C-c")
+	s := c.waitFor("the recap", "continuing session")
+	s = c.waitFor("the prompt", "Ask, or /help")
+	c.golden("resumed", s)
+	for _, want := range []string{"› hello", "Hello there.", "› read a.txt and tell me", "(1 tool call)", "It says old text."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the recap lacks %q:\n%s", want, s)
+		}
+	}
+	c.typeLine("/clear")
+	c.waitFor("the new conversation", "New conversation.")
+	c.typeLine("/resume")
+	s = c.waitFor("the picker", "/resume  ↑↓ choose")
+	if !regexp.MustCompile(`▸ today \d\d:\d\d · hello · 2 turns`).MatchString(s) {
+		t.Errorf("the /resume list does not show time, first prompt and turns:\n%s", s)
+	}
+	c.keys("Enter")
+	c.waitFor("the recap after /resume", "› read a.txt and tell me")
 }
