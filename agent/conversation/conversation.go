@@ -47,6 +47,10 @@ type Conversation struct {
 	// closers release what the conversation opened, in reverse order.
 	closers []func() error
 
+	// planTold is whether the model was last told that plan mode is on
+	// (withPlanNote); only Run and the session switches use it.
+	planTold bool
+
 	// mu guards the session and the model, which /clear, /resume and
 	// /model replace, for Info.
 	mu sync.Mutex
@@ -67,6 +71,9 @@ func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Eve
 		}
 		ctx = fsedit.WithRun(ctx, turn.Run)
 		c.approval.SetTurn(turn.N)
+	}
+	if strings.TrimSpace(text) != "" {
+		text = c.withPlanNote(text)
 	}
 	out, err := c.agent.Run(ctx, text, emit)
 	if len(out.Calls) > 0 {
@@ -104,6 +111,7 @@ func (c *Conversation) switchTo(s *agent.Session) error {
 	c.mu.Unlock()
 	old.Close()
 	c.approval.ForgetAlways(0)
+	c.planTold = false
 	return loadFileState(c.files, c.dir, s.ID)
 }
 

@@ -29,7 +29,7 @@ func (c *Conversation) Recap(n int) ([]Exchange, int) {
 	for _, m := range c.session().Messages() {
 		switch {
 		case m.Role == llm.User && !isToolResponse(m.Text):
-			all = append(all, Exchange{Prompt: strings.TrimSpace(m.Text)})
+			all = append(all, Exchange{Prompt: strings.TrimSpace(withoutPlanNote(m.Text))})
 		case m.Role == llm.Assistant && len(all) > 0:
 			e := &all[len(all)-1]
 			calls, errs := xmlcall.Parse(m.Text, c.tools.reg.ParamNames)
