@@ -83,8 +83,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "up":
 		if m.input.Line() == 0 {
 			if v, ok := m.history.prev(m.input.Value()); ok {
+				// At the end, to go on typing; ↑ in a recalled
+				// message of several lines then moves up through it.
 				m.input.SetValue(v)
-				m.input.MoveToBegin()
+				m.input.MoveToEnd()
 			}
 			return nil
 		}

@@ -134,3 +134,16 @@ func TestChatTmuxContinueShowsTheConversation(t *testing.T) {
 	c.keys("Enter")
 	c.waitFor("the recap after /resume", "› read a.txt and tell me")
 }
+
+// TestChatTmuxHistoryCursorAtEnd: ↑ recalls the last message with the
+// cursor after its text, so typing goes on at the end.
+func TestChatTmuxHistoryCursorAtEnd(t *testing.T) {
+	c := startTmuxChat(t, 80, 20, llmtest.Say("One."))
+	c.typeLine("first message")
+	c.waitFor("the answer", "One.")
+	c.idle()
+	c.keys("Up")
+	c.waitFor("the recalled message", "› first message")
+	c.tmux("send-keys", "-t", "0", "-l", " and more")
+	c.waitFor("the text typed at the end", "› first message and more")
+}
