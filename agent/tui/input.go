@@ -48,6 +48,10 @@ func (m *Model) paste(s string) {
 	// Terminals send the line breaks of a paste as CR (what Enter
 	// sends), some as CRLF.
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	if at, ok := droppedImage(s); ok {
+		m.input.InsertString(at)
+		return
+	}
 	if len(s) < pasteInline && strings.Count(s, "\n") < 10 {
 		m.input.InsertString(s)
 		return
@@ -61,39 +65,14 @@ func pastePlaceholder(n int, s string) string {
 	return fmt.Sprintf("[pasted #%d: %d lines]", n, strings.Count(strings.TrimSuffix(s, "\n"), "\n")+1)
 }
 
-// expandPastes puts the pasted texts back in place of their placeholders.
+// expandPastes puts the pasted texts back in place of their
+// placeholders; the pastes are kept until the message is sent
+// (sentPastes), as a refused attachment keeps the message in the editor.
 func (m *Model) expandPastes(s string) string {
-	if len(m.pastes) == 0 {
-		return s
-	}
 	for i, p := range m.pastes {
 		s = strings.Replace(s, pastePlaceholder(i+1, p), p, 1)
 	}
-	m.pastes = nil
 	return s
-}
-
-// attachments are the @paths of a message that name project files (or,
-// before the file list has been read, anything that looks like a path).
-func attachments(s string, files []string) []string {
-	known := map[string]bool{}
-	for _, f := range files {
-		known[f] = true
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		if !strings.HasPrefix(w, "@") || len(w) < 2 {
-			continue
-		}
-		p := strings.TrimRight(w[1:], ".,;:!?)")
-		if seen[p] || (files != nil && !known[p]) {
-			continue
-		}
-		seen[p] = true
-		out = append(out, p)
-	}
-	return out
 }
 
 // completion is the list under the editor: slash commands or @paths.

@@ -122,13 +122,13 @@ func (m *Model) afterEdit() tea.Cmd {
 // submit sends the editor's text.
 func (m *Model) submit() tea.Cmd {
 	text := strings.TrimSpace(m.input.Value())
-	if text == "" {
+	if text == "" || m.attaching {
 		return nil
 	}
-	m.input.Reset()
 	m.comp = completion{}
 	hist := m.history.add(text)
 	if m.running && !strings.HasPrefix(text, "/") {
+		m.input.Reset()
 		m.enqueue(text)
 		return hist
 	}

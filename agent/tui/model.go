@@ -75,6 +75,7 @@ type Model struct {
 	history    *history
 	pastes     []string // large pastes, shown in the editor as placeholders
 	queue      []queued // messages typed while a reply streams
+	attaching  bool     // a message's @paths are being read
 	custom     map[string]customCommand
 	comp       completion
 	files      []string // project files for @path completion; nil until asked
@@ -363,11 +364,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.complete()
 	case attachedMsg:
-		if msg.err != nil {
-			m.println(m.errorLine(msg.err))
-			return nil
-		}
-		return m.startRun(msg.prompt)
+		return m.attached(msg)
 	case customMsg:
 		m.println(m.userLine(msg.shown))
 		return m.startRun(msg.text)
@@ -513,7 +510,7 @@ func (m *Model) dialogRows() int {
 func (m *Model) editorView() string {
 	key := fmt.Sprintf("%d %d %d %d %t %t\x00%s", m.input.Width(), m.input.Height(), m.input.Line(), m.input.Column(), m.input.Focused(), m.dark, m.input.Value())
 	if key != m.inputKey {
-		m.inputKey, m.inputView, m.inputCursor = key, m.input.View(), m.input.Cursor()
+		m.inputKey, m.inputView, m.inputCursor = key, m.editorChips(m.input.View()), m.input.Cursor()
 	}
 	return m.inputView
 }

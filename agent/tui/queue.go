@@ -17,6 +17,7 @@ type queued struct {
 // enqueue keeps a message typed while a reply streams.
 func (m *Model) enqueue(text string) {
 	m.queue = append(m.queue, queued{shown: text, prompt: m.expandPastes(text)})
+	m.pastes = nil
 }
 
 // unqueue is Ctrl+X: the last queued message comes back into the editor
@@ -43,7 +44,7 @@ func (m *Model) sendQueued() tea.Cmd {
 	}
 	q := m.queue[0]
 	m.queue = m.queue[1:]
-	return m.sendPrompt(q.shown, q.prompt)
+	return m.sendPrompt(q.shown, q.prompt, false)
 }
 
 // queueView shows the queued messages above the editor, one line each.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
 )
@@ -21,45 +22,71 @@ const (
 // the model (with its @path attachments read first).
 func (m *Model) send(text string) tea.Cmd {
 	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
+		m.input.Reset()
 		return m.slash(text)
 	}
-	return m.sendPrompt(text, m.expandPastes(text))
+	return m.sendPrompt(text, m.expandPastes(text), true)
 }
 
 // sendPrompt sends a message to the model: shown as typed, prompt with
-// the pastes put back, its @path attachments read first.
-func (m *Model) sendPrompt(shown, prompt string) tea.Cmd {
-	m.println(m.userLine(shown))
-	paths := attachments(prompt, m.files)
-	if len(paths) == 0 {
+// the pastes put back. Its @paths are read first, in a command; the
+// message is shown and sent once they all could be (fromEditor: it is
+// the editor's text, cleared then, and kept there when one could not).
+func (m *Model) sendPrompt(shown, prompt string, fromEditor bool) tea.Cmd {
+	refs := attachRefs(shown, m.files)
+	if len(refs) == 0 {
+		m.sent(shown, fromEditor)
+		m.println(m.userLine(shown))
 		return m.startRun(prompt)
 	}
-	b := m.conv
-	ctx := m.ctx
+	m.attaching = true
+	conv, ctx, root := m.conv, m.ctx, m.opts.Root
 	return func() tea.Msg {
-		var sb strings.Builder
-		sb.WriteString(prompt)
-		for _, p := range paths {
-			text, err := b.Attach(ctx, p)
-			if err != nil {
-				return attachedMsg{err: fmt.Errorf("attach @%s: %w", p, err)}
-			}
-			sb.WriteString("\n\n")
-			sb.WriteString(text)
-		}
-		return attachedMsg{prompt: sb.String(), shown: shown}
+		res, err := resolveAttachments(ctx, conv, root, prompt, refs)
+		return attachedMsg{prompt: res.prompt, shown: shown, notes: res.notes, fromEditor: fromEditor, raw: prompt, err: err}
 	}
+}
+
+// sent clears the editor of a message that goes to the model.
+func (m *Model) sent(shown string, fromEditor bool) {
+	if fromEditor {
+		if m.input.Value() == shown || strings.TrimSpace(m.input.Value()) == shown {
+			m.input.Reset()
+		}
+		m.pastes = nil
+	}
+}
+
+// attached sends a message whose @paths were read, or says in one line
+// why one could not be, keeping the message to edit.
+func (m *Model) attached(msg attachedMsg) tea.Cmd {
+	m.attaching = false
+	if msg.err != nil {
+		m.println(m.errorLine(fmt.Errorf("%w (the message was not sent)", msg.err)))
+		if !msg.fromEditor && m.input.Value() == "" {
+			m.input.SetValue(msg.raw)
+			m.input.MoveToEnd()
+		}
+		return nil
+	}
+	m.sent(msg.shown, msg.fromEditor)
+	m.println(m.userLine(msg.shown))
+	for _, n := range msg.notes {
+		m.println(m.st.dim.Render("  ⎘ " + visible(n)))
+	}
+	return m.startRun(msg.prompt)
 }
 
 // userLine renders the user's message for the scrollback.
 func (m *Model) userLine(s string) string {
 	lines := strings.Split(visible(s), "\n")
+	refs := attachRefs(s, m.files)
 	for i, l := range lines {
 		mark := "  "
 		if i == 0 {
 			mark = m.st.userMark.Render("› ")
 		}
-		lines[i] = mark + m.st.user.Render(l)
+		lines[i] = mark + m.chips(l, refs, m.st.user)
 	}
 	return "\n" + strings.Join(lines, "\n")
 }
@@ -181,7 +208,7 @@ func (m *Model) event(e agent.Event) {
 		}
 	case agent.EventRetry:
 		m.md = newMarkdown(&m.st, m.width)
-		m.println(m.st.warn.Render("  ↻ ") + m.st.dim.Render(oneLine(visible(retryText(e)))))
+		m.println(m.st.warn.Render("  ↻ ") + m.st.dim.Render(hang(oneLine(visible(retryText(e))), m.width, 4)))
 	case eventCompact:
 		m.println(m.st.dim.Render("  ⋯ the conversation was compacted to fit the context"))
 	case agent.EventError:
@@ -283,9 +310,21 @@ func (m *Model) mergeInfo(i Info) Info {
 	return i
 }
 
-// errorLine is a failure as one calm line.
+// errorLine is a failure as one calm line, wrapped at word boundaries
+// under its mark when longer than the window.
 func (m *Model) errorLine(err error) string {
-	return m.st.fail.Render("  ✗ ") + oneLine(visible(err.Error()))
+	return m.st.fail.Render("  ✗ ") + hang(oneLine(visible(err.Error())), m.width, 4)
+}
+
+// hang wraps one line of text to width at word boundaries (a word longer
+// than a line is cut), for a line that starts indent columns in: the
+// lines after the first are indented as much.
+func hang(s string, width, indent int) string {
+	w := max(width-indent-1, 20)
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return strings.ReplaceAll(ansi.Wrap(s, w, ""), "\n", "\n"+strings.Repeat(" ", indent))
 }
 
 // oneLine folds text onto one line.

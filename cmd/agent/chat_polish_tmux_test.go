@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -146,4 +148,28 @@ func TestChatTmuxHistoryCursorAtEnd(t *testing.T) {
 	c.waitFor("the recalled message", "› first message")
 	c.tmux("send-keys", "-t", "0", "-l", " and more")
 	c.waitFor("the text typed at the end", "› first message and more")
+}
+
+// TestChatTmuxAttachRefusals: a secret file outside the project and an
+// unknown path are refused in one line before sending, the message left
+// in the editor; a file outside the project is the person's choice.
+func TestChatTmuxAttachRefusals(t *testing.T) {
+	c := startTmuxChat(t, 100, 24, llmtest.Say("Read both."))
+	home := filepath.Dir(c.proj)
+	os.WriteFile(filepath.Join(home, ".env"), []byte("KEY=x\n"), 0o600)
+	os.WriteFile(filepath.Join(home, "todo.txt"), []byte("buy milk\n"), 0o644)
+	c.typeLine("use @~/.env")
+	c.waitFor("the refusal", "holds secrets")
+	c.waitFor("the message kept in the editor", "› use @~/.env")
+	c.keys("C-c")
+	c.typeLine("read @nope.txt")
+	c.waitFor("the flag", "@nope.txt: no such file")
+	c.waitFor("the message kept in the editor", "› read @nope.txt")
+	c.keys("C-c")
+	c.typeLine("read @~/todo.txt")
+	c.waitFor("the answer", "Read both.")
+	reqs := c.srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].LastUser(), "buy milk") {
+		t.Errorf("%d requests; the file outside the project did not reach the model", len(reqs))
+	}
 }
