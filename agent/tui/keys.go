@@ -107,7 +107,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 // afterEdit updates the completion after the text changed, asking the
 // conversation for the file list the first time an @ is typed.
 func (m *Model) afterEdit() tea.Cmd {
+	wasSlash := m.comp.kind == '/'
 	m.complete()
+	if m.comp.kind == '/' && !wasSlash {
+		// The slash list opens: list the command files again, so one
+		// added while the chat runs is offered.
+		return m.reloadCustom("")
+	}
 	if m.comp.kind == '@' && m.files == nil && !m.filesAsked {
 		m.filesAsked = true
 		b, ctx := m.conv, m.ctx

@@ -366,8 +366,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case attachedMsg:
 		return m.attached(msg)
 	case customMsg:
+		if msg.err != nil {
+			m.println(m.errorLine(msg.err))
+			return nil
+		}
 		m.println(m.userLine(msg.shown))
 		return m.startRun(msg.text)
+	case customsMsg:
+		m.custom = msg.custom
+		if msg.retry != "" {
+			return m.slashCommand(msg.retry, true)
+		}
+		m.complete()
 	case editorStartMsg:
 		return runEditor(msg)
 	case editorDoneMsg:

@@ -173,3 +173,24 @@ func TestChatTmuxAttachRefusals(t *testing.T) {
 		t.Errorf("%d requests; the file outside the project did not reach the model", len(reqs))
 	}
 }
+
+// TestChatTmuxCommandFrontMatter: a command file added while the chat
+// runs is offered without a restart, with its front matter's description
+// and argument hint; the front matter is not sent to the model.
+func TestChatTmuxCommandFrontMatter(t *testing.T) {
+	c := startTmuxChat(t, 100, 24, llmtest.Say("Reviewed."))
+	if err := os.MkdirAll(filepath.Join(c.proj, ".agent", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.write(".agent/commands/review.md", "---\ndescription: Review a file for bugs\nargument-hint: \"[file]\"\n---\n\nReview $ARGUMENTS carefully.\n")
+	c.tmux("send-keys", "-t", "0", "-l", "/rev")
+	c.waitFor("the completion", "[file]  Review a file for bugs")
+	c.tmux("send-keys", "-t", "0", "-l", "iew a.txt")
+	c.keys("Enter")
+	c.waitFor("the answer", "Reviewed.")
+	reqs := c.srv.Requests()
+	last := reqs[len(reqs)-1].LastUser()
+	if !strings.Contains(last, "Review a.txt carefully.") || strings.Contains(last, "description") || strings.Contains(last, "---") {
+		t.Errorf("the model got %q", last)
+	}
+}
