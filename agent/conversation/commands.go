@@ -80,6 +80,8 @@ func (c *Conversation) Commands() []Command {
 		{"prompt", "", "show what the model was told (the system prompt)", c.promptCommand},
 		{"compact", "", "shorten the conversation to free context", c.compactCommand},
 		{"notes", "query", "search the notes", c.notesCommand},
+		{"jobs", "", "list the background jobs of this project", c.jobsCommand},
+		{"skills", "", "list the skills the model can load", c.skillsCommand},
 	}
 }
 
@@ -343,9 +345,11 @@ func (c *Conversation) rewindCommand(ctx context.Context, run string) (Reply, er
 		if len(turns) == 0 {
 			return Reply{Text: "No turn to rewind to in this conversation."}, nil
 		}
+		// Numbered by their place in the conversation as it is now: after
+		// a rewind the turns left are 1, 2, …, whatever their run ids.
 		var choices []Choice
-		for _, t := range slices.Backward(turns) {
-			choices = append(choices, Choice{Label: fmt.Sprintf("turn %d  %s", t.N, agent.FirstLine(typedText(t.Text), 60)), Value: t.Run})
+		for i, t := range slices.Backward(turns) {
+			choices = append(choices, Choice{Label: fmt.Sprintf("turn %d  %s", i+1, agent.FirstLine(typedText(t.Text), 60)), Value: t.Run})
 		}
 		return Reply{Choices: choices}, nil
 	}
@@ -362,7 +366,8 @@ func (c *Conversation) rewindCommand(ctx context.Context, run string) (Reply, er
 	case err != nil:
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("Rewound to before turn %d: the conversation goes on from there.", r.Turn.N)
+	// The turn's place: the turns before it are those left.
+	text := fmt.Sprintf("Rewound to before turn %d: the conversation goes on from there.", len(c.Turns())+1)
 	changed := 0
 	for _, rep := range r.Reports {
 		changed += len(rep.Changed())

@@ -182,6 +182,9 @@ func (c *Conversation) SetModel(m llm.Model) {
 // of the configured provider) with the conversation's other settings,
 // and uses it from the next run on.
 func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model, error) {
+	if err := c.checkModelSpec(spec); err != nil {
+		return nil, err
+	}
 	flags := c.opts.Flags
 	if p, m, ok := strings.Cut(spec, "/"); ok && knownProvider(p) {
 		flags.Provider, flags.Model = p, m
@@ -190,6 +193,9 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	}
 	cfg, err := c.b.Config(ctx, c.dir, flags)
 	if err != nil {
+		return nil, err
+	}
+	if err := missingKeyInWords(cfg); err != nil {
 		return nil, err
 	}
 	model, err := c.b.Model(ctx, cfg)

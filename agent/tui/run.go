@@ -208,7 +208,12 @@ func (m *Model) event(e agent.Event) {
 		}
 	case agent.EventRetry:
 		m.md = newMarkdown(&m.st, m.width)
-		m.println(m.st.warn.Render("  ↻ ") + m.st.dim.Render(hang(oneLine(visible(retryText(e))), m.width, 4)))
+		// Line by line: a style pads a block of lines to its widest.
+		rows := strings.Split(hang(oneLine(visible(retryText(e))), m.width, 4), "\n")
+		for i, r := range rows {
+			rows[i] = m.st.dim.Render(r)
+		}
+		m.println(m.st.warn.Render("  ↻ ") + strings.Join(rows, "\n"))
 	case eventCompact:
 		m.println(m.st.dim.Render("  ⋯ the conversation was compacted to fit the context"))
 	case agent.EventError:
@@ -324,7 +329,11 @@ func hang(s string, width, indent int) string {
 	if ansi.StringWidth(s) <= w {
 		return s
 	}
-	return strings.ReplaceAll(ansi.Wrap(s, w, ""), "\n", "\n"+strings.Repeat(" ", indent))
+	rows := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return strings.Join(rows, "\n"+strings.Repeat(" ", indent))
 }
 
 // oneLine folds text onto one line.

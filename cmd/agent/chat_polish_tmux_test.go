@@ -194,3 +194,29 @@ func TestChatTmuxCommandFrontMatter(t *testing.T) {
 		t.Errorf("the model got %q", last)
 	}
 }
+
+// TestChatTmuxJobsAndSkills: /skills lists the project's skills and
+// /jobs its background jobs, as tables, in the chat.
+func TestChatTmuxJobsAndSkills(t *testing.T) {
+	needSandbox(t)
+	bg := `<tool_call name="run_command"><command>echo started-job; sleep 5</command><background>true</background></tool_call>`
+	c := startTmux(t, tmuxOptions{width: 100, height: 30,
+		answers: []llmtest.Answer{llmtest.Say(bg), llmtest.Say("Started.")},
+		env:     []string{"NO_COLOR=1"},
+		command: func(bin string) []string {
+			return []string{"sh", "-c", "mkdir -p .agents/skills/changelog && printf -- '---\\nname: changelog\\ndescription: Writes CHANGELOG.md entries. Use when shipping.\\n---\\nBody.\\n' > .agents/skills/changelog/SKILL.md && exec " + bin + " --approval auto"}
+		}})
+	c.waitFor("the prompt", "Ask, or /help")
+	c.typeLine("/jobs")
+	c.waitFor("no jobs", "No background jobs yet")
+	c.typeLine("/skills")
+	c.waitFor("the skills table", "│ changelog │ Writes CHANGELOG.md entries.")
+	c.typeLine("start the job")
+	c.waitFor("the answer", "Started.")
+	c.idle()
+	c.typeLine("/jobs")
+	s := c.waitFor("the jobs table", "echo started-job; sleep 5")
+	if !strings.Contains(s, "│ id │ state") || !strings.Contains(s, "running") {
+		t.Errorf("/jobs does not list the running job:\n%s", s)
+	}
+}
