@@ -215,8 +215,8 @@ func TestChatTmuxJobsAndSkills(t *testing.T) {
 	c.waitFor("the answer", "Started.")
 	c.idle()
 	c.typeLine("/jobs")
-	s := c.waitFor("the jobs table", "echo started-job; sleep 5")
-	if !strings.Contains(s, "│ id │ state") || !strings.Contains(s, "running") {
+	s := c.waitFor("the jobs table", "│ id │ state")
+	if !regexp.MustCompile(`│ +1 │ is running.*│ echo started-job; sleep 5`).MatchString(s) {
 		t.Errorf("/jobs does not list the running job:\n%s", s)
 	}
 }
