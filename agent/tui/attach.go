@@ -79,6 +79,12 @@ func attachRefs(s string, files []string) []attachRef {
 	return out
 }
 
+// flagged is an @path refused before sending that may be sent as plain
+// text when the person insists (Enter again).
+type flagged struct{ error }
+
+func (f flagged) Unwrap() error { return f.error }
+
 // attachResult is what reading a message's @paths gave.
 type attachResult struct {
 	prompt string   // the message with the text files appended
@@ -87,7 +93,10 @@ type attachResult struct {
 
 // resolveAttachments reads the @paths of prompt; the first that cannot be
 // sent stops everything, before any image is attached.
-func resolveAttachments(ctx context.Context, conv Conversation, root, prompt string, refs []attachRef) (attachResult, error) {
+// With lenient (the person pressed Enter again on a message whose @path
+// was flagged) an @path that names no file, a folder or a secret file is
+// left in the message as text, attached nothing: "install @types/node".
+func resolveAttachments(ctx context.Context, conv Conversation, root, prompt string, refs []attachRef, lenient bool) (attachResult, error) {
 	type file struct {
 		ref    attachRef
 		abs    string
@@ -114,17 +123,23 @@ func resolveAttachments(ctx context.Context, conv Conversation, root, prompt str
 		} else if f.image {
 			f.source = filepath.Base(abs) // the model needs the name, not the person's folders
 		}
-		if fsedit.IsSecretName(abs) {
-			return attachResult{}, fmt.Errorf("%s: the name says it holds secrets (keys, passwords), so it is not sent to the model", r.token)
-		}
+		var flag error
 		fi, err := os.Stat(abs)
 		switch {
+		case fsedit.IsSecretName(abs):
+			flag = fmt.Errorf("%s: the name says it holds secrets (keys, passwords), so it is not sent to the model", r.token)
 		case errors.Is(err, os.ErrNotExist):
-			return attachResult{}, fmt.Errorf("%s: no such file", r.token)
+			flag = fmt.Errorf("%s: no such file", r.token)
 		case err != nil:
 			return attachResult{}, fmt.Errorf("%s: %w", r.token, err)
 		case fi.IsDir():
-			return attachResult{}, fmt.Errorf("%s is a folder; attach its files one by one", r.token)
+			flag = fmt.Errorf("%s is a folder; attach its files one by one", r.token)
+		}
+		if flag != nil {
+			if lenient {
+				continue
+			}
+			return attachResult{}, flagged{flag}
 		}
 		fs = append(fs, f)
 	}

@@ -118,3 +118,25 @@ func TestAttachImage(t *testing.T) {
 		t.Errorf("the dropped image is not listed:\n%s", h.printed())
 	}
 }
+
+// TestFlaggedPathSentAsTextOnSecondEnter: an @path that names no file is
+// flagged and the message kept; Enter again sends it as written, with
+// nothing attached ("install @types/node").
+func TestFlaggedPathSentAsTextOnSecondEnter(t *testing.T) {
+	b := newTestConv(t, reply("Installed."))
+	h := newHarness(t, b, Options{})
+	h.say("install @types/node")
+	h.until("the flag", func() bool { return strings.Contains(h.printed(), "@types/node: no such file") })
+	h.settle()
+	if n := len(b.script.Requests()); n != 0 {
+		t.Fatalf("%d requests after the flag", n)
+	}
+	h.press(tea.KeyEnter)
+	h.until("the answer", func() bool { return h.idle() && strings.Contains(h.printed(), "Installed.") })
+	if u := lastUserText(b, 0); u != "install @types/node" {
+		t.Errorf("the model got %q", u)
+	}
+	if v := h.m.input.Value(); v != "" {
+		t.Errorf("the editor still holds %q", v)
+	}
+}

@@ -76,6 +76,7 @@ type Model struct {
 	pastes     []string // large pastes, shown in the editor as placeholders
 	queue      []queued // messages typed while a reply streams
 	attaching  bool     // a message's @paths are being read
+	flagged    string   // the message whose @path was just refused: Enter again sends it as text
 	custom     map[string]customCommand
 	comp       completion
 	files      []string // project files for @path completion; nil until asked

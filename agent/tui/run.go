@@ -41,8 +41,9 @@ func (m *Model) sendPrompt(shown, prompt string, fromEditor bool) tea.Cmd {
 	}
 	m.attaching = true
 	conv, ctx, root := m.conv, m.ctx, m.opts.Root
+	lenient := fromEditor && shown == m.flagged
 	return func() tea.Msg {
-		res, err := resolveAttachments(ctx, conv, root, prompt, refs)
+		res, err := resolveAttachments(ctx, conv, root, prompt, refs, lenient)
 		return attachedMsg{prompt: res.prompt, shown: shown, notes: res.notes, fromEditor: fromEditor, raw: prompt, err: err}
 	}
 }
@@ -61,6 +62,12 @@ func (m *Model) sent(shown string, fromEditor bool) {
 // why one could not be, keeping the message to edit.
 func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.attaching = false
+	var f flagged
+	if msg.err != nil && errors.As(msg.err, &f) && msg.fromEditor {
+		m.flagged = msg.shown
+		m.println(m.errorLine(fmt.Errorf("%w (the message was not sent; Enter again sends it with the @path as plain text)", msg.err)))
+		return nil
+	}
 	if msg.err != nil {
 		m.println(m.errorLine(fmt.Errorf("%w (the message was not sent)", msg.err)))
 		if !msg.fromEditor && m.input.Value() == "" {
@@ -70,6 +77,7 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 		return nil
 	}
 	m.sent(msg.shown, msg.fromEditor)
+	m.flagged = ""
 	m.println(m.userLine(msg.shown))
 	for _, n := range msg.notes {
 		m.println(m.st.dim.Render("  ⎘ " + visible(n)))
