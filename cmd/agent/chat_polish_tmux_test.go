@@ -84,7 +84,8 @@ func TestChatTmuxQueuedMidReply(t *testing.T) {
 	c.waitFor("the stream", "Streaming slowly")
 	c.typeLine("and then this")
 	c.waitFor("the queued line", "queued: and then this")
-	s := c.waitFor("the queued message's answer", "Queued answer.")
+	c.waitFor("the queued message's answer", "Queued answer.")
+	s := c.idle() // the frame after the answer's print
 	if strings.Contains(s, "still working") || strings.Contains(s, "queued:") {
 		t.Errorf("a hint or the queue stayed:\n%s", s)
 	}
