@@ -45,7 +45,9 @@ corpus: build
 # chunks), the file tree on 100,000 files, the providers' streams, the
 # file tools on a large file, one whole `agent run` process, and the notes
 # stores on 100,000 notes (bulk import, REST batch, search p50/p99 next to
-# the sqlite3 shell, PostgreSQL, hybrid search; NOTES_BENCH_N for fewer).
+# the sqlite3 shell, PostgreSQL, hybrid search; NOTES_BENCH_N for fewer),
+# and the chat in tmux (launch, memory, a streamed reply, and a typed key
+# to the screen at 10 and 2,000 earlier messages beside cat's echo).
 bench:
 	$(GO) test -timeout 60m -run '^$$' -bench . -benchmem ./...
 

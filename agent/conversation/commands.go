@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/prompt"
@@ -79,6 +80,8 @@ func (c *Conversation) Commands() []Command {
 		{"prompt", "", "show what the model was told (the system prompt)", c.promptCommand},
 		{"compact", "", "shorten the conversation to free context", c.compactCommand},
 		{"notes", "query", "search the notes", c.notesCommand},
+		{"jobs", "", "list the background jobs of this project", c.jobsCommand},
+		{"skills", "", "list the skills the model can load", c.skillsCommand},
 	}
 }
 
@@ -209,16 +212,19 @@ func (c *Conversation) compactCommand(ctx context.Context, _ string) (Reply, err
 func (c *Conversation) resumeCommand(_ context.Context, id string) (Reply, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		ids, err := c.Sessions(30)
+		list, err := agent.ListSessions(c.dir)
 		if err != nil {
 			return Reply{}, err
 		}
-		if len(ids) == 0 {
-			return Reply{Text: "No earlier session in this project."}, nil
-		}
 		var choices []Choice
-		for _, id := range ids {
-			choices = append(choices, Choice{Label: id, Value: id})
+		now, current := time.Now(), c.SessionID()
+		for i := len(list) - 1; i >= 0 && len(choices) < 30; i-- {
+			if s := list[i]; s.ID != current {
+				choices = append(choices, Choice{Label: sessionLabel(s, now), Value: s.ID})
+			}
+		}
+		if len(choices) == 0 {
+			return Reply{Text: "No earlier session in this project."}, nil
 		}
 		return Reply{Choices: choices}, nil
 	}
@@ -341,9 +347,11 @@ func (c *Conversation) rewindCommand(ctx context.Context, run string) (Reply, er
 		if len(turns) == 0 {
 			return Reply{Text: "No turn to rewind to in this conversation."}, nil
 		}
+		// Numbered by their place in the conversation as it is now: after
+		// a rewind the turns left are 1, 2, …, whatever their run ids.
 		var choices []Choice
-		for _, t := range slices.Backward(turns) {
-			choices = append(choices, Choice{Label: fmt.Sprintf("turn %d  %s", t.N, agent.FirstLine(typedText(t.Text), 60)), Value: t.Run})
+		for i, t := range slices.Backward(turns) {
+			choices = append(choices, Choice{Label: fmt.Sprintf("turn %d  %s", i+1, agent.FirstLine(typedText(t.Text), 60)), Value: t.Run})
 		}
 		return Reply{Choices: choices}, nil
 	}
@@ -360,7 +368,8 @@ func (c *Conversation) rewindCommand(ctx context.Context, run string) (Reply, er
 	case err != nil:
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("Rewound to before turn %d: the conversation goes on from there.", r.Turn.N)
+	// The turn's place: the turns before it are those left.
+	text := fmt.Sprintf("Rewound to before turn %d: the conversation goes on from there.", len(c.Turns())+1)
 	changed := 0
 	for _, rep := range r.Reports {
 		changed += len(rep.Changed())

@@ -47,6 +47,10 @@ type Conversation struct {
 	// closers release what the conversation opened, in reverse order.
 	closers []func() error
 
+	// planTold is whether the model was last told that plan mode is on
+	// (withPlanNote); only Run and the session switches use it.
+	planTold bool
+
 	// mu guards the session and the model, which /clear, /resume and
 	// /model replace, for Info.
 	mu sync.Mutex
@@ -67,6 +71,9 @@ func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Eve
 		}
 		ctx = fsedit.WithRun(ctx, turn.Run)
 		c.approval.SetTurn(turn.N)
+	}
+	if strings.TrimSpace(text) != "" {
+		text = c.withPlanNote(text)
 	}
 	out, err := c.agent.Run(ctx, text, emit)
 	if len(out.Calls) > 0 {
@@ -104,6 +111,7 @@ func (c *Conversation) switchTo(s *agent.Session) error {
 	c.mu.Unlock()
 	old.Close()
 	c.approval.ForgetAlways(0)
+	c.planTold = false
 	return loadFileState(c.files, c.dir, s.ID)
 }
 
@@ -174,6 +182,9 @@ func (c *Conversation) SetModel(m llm.Model) {
 // of the configured provider) with the conversation's other settings,
 // and uses it from the next run on.
 func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model, error) {
+	if err := c.checkModelSpec(spec); err != nil {
+		return nil, err
+	}
 	flags := c.opts.Flags
 	if p, m, ok := strings.Cut(spec, "/"); ok && knownProvider(p) {
 		flags.Provider, flags.Model = p, m
@@ -182,6 +193,9 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	}
 	cfg, err := c.b.Config(ctx, c.dir, flags)
 	if err != nil {
+		return nil, err
+	}
+	if err := missingKeyInWords(cfg); err != nil {
 		return nil, err
 	}
 	model, err := c.b.Model(ctx, cfg)

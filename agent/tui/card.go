@@ -23,22 +23,40 @@ type card struct {
 	running bool   // tool_start seen (or assumed) and no result yet
 	started time.Time
 	result  *agent.CallResult
-	// output is the last line a running command printed, shown while it
-	// runs.
+	// output is the end of what a running command printed, shown under
+	// the card, line by line, while it runs.
 	output string
 }
 
-// addOutput keeps the last complete (or partial) line of a running
-// call's output.
+// cardOutputLines is how many of the last lines of a running command's
+// output its card shows; cardOutputKeep how many bytes it keeps for them.
+const (
+	cardOutputLines = 5
+	cardOutputKeep  = 4096
+)
+
+// addOutput keeps the end of a running call's output.
 func (c *card) addOutput(text string) {
-	text = strings.TrimRight(c.output+text, "\n")
-	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
-		text = text[i+1:]
+	c.output += text
+	if len(c.output) > cardOutputKeep {
+		c.output = c.output[len(c.output)-cardOutputKeep:]
 	}
-	if len(text) > 200 {
-		text = text[len(text)-200:]
+}
+
+// outputLines are the last lines of the output, as a terminal would show
+// them: a carriage return (a progress bar) starts its line over.
+func (c *card) outputLines() []string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(c.output, "\r\n", "\n"), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
 	}
-	c.output = text
+	return out[max(len(out)-cardOutputLines, 0):]
 }
 
 func newCard(c *xmlcall.Call, now time.Time) *card {
@@ -109,9 +127,6 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 	switch {
 	case c.result == nil && c.running && !waiting:
 		tail = st.warn.Render(frame) + " " + st.dim.Render(formatDuration(now.Sub(c.started)))
-		if c.output != "" {
-			tail += " " + st.dim.Render(oneLine(visible(c.output)))
-		}
 	case c.result == nil:
 		tail = st.dim.Render("…")
 	default:
@@ -143,6 +158,14 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 	}
 	if c.result != nil {
 		line += c.alerts(st, width)
+	} else if c.running && !waiting {
+		for _, l := range c.outputLines() {
+			l = st.dim.Render("    │ ") + visible(l)
+			if width > 0 && ansi.StringWidth(l) > width-1 {
+				l = ansi.Truncate(l, width-1, "…")
+			}
+			line += "\n" + l
+		}
 	}
 	return line
 }

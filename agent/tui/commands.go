@@ -11,6 +11,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentcli/agent/tools/frontmatter"
 )
 
 // The chat's own commands, around the conversation's in /help.
@@ -37,9 +39,28 @@ func (m *Model) command(name string) (Command, bool) {
 
 // customCommand is a markdown file from .agent/commands or the user's
 // config folder: /name args sends its text with the arguments filled in.
+// Its YAML front matter (description, argument-hint) is for the chat,
+// never sent.
 type customCommand struct {
 	read func() ([]byte, error)
 	help string
+	args string // the argument hint
+}
+
+// customsMsg is the custom commands listed again (a file added while the
+// chat runs is found without a restart); retry is the command line that
+// named an unknown command, run again against the new list.
+type customsMsg struct {
+	custom map[string]customCommand
+	retry  string
+}
+
+// reloadCustom lists the custom commands again, in a command (I/O).
+func (m *Model) reloadCustom(retry string) tea.Cmd {
+	root, dir, read := m.opts.Root, m.opts.ConfigDir, m.opts.ReadCommand
+	return func() tea.Msg {
+		return customsMsg{custom: loadCustomCommands(root, dir, read), retry: retry}
+	}
 }
 
 // loadCustomCommands lists the command files and reads their help lines
@@ -74,32 +95,53 @@ func loadCustomCommands(root, configDir string, read func(user bool, name string
 			}
 			user, file := d.user, e.Name()
 			c := customCommand{read: func() ([]byte, error) { return read(user, file) }}
-			c.help = firstLine(c.read)
+			c.help, c.args = commandHelp(c.read)
 			out[name] = c
 		}
 	}
 	return out
 }
 
-// firstLine is a command file's help: its first non-empty line, without
-// a heading mark; for a file that cannot be used, why.
-func firstLine(read func() ([]byte, error)) string {
+// commandHelp is a command file's help: the description of its front
+// matter, else its first non-empty line without a heading mark; and its
+// argument hint. For a file that cannot be used, why.
+func commandHelp(read func() ([]byte, error)) (help, args string) {
 	b, err := read()
 	if errors.Is(err, fs.ErrNotExist) {
-		return ""
+		return "", ""
 	}
 	if err != nil {
-		return ansi.Truncate(visible("✗ "+err.Error()), 60, "…")
+		return ansi.Truncate(visible("✗ "+err.Error()), 60, "…"), ""
 	}
-	if len(b) > 4096 {
-		b = b[:4096]
+	matter, body, err := frontmatter.Parse(string(b))
+	if err != nil {
+		return ansi.Truncate(visible("✗ front matter: "+err.Error()), 60, "…"), ""
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(strings.TrimLeft(l, "#")); l != "" && l != "---" {
-			return ansi.Truncate(visible(l), 60, "…")
+	if a, ok := matter.Text("argument-hint"); ok {
+		args = ansi.Truncate(oneLine(visible(a)), 30, "…")
+	}
+	if d, ok := matter.Text("description"); ok && strings.TrimSpace(d) != "" {
+		return ansi.Truncate(oneLine(visible(strings.TrimSpace(d))), 60, "…"), args
+	}
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if l = strings.TrimSpace(strings.TrimLeft(l, "#")); l != "" {
+			return ansi.Truncate(visible(l), 60, "…"), args
 		}
 	}
-	return ""
+	return "", args
+}
+
+// commandBody is a command file's text to send: without its front
+// matter.
+func commandBody(b []byte) (string, error) {
+	_, body, err := frontmatter.Parse(string(b))
+	if err != nil {
+		return "", fmt.Errorf("front matter: %w", err)
+	}
+	return strings.TrimLeft(body, "\n"), nil
 }
 
 // fillCommand puts args into a command's text: $ARGUMENTS or {{args}}
@@ -129,7 +171,8 @@ func (m *Model) commandItems(prefix string) []compItem {
 	sort.Strings(names)
 	for _, n := range names {
 		if strings.HasPrefix(n, prefix) && !m.isBuiltin(n) {
-			out = append(out, compItem{value: n, help: m.custom[n].help})
+			c := m.custom[n]
+			out = append(out, compItem{value: n, help: strings.TrimSpace(c.args + "  " + c.help)})
 		}
 	}
 	return out
@@ -145,7 +188,11 @@ func (m *Model) isBuiltin(name string) bool {
 }
 
 // slash runs a slash command.
-func (m *Model) slash(text string) tea.Cmd {
+func (m *Model) slash(text string) tea.Cmd { return m.slashCommand(text, false) }
+
+// slashCommand runs a slash command; reloaded says the custom commands
+// were just listed again, so an unknown name is unknown indeed.
+func (m *Model) slashCommand(text string, reloaded bool) tea.Cmd {
 	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 	args = strings.TrimSpace(args)
 	switch name {
@@ -167,18 +214,29 @@ func (m *Model) slash(text string) tea.Cmd {
 		read := c.read
 		return func() tea.Msg {
 			b, err := read()
-			if err != nil {
-				return attachedMsg{err: fmt.Errorf("/%s: %w", name, err)}
+			if err == nil {
+				var body string
+				if body, err = commandBody(b); err == nil {
+					return customMsg{text: fillCommand(body, args), shown: text}
+				}
 			}
-			return customMsg{text: fillCommand(string(b), args), shown: text}
+			return customMsg{err: fmt.Errorf("/%s: %w", name, err)}
 		}
+	}
+	if !reloaded {
+		// Perhaps a command file added since the list was read.
+		return m.reloadCustom(text)
 	}
 	m.println(m.st.fail.Render("  ✗ ") + "unknown command /" + visible(name) + " (/help lists them)")
 	return nil
 }
 
-// customMsg is a custom command's text, ready to send.
-type customMsg struct{ text, shown string }
+// customMsg is a custom command's text, ready to send, or why it could
+// not be read.
+type customMsg struct {
+	text, shown string
+	err         error
+}
 
 // runCommand runs one of the conversation's commands in a command of
 // its own (no I/O in Update).
@@ -205,6 +263,11 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 		md := newMarkdown(&m.st, m.width)
 		blocks := append(md.feed(r.Text), md.flush()...)
 		m.println(strings.Join(blocks, "\n"))
+	}
+	if r.Cleared && msg.name == "resume" {
+		if s := m.recap(); s != "" {
+			m.println(s)
+		}
 	}
 	if len(r.Choices) > 0 {
 		m.picker = &picker{command: msg.name, choices: r.Choices}
@@ -236,8 +299,9 @@ func (m *Model) helpText() string {
 		{"enter", "send"},
 		{"shift+enter ctrl+j", "new line"},
 		{"↑ ↓", "history"},
-		{"@path tab", "attach a file, with completion"},
+		{"@path tab", "attach a file or image, with completion"},
 		{"ctrl+g", "edit the message in $EDITOR"},
+		{"ctrl+x", "take the last queued message back"},
 		{"shift+tab", "cycle approval: ask, auto, plan"},
 		{"ctrl+o", "show the last tool result in full"},
 		{"esc ctrl+c", "stop the reply; ctrl+c twice quits"},

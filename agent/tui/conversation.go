@@ -28,6 +28,13 @@ type Conversation interface {
 	// counts as read for the write guards, and returns the text to
 	// include in the message.
 	Attach(ctx context.Context, path string) (string, error)
+	// AttachImage fits an image the person chose (data, named source)
+	// to the model and sends it with the next message; a model that
+	// sees no images gets agent.ErrNoImages.
+	AttachImage(ctx context.Context, data []byte, source string) error
+	// Recap returns the conversation's last n turns and how many it
+	// has, shown when the chat continues an earlier conversation.
+	Recap(n int) ([]Exchange, int)
 	// Commands are the conversation's slash commands; the chat adds
 	// its own (/help, /exit, the custom commands) around them.
 	Commands() []Command
@@ -43,4 +50,6 @@ type (
 	Reply = conversation.Reply
 	// Choice is one entry of a picker.
 	Choice = conversation.Choice
+	// Exchange is one turn of a recap.
+	Exchange = conversation.Exchange
 )

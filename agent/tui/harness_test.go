@@ -49,6 +49,7 @@ func newTestConv(t testing.TB, replies ...llmtest.Reply) *testConv {
 		Config: func(_ context.Context, _ string, f config.Flags) (config.Config, error) {
 			cfg := config.Defaults()
 			cfg.Provider, cfg.Model = f.Provider, f.Model
+			cfg.APIKey = "test" // as if the provider's key were set
 			return cfg, nil
 		},
 		Model: func(_ context.Context, cfg config.Config) (llm.Model, error) {

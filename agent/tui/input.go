@@ -50,7 +50,13 @@ const pasteInline = 800
 
 // paste inserts pasted text.
 func (m *Model) paste(s string) {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
+	// Terminals send the line breaks of a paste as CR (what Enter
+	// sends), some as CRLF.
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	if at, ok := droppedImage(s); ok {
+		m.input.InsertString(at)
+		return
+	}
 	if len(s) < pasteInline && strings.Count(s, "\n") < 10 {
 		m.input.InsertString(s)
 		return
@@ -60,73 +66,18 @@ func (m *Model) paste(s string) {
 }
 
 func pastePlaceholder(n int, s string) string {
-	return fmt.Sprintf("[pasted #%d: %d lines]", n, strings.Count(s, "\n")+1)
+	// A final line break ends the last line; it starts none.
+	return fmt.Sprintf("[pasted #%d: %d lines]", n, strings.Count(strings.TrimSuffix(s, "\n"), "\n")+1)
 }
 
-// expandPastes puts the pasted texts back in place of their placeholders.
+// expandPastes puts the pasted texts back in place of their
+// placeholders; the pastes are kept until the message is sent
+// (sentPastes), as a refused attachment keeps the message in the editor.
 func (m *Model) expandPastes(s string) string {
-	if len(m.pastes) == 0 {
-		return s
-	}
 	for i, p := range m.pastes {
 		s = strings.Replace(s, pastePlaceholder(i+1, p), p, 1)
 	}
-	m.pastes = nil
 	return s
-}
-
-// attachments are the @paths of a message that name project files (or,
-// before the file list has been read, anything that looks like a path),
-// and the first @word that looks like a path but names no project file
-// (@/etc/passwd, @../x.md, @missing.go): the message is then not sent,
-// rather than sent without what the person meant to attach. A word
-// that does not look like a path (@alice, @v1.2) is prose.
-func attachments(s string, files []string) (paths []string, notFile string) {
-	known := map[string]bool{}
-	for _, f := range files {
-		known[f] = true
-	}
-	seen := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		if !strings.HasPrefix(w, "@") || len(w) < 2 {
-			continue
-		}
-		p := strings.TrimRight(w[1:], ".,;:!?)")
-		if seen[p] || p == "" {
-			continue
-		}
-		if files != nil && !known[p] {
-			if notFile == "" && pathLike(p) {
-				notFile = p
-			}
-			continue
-		}
-		seen[p] = true
-		paths = append(paths, p)
-	}
-	return paths, notFile
-}
-
-// pathLike reports a word that can only mean a file: it has a slash,
-// starts with ~ or a dot, or ends in a file extension (.go, .md).
-func pathLike(p string) bool {
-	if strings.ContainsRune(p, '/') || strings.HasPrefix(p, "~") || strings.HasPrefix(p, ".") {
-		return true
-	}
-	i := strings.LastIndexByte(p, '.')
-	if i < 0 || i == len(p)-1 || len(p)-i > 9 {
-		return false
-	}
-	ext := p[i+1:]
-	if ext[0] < 'A' || ext[0] > 'z' || (ext[0] > 'Z' && ext[0] < 'a') {
-		return false
-	}
-	for _, c := range ext {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // completion is the list under the editor: slash commands or @paths.

@@ -79,11 +79,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.openEditor()
 	case "ctrl+v":
 		return m.pasteClipboard()
+	case "ctrl+x":
+		m.unqueue()
+		return nil
 	case "up":
 		if m.input.Line() == 0 {
 			if v, ok := m.history.prev(m.input.Value()); ok {
+				// At the end, to go on typing; ↑ in a recalled
+				// message of several lines then moves up through it.
 				m.input.SetValue(v)
-				m.input.MoveToBegin()
+				m.input.MoveToEnd()
 			}
 			return nil
 		}
@@ -104,7 +109,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 // afterEdit updates the completion after the text changed, asking the
 // conversation for the file list the first time an @ is typed.
 func (m *Model) afterEdit() tea.Cmd {
+	wasSlash := m.comp.kind == '/'
 	m.complete()
+	if m.comp.kind == '/' && !wasSlash {
+		// The slash list opens: list the command files again, so one
+		// added while the chat runs is offered.
+		return m.reloadCustom("")
+	}
 	if m.comp.kind == '@' && m.files == nil && !m.filesAsked {
 		m.filesAsked = true
 		b, ctx := m.conv, m.ctx
@@ -119,16 +130,16 @@ func (m *Model) afterEdit() tea.Cmd {
 // submit sends the editor's text.
 func (m *Model) submit() tea.Cmd {
 	text := strings.TrimSpace(m.input.Value())
-	if text == "" {
+	if text == "" || m.attaching {
 		return nil
 	}
-	if m.running && !strings.HasPrefix(text, "/") {
-		m.hint = "still working: esc stops the current reply"
-		return nil
-	}
-	m.input.Reset()
 	m.comp = completion{}
 	hist := m.history.add(text)
+	if m.running && !strings.HasPrefix(text, "/") {
+		m.input.Reset()
+		m.enqueue(text)
+		return hist
+	}
 	return tea.Batch(hist, m.send(text))
 }
 

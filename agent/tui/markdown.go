@@ -148,7 +148,20 @@ func (m *markdown) line(l string) []string {
 	case strings.HasPrefix(trimmed, "#"):
 		flush()
 		out = append(out, m.block1(m.render([]string{l})))
+	case tableLine(trimmed):
+		// A table is a block of its own, held whole (up to a bound) so
+		// that its columns are measured over all its rows.
+		if len(m.block) > 0 && !tableLine(strings.TrimSpace(m.block[0])) {
+			flush()
+		}
+		m.block = append(m.block, l)
+		if len(m.block) >= maxTableLines {
+			flush()
+		}
 	default:
+		if len(m.block) > 0 && tableLine(strings.TrimSpace(m.block[0])) {
+			flush()
+		}
 		m.block = append(m.block, l)
 		if len(m.block) >= maxBlockLines {
 			flush()
@@ -178,6 +191,11 @@ func (m *markdown) codeLine(l string, comment *bool) string {
 
 // render renders the lines of a paragraph, list, quote or heading.
 func (m *markdown) render(lines []string) string {
+	if len(lines) > 1 && tableLine(strings.TrimSpace(lines[0])) {
+		if t, ok := m.renderTable(lines); ok {
+			return t
+		}
+	}
 	var out []string
 	var para []string
 	endPara := func() {

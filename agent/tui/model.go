@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/startup"
@@ -79,6 +80,9 @@ type Model struct {
 	input      textarea.Model
 	history    *history
 	pastes     []string // large pastes, shown in the editor as placeholders
+	queue      []queued // messages typed while a reply streams
+	attaching  bool     // a message's @paths are being read
+	flagged    string   // the message whose @path was just refused: Enter again sends it as text
 	custom     map[string]customCommand
 	comp       completion
 	files      []string // project files for @path completion; nil until asked
@@ -103,6 +107,9 @@ type Model struct {
 	pending  []string
 	printing bool
 	printed  []string // the last things printed, for tests
+	// frameRows is the tallest frame drawn since the last print began:
+	// the renderer may still show it when the print lands.
+	frameRows int
 
 	quitArmed int
 	// bannerShown: prepaint drew the banner.
@@ -164,7 +171,7 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.listen(), m.input.Focus(), tea.RequestBackgroundColor}
 	cmds = append(cmds, settleTick())
 	if !m.bannerShown {
-		m.println(m.st.dim.Render(m.banner()))
+		m.println(m.intro())
 	}
 	if why := m.history.refusal(""); why != "" {
 		m.println(m.errorLine(errors.New(why)))
@@ -174,6 +181,16 @@ func (m *Model) Init() tea.Cmd {
 	}
 	cmds = append(cmds, m.flushPrints())
 	return tea.Batch(cmds...)
+}
+
+// intro is what the chat prints first: the banner, and the recent turns
+// of the conversation it continues.
+func (m *Model) intro() string {
+	s := m.st.dim.Render(m.banner())
+	if r := m.recap(); r != "" {
+		s += "\n" + r
+	}
+	return s
 }
 
 func (m *Model) banner() string {
@@ -228,7 +245,45 @@ func (m *Model) flushPrints() tea.Cmd {
 	if len(m.printed) > 200 {
 		m.printed = append(m.printed[:0], m.printed[len(m.printed)-100:]...)
 	}
-	return tea.Sequence(tea.Println(s), func() tea.Msg { return printedMsg{} })
+	var cmds []tea.Cmd
+	for _, c := range chunkRows(s, m.width, m.printRoom()) {
+		cmds = append(cmds, tea.Println(c))
+	}
+	return tea.Sequence(append(cmds, func() tea.Msg { return printedMsg{} })...)
+}
+
+// printRoom is how many terminal rows one print may take. Bubble Tea
+// prints above the frame by scrolling the screen up as many rows as the
+// print takes and inserting it there: a print taller than the room above
+// the frame scrolls the frame itself into the scrollback (a stale copy of
+// the input and status line) and lands beyond the screen's top. So a tall
+// print goes in parts that each fit above the tallest frame drawn lately.
+func (m *Model) printRoom() int {
+	if m.height <= 0 {
+		return 0 // no size known yet: one print
+	}
+	return max(m.height-m.frameRows-1, 1)
+}
+
+// chunkRows splits s into parts of at most rows terminal rows at width
+// (a line longer than the width takes more than one); rows <= 0 keeps s
+// whole.
+func chunkRows(s string, width, rows int) []string {
+	if rows <= 0 || width <= 0 {
+		return []string{s}
+	}
+	var out []string
+	lines := strings.Split(s, "\n")
+	start, used := 0, 0
+	for i, l := range lines {
+		n := max((ansi.StringWidth(l)+width-1)/width, 1)
+		if used > 0 && used+n > rows {
+			out = append(out, strings.Join(lines[start:i], "\n"))
+			start, used = i, 0
+		}
+		used += n
+	}
+	return append(out, strings.Join(lines[start:], "\n"))
 }
 
 // downsample fits printed text to the terminal's colours: Bubble Tea does
@@ -242,6 +297,17 @@ func (m *Model) downsample(s string) string {
 	w := colorprofile.Writer{Forward: &sb, Profile: m.profile}
 	w.WriteString(s)
 	return sb.String()
+}
+
+// rowCount is how many terminal rows texts take at width.
+func rowCount(texts []string, width int) int {
+	n := 0
+	for _, t := range texts {
+		for _, l := range strings.Split(t, "\n") {
+			n += max((ansi.StringWidth(l)+max(width, 1)-1)/max(width, 1), 1)
+		}
+	}
+	return n
 }
 
 // Printed returns what the chat printed into the scrollback (the last
@@ -276,6 +342,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.RequestWindowSize
 	case printedMsg:
 		m.printing = false
+		m.frameRows = 0
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
@@ -292,7 +359,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.run == m.run {
 			m.finish(msg.outcome, msg.err)
 		}
-		return m.listen()
+		return tea.Batch(m.listen(), m.sendQueued())
 	case tickMsg:
 		if m.running {
 			m.frame++
@@ -311,17 +378,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.println(m.errorLine(errors.New(why)))
 		}
 	case attachedMsg:
+		return m.attached(msg)
+	case customMsg:
 		if msg.err != nil {
-			if msg.shown != "" {
-				m.keepUnsent(msg.shown, msg.pastes)
-			}
 			m.println(m.errorLine(msg.err))
 			return nil
 		}
-		return m.startRun(msg.prompt)
-	case customMsg:
 		m.println(m.userLine(msg.shown))
 		return m.startRun(msg.text)
+	case customsMsg:
+		m.custom = msg.custom
+		if msg.retry != "" {
+			return m.slashCommand(msg.retry, true)
+		}
+		m.complete()
 	case editorStartMsg:
 		return runEditor(msg, m.helperEnv())
 	case clipboardErrMsg:
@@ -391,9 +461,13 @@ func (m *Model) View() tea.View {
 	default:
 	}
 	var top strings.Builder
-	for _, s := range m.pending {
-		top.WriteString(s)
-		top.WriteByte('\n')
+	// What waits to be printed stays in sight meanwhile, unless it would
+	// make the frame taller than the window.
+	if m.height <= 0 || rowCount(m.pending, m.width) < m.height/2 {
+		for _, s := range m.pending {
+			top.WriteString(s)
+			top.WriteByte('\n')
+		}
 	}
 	now := m.opts.Now()
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
@@ -424,6 +498,7 @@ func (m *Model) View() tea.View {
 	}
 	// One blank line sets the editor apart from the conversation.
 	top.WriteByte('\n')
+	top.WriteString(m.queueView())
 	above := top.String()
 	var b strings.Builder
 	b.WriteString(above)
@@ -435,6 +510,7 @@ func (m *Model) View() tea.View {
 	}
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
+	m.frameRows = max(m.frameRows, strings.Count(v.Content, "\n")+1)
 	if m.ask == nil && m.picker == nil {
 		if m.inputCursor != nil {
 			c := *m.inputCursor
@@ -460,7 +536,7 @@ func (m *Model) dialogRows() int {
 func (m *Model) editorView() string {
 	key := fmt.Sprintf("%d %d %d %d %t %t\x00%s", m.input.Width(), m.input.Height(), m.input.Line(), m.input.Column(), m.input.Focused(), m.dark, m.input.Value())
 	if key != m.inputKey {
-		m.inputKey, m.inputView, m.inputCursor = key, m.input.View(), m.input.Cursor()
+		m.inputKey, m.inputView, m.inputCursor = key, m.editorChips(m.input.View()), m.input.Cursor()
 	}
 	return m.inputView
 }

@@ -338,7 +338,7 @@ func TestLargePasteIsAPlaceholder(t *testing.T) {
 	h := newHarness(t, b, Options{})
 	big := strings.Repeat("line of pasted text\n", 5000)
 	h.deliver(tea.PasteMsg{Content: big})
-	if v := h.m.input.Value(); !strings.HasPrefix(v, "[pasted #1: 5001 lines]") {
+	if v := h.m.input.Value(); !strings.HasPrefix(v, "[pasted #1: 5000 lines]") {
 		t.Fatalf("editor = %q", v[:min(len(v), 80)])
 	}
 	h.press(tea.KeyEnter)

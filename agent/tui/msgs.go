@@ -41,14 +41,15 @@ type filesMsg struct {
 	err   error
 }
 
-// attachedMsg is an @path attachment read for a message about to be sent.
+// attachedMsg is the @path attachments read for a message about to be
+// sent, or why one could not be.
 type attachedMsg struct {
-	prompt string // the message with its attachments
-	shown  string // the message as the user typed it
-	err    error
-	// pastes are the pasted texts of shown, put back with it when the
-	// message is not sent.
-	pastes []string
+	prompt     string   // the message with its attachments
+	shown      string   // the message as the user typed it
+	raw        string   // the message without its attachments
+	notes      []string // one line per attachment
+	fromEditor bool     // the editor's text (kept there on failure)
+	err        error
 }
 
 // editorStartMsg says the message is in file, ready for the editor.

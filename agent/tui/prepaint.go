@@ -28,13 +28,18 @@ func (m *Model) prepaint(out io.Writer) {
 	m.input.Focus()
 	frame := m.View().Content
 	rows := strings.Count(frame, "\n") + 1
-	if rows >= h {
+	intro := m.intro()
+	if rows+rowCount([]string{intro}, w) >= h {
 		return // taller than the screen: Bubble Tea's frame scrolls differently
 	}
 	var sb strings.Builder
-	// From the start of the line; the banner goes into the scrollback
-	// like any printed line, the frame under it.
-	sb.WriteString("\r" + m.downsample(m.st.dim.Render(m.banner())) + ansi.EraseLineRight + "\r\n")
+	// From the start of the line; the banner (and the recap of a
+	// continued conversation) goes into the scrollback like any printed
+	// line, the frame under it. Printed here rather than by Bubble Tea:
+	// a print before its first frame lands under this one.
+	for _, l := range strings.Split(m.downsample(intro), "\n") {
+		sb.WriteString("\r" + l + ansi.EraseLineRight + "\r\n")
+	}
 	for i, l := range strings.Split(m.downsample(frame), "\n") {
 		if i > 0 {
 			sb.WriteString("\r\n")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
 )
@@ -21,56 +22,79 @@ const (
 // the model (with its @path attachments read first).
 func (m *Model) send(text string) tea.Cmd {
 	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
+		m.input.Reset()
 		return m.slash(text)
 	}
-	shown, pastes := text, m.pastes
-	prompt := m.expandPastes(text)
-	m.println(m.userLine(shown))
-	paths, notFile := attachments(prompt, m.files)
-	if notFile != "" {
-		m.keepUnsent(shown, pastes)
-		m.println(m.errorLine(fmt.Errorf("not sent: @%s is not a file of this project (only project files can be attached); your message is back in the editor", notFile)))
-		return nil
-	}
-	if len(paths) == 0 {
+	return m.sendPrompt(text, m.expandPastes(text), true)
+}
+
+// sendPrompt sends a message to the model: shown as typed, prompt with
+// the pastes put back. Its @paths are read first, in a command; the
+// message is shown and sent once they all could be (fromEditor: it is
+// the editor's text, cleared then, and kept there when one could not).
+func (m *Model) sendPrompt(shown, prompt string, fromEditor bool) tea.Cmd {
+	refs := attachRefs(shown, m.files)
+	if len(refs) == 0 {
+		m.sent(shown, fromEditor)
+		m.println(m.userLine(shown))
 		return m.startRun(prompt)
 	}
-	b := m.conv
-	ctx := m.ctx
+	m.attaching = true
+	conv, ctx, root := m.conv, m.ctx, m.opts.Root
+	lenient := fromEditor && shown == m.flagged
 	return func() tea.Msg {
-		var sb strings.Builder
-		sb.WriteString(prompt)
-		for _, p := range paths {
-			text, err := b.Attach(ctx, p)
-			if err != nil {
-				return attachedMsg{err: fmt.Errorf("not sent: @%s: %w; your message is back in the editor", p, err), shown: shown, pastes: pastes}
-			}
-			sb.WriteString("\n\n")
-			sb.WriteString(text)
-		}
-		return attachedMsg{prompt: sb.String(), shown: shown}
+		res, err := resolveAttachments(ctx, conv, root, prompt, refs, lenient)
+		return attachedMsg{prompt: res.prompt, shown: shown, notes: res.notes, fromEditor: fromEditor, raw: prompt, err: err}
 	}
 }
 
-// keepUnsent puts a message that was not sent back in the editor, with
-// its pasted texts, unless the person has started typing another.
-func (m *Model) keepUnsent(shown string, pastes []string) {
-	if m.input.Value() != "" {
-		return
+// sent clears the editor of a message that goes to the model.
+func (m *Model) sent(shown string, fromEditor bool) {
+	if fromEditor {
+		if m.input.Value() == shown || strings.TrimSpace(m.input.Value()) == shown {
+			m.input.Reset()
+		}
+		m.pastes = nil
 	}
-	m.input.SetValue(shown)
-	m.pastes = pastes
+}
+
+// attached sends a message whose @paths were read, or says in one line
+// why one could not be, keeping the message to edit.
+func (m *Model) attached(msg attachedMsg) tea.Cmd {
+	m.attaching = false
+	var f flagged
+	if msg.err != nil && errors.As(msg.err, &f) && msg.fromEditor {
+		m.flagged = msg.shown
+		m.println(m.errorLine(fmt.Errorf("%w (the message was not sent; Enter again sends it with the @path as plain text)", msg.err)))
+		return nil
+	}
+	if msg.err != nil {
+		m.println(m.errorLine(fmt.Errorf("%w (the message was not sent)", msg.err)))
+		if !msg.fromEditor && m.input.Value() == "" {
+			m.input.SetValue(msg.raw)
+			m.input.MoveToEnd()
+		}
+		return nil
+	}
+	m.sent(msg.shown, msg.fromEditor)
+	m.flagged = ""
+	m.println(m.userLine(msg.shown))
+	for _, n := range msg.notes {
+		m.println(m.st.dim.Render("  ⎘ " + visible(n)))
+	}
+	return m.startRun(msg.prompt)
 }
 
 // userLine renders the user's message for the scrollback.
 func (m *Model) userLine(s string) string {
 	lines := strings.Split(visible(s), "\n")
+	refs := attachRefs(s, m.files)
 	for i, l := range lines {
 		mark := "  "
 		if i == 0 {
 			mark = m.st.userMark.Render("› ")
 		}
-		lines[i] = mark + m.st.user.Render(l)
+		lines[i] = mark + m.chips(l, refs, m.st.user)
 	}
 	return "\n" + strings.Join(lines, "\n")
 }
@@ -192,7 +216,12 @@ func (m *Model) event(e agent.Event) {
 		}
 	case agent.EventRetry:
 		m.md = newMarkdown(&m.st, m.width)
-		m.println(m.st.warn.Render("  ↻ ") + m.st.dim.Render(oneLine(visible(retryText(e)))))
+		// Line by line: a style pads a block of lines to its widest.
+		rows := strings.Split(hang(oneLine(visible(retryText(e))), m.width, 4), "\n")
+		for i, r := range rows {
+			rows[i] = m.st.dim.Render(r)
+		}
+		m.println(m.st.warn.Render("  ↻ ") + strings.Join(rows, "\n"))
 	case eventCompact:
 		m.println(m.st.dim.Render("  ⋯ the conversation was compacted to fit the context"))
 	case agent.EventError:
@@ -296,9 +325,25 @@ func (m *Model) mergeInfo(i Info) Info {
 	return i
 }
 
-// errorLine is a failure as one calm line.
+// errorLine is a failure as one calm line, wrapped at word boundaries
+// under its mark when longer than the window.
 func (m *Model) errorLine(err error) string {
-	return m.st.fail.Render("  ✗ ") + oneLine(visible(err.Error()))
+	return m.st.fail.Render("  ✗ ") + hang(oneLine(visible(err.Error())), m.width, 4)
+}
+
+// hang wraps one line of text to width at word boundaries (a word longer
+// than a line is cut), for a line that starts indent columns in: the
+// lines after the first are indented as much.
+func hang(s string, width, indent int) string {
+	w := max(width-indent-1, 20)
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	rows := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return strings.Join(rows, "\n"+strings.Repeat(" ", indent))
 }
 
 // oneLine folds text onto one line.

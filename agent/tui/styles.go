@@ -23,6 +23,7 @@ type styles struct {
 	modeAuto, modePlan   lipgloss.Style
 	dialog, key          lipgloss.Style
 	selected             lipgloss.Style
+	chip                 lipgloss.Style // an @path attachment
 	// syntax colours of the highlighter
 	kw, str, num, comment, typ lipgloss.Style
 }
@@ -65,6 +66,7 @@ func newStyles(dark bool) styles {
 		dialog:    s().Border(lipgloss.RoundedBorder()).BorderForeground(yellow).Padding(0, 1),
 		key:       s().Bold(true).Foreground(accent),
 		selected:  s().Foreground(accent).Bold(true),
+		chip:      s().Foreground(cyan).Underline(true),
 		kw:        s().Foreground(c("#8A3FC0", "#C792EA")),
 		str:       s().Foreground(green),
 		num:       s().Foreground(c("#A04000", "#F78C6C")),

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
@@ -51,7 +53,11 @@ func BenchmarkChatTmux(b *testing.B) {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	b.Run("launch", func(b *testing.B) { benchLaunch(b, newBenchChat(b, bin)) })
-	b.Run("key", func(b *testing.B) { benchKey(b, newBenchChat(b, bin)) })
+	// A key at 10 and at 2,000 earlier messages (a continued session):
+	// the cost of a key must not grow with the conversation.
+	for _, n := range []int{10, 2000} {
+		b.Run(fmt.Sprintf("key/messages=%d", n), func(b *testing.B) { benchKey(b, newBenchChat(b, bin), n) })
+	}
 	// 100 KB in 10 s is already ten times faster than a fast model
 	// writes; in 5 s twice that.
 	b.Run("stream100KB-10s", func(b *testing.B) { benchStream(b, newBenchChat(b, bin), 10*time.Millisecond) })
@@ -142,8 +148,9 @@ func benchLaunch(b *testing.B, c *benchChat) {
 // reports the median time until it is on the screen (key-ms), tmux's
 // capture included, beside the same for cat, whose keys the terminal
 // itself echoes (key-baseline-ms).
-func benchKey(b *testing.B, c *benchChat) {
-	name, _ := c.launch(nil, "Ask, or /help")
+func benchKey(b *testing.B, c *benchChat, messages int) {
+	benchSession(b, c.proj, messages)
+	name, _ := c.launch(append(append([]string{"env"}, c.env...), c.bin, "--continue"), "Ask, or /help")
 	cat, _ := c.launch([]string{"echo ready; exec cat"}, "ready")
 	var keys, base []time.Duration
 	typed := ""
@@ -167,6 +174,25 @@ func benchKey(b *testing.B, c *benchChat) {
 	}
 	b.ReportMetric(ms(median(keys)), "key-ms")
 	b.ReportMetric(ms(median(base)), "key-baseline-ms")
+	// What the chat adds to the terminal's own echo: tmux and the
+	// polling cost the same for both.
+	b.ReportMetric(ms(median(keys))-ms(median(base)), "key-over-cat-ms")
+}
+
+// benchSession writes a session of n messages (user and model turns, the
+// model's with markdown) into the project, for --continue.
+func benchSession(b *testing.B, proj string, n int) {
+	s := agent.NewSession(proj)
+	defer s.Close()
+	for i := 0; i < n; i++ {
+		m := llm.Message{Role: llm.User, Text: fmt.Sprintf("question %d about the code", i)}
+		if i%2 == 1 {
+			m = llm.Message{Role: llm.Assistant, Text: fmt.Sprintf("An answer with **bold**, `code` and a list:\n\n- point %d\n- another point", i)}
+		}
+		if err := s.Append(m); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // benchStream streams a 100 KB markdown reply with code blocks
