@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcli/agent/agent/runview"
 )
 
 // broadFolder names root when it is the home folder or /, where every
@@ -35,7 +37,7 @@ func (f *factory) confirmBroadFolder(root string) error {
 	if what == "" {
 		return nil
 	}
-	in, out, closeTTY := approvalTerminal(f.io)
+	in, out, closeTTY := runview.ApprovalTerminal(f.io.term())
 	defer closeTTY()
 	if in == nil {
 		return usageErrorf("%s is %s: everything readable there would be open to the model; run in a project folder, or name the folder with --dir to mean it", root, what)

@@ -83,6 +83,11 @@ var importRules = map[string]importRule{
 	// a provider (no concrete provider package) and knows no CLI.
 	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
+	// agent run's face prints a run's events, shows its waits and asks
+	// on the terminal; like the TUI it builds no provider and knows no
+	// CLI, nor the TUI's kit.
+	"agent/runview": {project: []string{"agent", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "tools", "tools/...", "internal/..."},
+		anyVendor: true, banned: slices.Concat(notTop, drivers, sdks, mcpSDK)},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 

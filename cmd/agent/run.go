@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,9 +12,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/agent/runview"
 )
 
 // maxStdin bounds what is read from standard input as a whole prompt or
@@ -80,12 +76,12 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
   agent run --image shot.png "what is wrong with this layout?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.complete(cmd, args); err != nil {
-				if o.outputFormat == formatJSON || o.outputFormat == formatStreamJSON {
+				if o.outputFormat == runview.FormatJSON || o.outputFormat == runview.FormatStreamJSON {
 					// A script that asked for JSON gets it for bad
 					// usage too: the error, and no answer.
-					p := newRunPrinter(o.outputFormat, o.io)
-					p.event(agent.Event{Type: agent.EventError, Err: err})
-					_ = p.finish(nil, err)
+					p := runview.NewPrinter(o.outputFormat, o.io.term())
+					p.Event(agent.Event{Type: agent.EventError, Err: err})
+					_ = p.Finish(nil, err)
 				}
 				return err
 			}
@@ -96,7 +92,7 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.outputFormat, "output-format", formatText, "text, json or stream-json")
+	f.StringVar(&o.outputFormat, "output-format", runview.FormatText, "text, json or stream-json")
 	conversationFlags(cmd, o, "for this request")
 	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
 	f.StringArrayVar(&o.images, "image", nil, imageFlagHelp) // images: run_images.go
@@ -121,7 +117,7 @@ func conversationFlags(cmd *cobra.Command, o *runOptions, per string) {
 // complete checks the flags and reads the prompt.
 func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	switch o.outputFormat {
-	case formatText, formatJSON, formatStreamJSON:
+	case runview.FormatText, runview.FormatJSON, runview.FormatStreamJSON:
 	default:
 		return usageErrorf("--output-format must be text, json or stream-json, not %q", o.outputFormat)
 	}
@@ -178,14 +174,14 @@ func (o *runOptions) policy() agent.Policy {
 }
 
 func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
-	p := newRunPrinter(o.outputFormat, o.io)
+	p := runview.NewPrinter(o.outputFormat, o.io.term())
 	started := false
 	defer func() {
 		// A failure before the loop started still gives a script its
 		// JSON: the error, and no answer.
 		if err != nil && !started {
-			p.event(agent.Event{Type: agent.EventError, Err: err})
-			_ = p.finish(nil, err)
+			p.Event(agent.Event{Type: agent.EventError, Err: err})
+			_ = p.Finish(nil, err)
 		}
 	}()
 	root, err := d.workFolder(o.dir)
@@ -202,9 +198,8 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		return err
 	}
 	if o.readPipe {
-		notice := cmp.Or(d.stdinNotice, stdinNotice)
-		w := pipeWait{notice: notice, timeout: time.Duration(conv.Config().StdinTimeout), errOut: o.io.ErrOut}
-		if o.piped, o.pipedCut, err = readPiped(ctx, o.io.In, w, pipedLimit); err != nil {
+		timeout := time.Duration(conv.Config().StdinTimeout)
+		if o.piped, o.pipedCut, err = runview.ReadPiped(ctx, o.io.In, o.io.ErrOut, d.stdinNotice, timeout); err != nil {
 			if ctx.Err() != nil {
 				return exitError{code: exitInterrupted, err: errInterrupted}
 			}
@@ -221,17 +216,16 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	conv.SetAsker(nil, noOne)
 	// Ask only when someone can answer, on the terminal itself.
 	if conv.Policy() == agent.PolicyAsk {
-		if in, out, closeTTY := approvalTerminal(o.io); in != nil {
+		if in, out, closeTTY := runview.ApprovalTerminal(o.io.term()); in != nil {
 			defer closeTTY()
-			conv.SetAsker(&terminalAsker{in: in, out: out, color: colorOn(o.io)}, noOne)
+			conv.SetAsker(runview.NewTerminalAsker(in, out, runview.ColorOn(o.io.term())), noOne)
 		}
 	}
 
-	if tp, ok := p.(*textPrinter); ok {
-		// Waits for the model are shown on stderr (text output only).
-		tp.spin = newSpinner(o.io, conv.Model().Name())
-		conv.SetModel(waitingModel{Model: conv.Model(), spin: tp.spin})
-		defer tp.spin.stop()
+	// Waits for the model are shown on stderr (text output only).
+	if m, stop, ok := runview.ShowWaits(p, o.io.term(), conv.Model()); ok {
+		conv.SetModel(m)
+		defer stop()
 	}
 
 	started = true
@@ -241,7 +235,7 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		if ev.Type == agent.EventError && ctx.Err() != nil {
 			ev.Err = errInterrupted
 		}
-		p.event(ev)
+		p.Event(ev)
 	}
 	runStart := time.Now()
 	out, runErr := conv.Run(ctx, o.prompt, emit)
@@ -255,26 +249,15 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		}
 	}
 	if out != nil {
-		p.summarize(summarize(out, backupEntries(conv.Root()), runStart))
+		p.Summarize(runview.SummaryOf(out, conv.Root(), runStart))
 	}
 	if runErr != nil && ctx.Err() != nil {
 		runErr = errInterrupted
 	}
-	if err := p.finish(out, runErr); err != nil && runErr == nil {
+	if err := p.Finish(out, runErr); err != nil && runErr == nil {
 		runErr = fmt.Errorf("write output: %w", err)
 	}
 	return runExit(ctx, out, runErr, o.io.ErrOut)
-}
-
-// backupEntries reads the project's backup manifest; a manifest that
-// cannot be read leaves the summary to the calls' own reports.
-func backupEntries(root *fsedit.Root) []backup.Entry {
-	st, err := root.Backups()
-	if err != nil {
-		return nil
-	}
-	es, _ := st.Entries()
-	return es
 }
 
 // runExit picks the run's exit: interrupted, failed, refused writes, the
@@ -286,18 +269,7 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 	if runErr != nil && !errors.Is(runErr, agent.ErrMaxIterations) {
 		return runErr
 	}
-	if n, ruled, consent := refusedWrites(out); n > 0 {
-		if consent > 0 {
-			fmt.Fprintf(errOut, "agent: %s refused: only your own yes runs it, which --yes does not give; approve it in the chat, or see git.auto_commit in the README\n", plural(consent, "call was", "calls were"))
-			n -= consent
-		}
-		if n > ruled {
-			them := map[bool]string{true: "it", false: "them"}[n-ruled == 1]
-			fmt.Fprintf(errOut, "agent: %s refused: nobody could approve %s; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"), them)
-		}
-		if ruled > 0 {
-			fmt.Fprintf(errOut, "agent: %s refused by your permissions.deny rules (agent config shows them)\n", plural(ruled, "write was", "writes were"))
-		}
+	if runview.SayRefused(errOut, out) {
 		return exitError{code: exitRefused}
 	}
 	if runErr != nil {
@@ -309,39 +281,3 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 
 // errInterrupted is how a cancelled run is reported.
 var errInterrupted = errors.New("interrupted")
-
-// refusedWrites counts the calls the approval policy refused, and of
-// those the ones a deny rule refused and the ones only a person may
-// approve (consent); a person's "n" is not counted.
-func refusedWrites(out *agent.Outcome) (n, ruled, consent int) {
-	if out == nil {
-		return 0, 0, 0
-	}
-	for _, c := range out.Calls {
-		if c.ByPolicy && c.Result.Code == tools.CodePolicyDenied {
-			n++
-			switch {
-			case c.Rule != "":
-				ruled++
-			case c.DecidedBy == "consent":
-				consent++
-			}
-		}
-	}
-	return n, ruled, consent
-}
-
-// plural words a count: "1 write was", "2 writes were".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// colorOn reports whether questions on the terminal may be coloured:
-// stderr is a terminal and NO_COLOR is not set.
-func colorOn(s *streams) bool {
-	_, noColor := os.LookupEnv("NO_COLOR")
-	return s.stderrTTY && !noColor
-}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/internal/termtext"
+
+	"github.com/agentcli/agent/agent/runview"
 )
 
 // A project's settings that could send data or keys elsewhere, or run
@@ -25,8 +27,8 @@ func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string
 		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(safeText(termtext.ShowBlanks(s.Shown)), "\n", "\n    "))
 	}
 	fmt.Fprint(out, "They apply only if you trust the project. Trust it? [y/N] ")
-	t := &terminalAsker{in: in, out: out}
-	line, err := t.readLine(ctx)
+	t := runview.NewTerminalAsker(in, out, false)
+	line, err := t.ReadLine(ctx)
 	if err != nil && line == "" {
 		fmt.Fprintln(out)
 		if errors.Is(err, io.EOF) {
@@ -59,7 +61,7 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 	if f.trust || config.IsTrusted(env, root) {
 		return true, nil
 	}
-	if in, out, closeTTY := approvalTerminal(f.io); in != nil {
+	if in, out, closeTTY := runview.ApprovalTerminal(f.io.term()); in != nil {
 		yes, err := trustQuestion(ctx, in, out, root, pending)
 		closeTTY()
 		if err != nil {
