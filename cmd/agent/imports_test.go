@@ -103,6 +103,7 @@ var importRules = map[string]importRule{
 	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
+	"tools/notes/notesview": {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
 	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
 	// The jobs know no shell: package shell runs their commands.
 	"tools/jobs": {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},

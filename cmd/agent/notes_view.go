@@ -8,12 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notesview"
 )
 
 func newNotesListCmd(d *factory, o *notesOptions) *cobra.Command {
@@ -31,18 +30,7 @@ func newNotesListCmd(d *factory, o *notesOptions) *cobra.Command {
 				if o.asJSON {
 					return printJSON(d, p)
 				}
-				tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tUPDATED\tFOLDER\tTAGS\tTITLE")
-				for _, n := range p.Notes {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", n.ID, n.UpdatedAt.Format(notes.TimeFormat), d.show(n.Folder), d.show(strings.Join(n.Tags, ",")), d.show(n.Title))
-				}
-				if err := tw.Flush(); err != nil {
-					return err
-				}
-				if shown := lo.Offset + len(p.Notes); shown < p.Total {
-					fmt.Fprintf(d.io.ErrOut, "agent: note: %d of %d notes shown; --offset %d shows more\n", len(p.Notes), p.Total, shown)
-				}
-				return nil
+				return d.notesView().List(p, lo.Offset)
 			})
 		},
 	}
@@ -72,14 +60,7 @@ func newNotesShowCmd(d *factory, o *notesOptions) *cobra.Command {
 				if o.asJSON {
 					return printJSON(d, n)
 				}
-				fmt.Fprintf(d.io.Out, "# %s\nid %d · %s · tags: %s · created %s · updated %s\n\n", d.show(n.Title), n.ID, d.show(n.Folder),
-					d.show(strings.Join(n.Tags, ", ")), n.CreatedAt.Format(notes.TimeFormat), n.UpdatedAt.Format(notes.TimeFormat))
-				body := d.show(n.Content)
-				if body != "" && !strings.HasSuffix(body, "\n") {
-					body += "\n"
-				}
-				_, err = io.WriteString(d.io.Out, body)
-				return err
+				return d.notesView().Note(n)
 			})
 		},
 	}
@@ -131,26 +112,7 @@ agent notes search '"-hosted"'.`,
 					}
 					return printJSON(d, r)
 				}
-				var b strings.Builder
-				for _, h := range r.Hits {
-					n := h.Note
-					fmt.Fprintf(&b, "%d  %s  %s", n.ID, d.bold(d.show(n.Title)), d.show(n.Folder))
-					if len(n.Tags) > 0 {
-						b.WriteString("  " + d.show(strings.Join(n.Tags, ",")))
-					}
-					if so.AllSpaces && n.Space != "" {
-						b.WriteString("  space " + d.show(n.Space))
-					}
-					if h.Match == "meaning" {
-						b.WriteString("  (by meaning)")
-					}
-					b.WriteString("\n    " + d.excerpt(h.Excerpt) + "\n")
-				}
-				if len(r.Hits) == 0 {
-					fmt.Fprintln(d.io.ErrOut, "agent: note: no notes match")
-				}
-				_, err = io.WriteString(d.io.Out, b.String())
-				return err
+				return d.notesView().Search(r, so.AllSpaces)
 			})
 		},
 	}
@@ -182,41 +144,15 @@ func newNotesCountsCmd(d *factory, o *notesOptions, what string) *cobra.Command 
 				if o.asJSON {
 					return printJSON(d, counts)
 				}
-				var b strings.Builder
-				for _, c := range counts {
-					fmt.Fprintf(&b, "%6d  %s\n", c.Notes, d.show(c.Name))
-				}
-				_, err = io.WriteString(d.io.Out, b.String())
-				return err
+				return d.notesView().Counts(counts)
 			})
 		},
 	}
 }
 
-// show makes note text safe for a terminal (controls shown escaped), and
-// plain text for a pipe or a file (controls removed).
-func (d *factory) show(s string) string {
-	if d.io.stdoutTTY {
-		return safeText(s)
-	}
-	return termtext.Strip(s)
-}
-
-func (d *factory) bold(s string) string {
-	if d.io.stdoutTTY {
-		return "\x1b[1m" + s + "\x1b[0m"
-	}
-	return s
-}
-
-// excerpt shows a search excerpt on one line, the matches highlighted on
-// a terminal and between ** elsewhere.
-func (d *factory) excerpt(ex string) string {
-	open, end := "**", "**"
-	if d.io.stdoutTTY {
-		open, end = "\x1b[1;33m", "\x1b[0m"
-	}
-	return notes.HighlightShown(termtext.OneLine(ex), open, end, d.show)
+// notesView shows notes on the command's standard output.
+func (d *factory) notesView() notesview.View {
+	return notesview.View{Out: d.io.Out, ErrOut: d.io.ErrOut, TTY: d.io.stdoutTTY}
 }
 
 // noteText is a note's text: the arguments, else standard input, else
