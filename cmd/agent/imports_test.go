@@ -109,6 +109,8 @@ var importRules = map[string]importRule{
 	"tools/notes/notestest":   {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
 	// The jobs know no shell: package shell runs their commands.
 	"tools/jobs": {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	// The jobs shown to a person.
+	"tools/jobs/jobsview": {project: []string{"tools", "tools/jobs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	// The front-matter reader is a leaf: skills and custom commands (the
 	// chat) share it.
 	"tools/frontmatter": {project: []string{"internal/..."}},
