@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent/catalogview"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/programs"
@@ -36,10 +34,6 @@ func mcpSpecs(cfg config.Config, root string, progs *programs.Resolver) ([]mcpto
 	}
 	return specs, notes, err
 }
-
-// notStarted marks, in agent mcp list, a project's server that is left
-// out until the project is trusted.
-const notStarted = "(not started: project not trusted; run with --trust or answer the question)"
 
 // mcpOptions are the discovery options of cfg: server programs found by
 // progs, started with its trusted PATH (an interpreter a server's "#!"
@@ -120,70 +114,9 @@ approval; "auto" one your own config lists as read_only.`,
 			}
 			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg, progs))
 			defer c.Close()
-			return printMCPList(d, specs, written, servers, pending, notes)
+			return catalogview.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")
 	return cmd
-}
-
-// printMCPList writes the servers as a table: name, transport, what it
-// runs or where it connects (whole, as written: MCPServer.CommandLine), status,
-// and under each its tools.
-func printMCPList(d *factory, specs []mcptool.Spec, written map[string]config.MCPServer, servers []mcptool.Server, pending []config.NamedMCPServer, notes []string) error {
-	byName := map[string]mcptool.Server{}
-	for _, s := range servers {
-		byName[s.Name] = s
-	}
-	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-	if len(specs) == 0 && len(pending) == 0 && len(notes) == 0 {
-		fmt.Fprintln(d.io.Out, "No MCP servers configured: add [mcp.servers.NAME] to config.toml, or an .mcp.json to the project.")
-	}
-	for _, sp := range specs {
-		s := byName[sp.Name]
-		kind := "stdio"
-		if sp.URL != "" {
-			kind = "http"
-		}
-		where := written[sp.Name].CommandLine()
-		status := fmt.Sprintf("ok, %d tools", len(s.Tools))
-		if s.Err != nil {
-			status = "failed: " + s.Err.Error()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(sp.Name), kind, tableCell(where), safeText(status))
-		for _, t := range s.Tools {
-			def := t.Definition()
-			approval := "ask"
-			if !def.Writes {
-				approval = "auto"
-			}
-			desc := strings.TrimPrefix(def.Description, "(MCP server "+sp.Name+") ")
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", def.Name, approval, paramSummary(def), safeText(firstSentence(desc)))
-		}
-		for _, sk := range s.Skipped {
-			fmt.Fprintf(tw, "  skipped\t\t\t%s\n", safeText(sk))
-		}
-	}
-	for _, p := range pending {
-		kind := "stdio"
-		if p.URL != "" {
-			kind = "http"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(p.Name), kind, tableCell(p.CommandLine()), notStarted)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, n := range notes {
-		fmt.Fprintln(d.io.Out, safeText(n))
-	}
-	return nil
-}
-
-// tableCell is text made safe for one cell of the list: escaped for the
-// terminal, long blanks counted, and the line breaks and tabs inside it
-// (a quoted argument may hold them) shown as ⏎ and ⇥, which would
-// otherwise break the table's rows and columns.
-func tableCell(s string) string {
-	return strings.NewReplacer("\n", "⏎", "\t", "⇥").Replace(safeText(termtext.ShowBlanks(s)))
 }
