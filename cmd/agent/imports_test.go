@@ -91,6 +91,9 @@ var importRules = map[string]importRule{
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
 	"agent/catalogview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	// agent tts's face: the speech engines, their settings from the
+	// configuration, no CLI.
+	"agent/ttsview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 
