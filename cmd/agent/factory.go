@@ -77,10 +77,10 @@ func (f *factory) builder() *conversation.Builder {
 		Version:     version,
 		Speech:      func(cfg config.Config) tts.Settings { return ttsview.SpeechSettings(cfg, f.environ(), "") },
 		Notes: func(cfg config.Config, root string) notes.Store {
-			return lazyNotes(cfg, root, f.environ())
+			return conversation.LazyNotes(cfg, root, f.environ())
 		},
 		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error) {
-			return addMCPTools(ctx, cfg, root, progs, reg, f.warn)
+			return conversation.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
 		},
 	}
 }

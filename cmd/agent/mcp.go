@@ -1,63 +1,16 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent/catalogview"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/mcptool"
-	"github.com/agentcli/agent/tools/programs"
 )
-
-// mcpSpecs are the configured MCP servers of the project at root as
-// specs (config.MCPLaunches: a project's servers only once it is trusted,
-// and never with the agent's keys), and notes saying, one line each,
-// which were left out and why. ${PATH} in an entry is progs's trusted
-// PATH, as the server's own PATH is.
-func mcpSpecs(cfg config.Config, root string, progs *programs.Resolver) ([]mcptool.Spec, []string, error) {
-	getenv := func(name string) string {
-		if name == "PATH" {
-			return progs.Path()
-		}
-		return os.Getenv(name)
-	}
-	launches, notes, err := cfg.MCPLaunches(root, getenv, tools.SecretTest(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
-	specs := make([]mcptool.Spec, len(launches))
-	for i, l := range launches {
-		specs[i] = mcptool.Spec(l)
-	}
-	return specs, notes, err
-}
-
-// mcpOptions are the discovery options of cfg: server programs found by
-// progs, started with its trusted PATH (an interpreter a server's "#!"
-// line looks up is not taken from the project either), and never given
-// the agent's keys.
-func mcpOptions(cfg config.Config, progs *programs.Resolver) mcptool.Options {
-	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Environ: progs.Environ(os.Environ()),
-		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues()}
-}
-
-// addMCPTools discovers the configured servers' tools and adds them to
-// reg, waiting at most the configured limit (servers start in parallel).
-// A server that fails is skipped with one warning line. The returned
-// function stops the servers.
-func addMCPTools(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, warn func(string)) (func() error, error) {
-	specs, notes, err := mcpSpecs(cfg, root, progs)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range notes {
-		warn(n)
-	}
-	return mcptool.AddTools(ctx, reg, specs, mcpOptions(cfg, progs), warn), nil
-}
 
 func (d *factory) warn(msg string) { fmt.Fprintln(d.io.ErrOut, "agent: "+safeText(msg)) }
 
@@ -92,7 +45,7 @@ approval; "auto" one your own config lists as read_only.`,
 				return err
 			}
 			progs := d.programs(root, cfg)
-			specs, notes, err := mcpSpecs(cfg, root, progs)
+			specs, notes, err := conversation.MCPSpecs(cfg, root, progs)
 			if err != nil {
 				return err
 			}
@@ -112,7 +65,7 @@ approval; "auto" one your own config lists as read_only.`,
 					written[s.Name] = s.MCPServer
 				}
 			}
-			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg, progs))
+			c, servers := mcptool.Discover(cmd.Context(), specs, conversation.MCPOptions(cfg, progs, version))
 			defer c.Close()
 			return catalogview.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/notes"
 )
 
@@ -96,7 +97,7 @@ func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.
 }
 
 // open opens the store the flags and the config name: --db's SQLite
-// file, else as configured (openNotes), with --space for notes.space.
+// file, else as configured (conversation.OpenNotes), with --space for notes.space.
 func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error) {
 	root, err := projectFolder(o.dir)
 	if err != nil {
@@ -107,7 +108,7 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 		return nil, err
 	}
 	env := d.environ()
-	if o.emb, err = notesEmbedder(cfg, env); err != nil {
+	if o.emb, err = conversation.NotesEmbedder(cfg, env); err != nil {
 		return nil, err
 	}
 	if o.space != "" {
@@ -116,7 +117,7 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 	if o.db != "" {
 		return notes.OpenSQLite(ctx, o.db, notes.Options{Embedder: o.emb})
 	}
-	return openNotes(ctx, cfg, root, env)
+	return conversation.OpenNotes(ctx, cfg, root, env)
 }
 
 func printJSON(d *factory, v any) error {
