@@ -46,36 +46,7 @@ run for a given reply, without running anything.`,
 			calls, errs := xmlcall.Parse(string(in), set.Registry().ParamNames)
 			enc := json.NewEncoder(d.io.Out)
 			enc.SetEscapeHTML(false)
-			return enc.Encode(parseOutput(calls, errs))
+			return enc.Encode(xmlcall.NewReport(calls, errs))
 		},
 	}
-}
-
-type parsedCall struct {
-	Name   string            `json:"name"`
-	ID     string            `json:"id"`
-	Params map[string]string `json:"params"`
-}
-
-type parseError struct {
-	Code    string `json:"code"`
-	Name    string `json:"name,omitempty"`
-	ID      string `json:"id,omitempty"`
-	Message string `json:"message"`
-}
-
-type parseResult struct {
-	Calls  []parsedCall `json:"calls"`
-	Errors []parseError `json:"errors"`
-}
-
-func parseOutput(calls []xmlcall.Call, errs []*xmlcall.Error) parseResult {
-	out := parseResult{Calls: []parsedCall{}, Errors: []parseError{}}
-	for _, c := range calls {
-		out.Calls = append(out.Calls, parsedCall{Name: c.Name, ID: c.ID, Params: c.Args()})
-	}
-	for _, e := range errs {
-		out.Errors = append(out.Errors, parseError{Code: e.Code, Name: e.Name, ID: e.ID, Message: e.Message})
-	}
-	return out
 }
