@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notesview"
 )
 
 // notesOptions are the flags every notes subcommand shares, and what
@@ -68,14 +67,8 @@ func (o *notesOptions) withStore(cmd *cobra.Command, d *factory, fn func(ctx con
 	if err == nil {
 		return nil
 	}
-	code := "NOTES_FAILED"
-	switch {
-	case errors.Is(err, notes.ErrEmbedding):
-		code = notes.CodeEmbedding
-	case errors.Is(err, notes.ErrNotFound):
-		code = notes.CodeNotFound
-	case errors.Is(err, notes.ErrInvalid):
-		code = "TOOL_SCHEMA_INVALID"
+	code := notesview.ErrorCode(err)
+	if code == "TOOL_SCHEMA_INVALID" {
 		err = usageError{err}
 	}
 	if o.asJSON {
@@ -120,12 +113,8 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 	return conversation.OpenNotes(ctx, cfg, root, env)
 }
 
-func printJSON(d *factory, v any) error {
-	enc := json.NewEncoder(d.io.Out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+// printJSON prints v as indented JSON on the command's output.
+func printJSON(d *factory, v any) error { return notesview.JSON(d.io.Out, v) }
 
 // noteIDArg reads a note id argument.
 func noteIDArg(s string) (int64, error) {
@@ -135,22 +124,6 @@ func noteIDArg(s string) (int64, error) {
 	}
 	return id, nil
 }
-
-// notFound names the missing note in a store's ErrNotFound.
-func notFound(err error, id int64) error {
-	if errors.Is(err, notes.ErrNotFound) {
-		return noteNotFound(id)
-	}
-	return err
-}
-
-// noteNotFound is a missing note, in the user's words.
-type noteNotFound int64
-
-func (n noteNotFound) Error() string {
-	return fmt.Sprintf("no note with id %d; agent notes list shows the ids", int64(n))
-}
-func (n noteNotFound) Unwrap() error { return notes.ErrNotFound }
 
 func newNotesAddCmd(d *factory, o *notesOptions) *cobra.Command {
 	var title, folder, tags string
@@ -236,7 +209,7 @@ notes history.`,
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
 				old, err := s.Get(ctx, id)
 				if err != nil {
-					return notFound(err, id)
+					return notesview.NotFound(err, id)
 				}
 				if !metaOnly {
 					start := old.Content
@@ -257,7 +230,7 @@ notes history.`,
 				}
 				n, err := s.Update(ctx, id, c)
 				if err != nil {
-					return notFound(err, id)
+					return notesview.NotFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, n)
@@ -289,7 +262,7 @@ func newNotesRmCmd(d *factory, o *notesOptions) *cobra.Command {
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
 				n, err := s.Delete(ctx, id)
 				if err != nil {
-					return notFound(err, id)
+					return notesview.NotFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, map[string]any{"deleted": n})

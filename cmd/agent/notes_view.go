@@ -55,7 +55,7 @@ func newNotesShowCmd(d *factory, o *notesOptions) *cobra.Command {
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
 				n, err := s.Get(ctx, id)
 				if err != nil {
-					return notFound(err, id)
+					return notesview.NotFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, n)
