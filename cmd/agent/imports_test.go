@@ -83,11 +83,12 @@ var importRules = map[string]importRule{
 	// a provider (no concrete provider package) and knows no CLI.
 	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
-	// agent run's face prints a run's events, shows its waits and asks
-	// on the terminal; like the TUI it builds no provider and knows no
+	// agent run's face prints a run's events, shows its waits, asks on
+	// the terminal and attaches the person's images to the
+	// conversation; like the TUI it builds no provider and knows no
 	// CLI, nor the TUI's kit.
-	"agent/runview": {project: []string{"agent", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "tools", "tools/...", "internal/..."},
-		anyVendor: true, banned: slices.Concat(notTop, drivers, sdks, mcpSDK)},
+	"agent/runview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
+		anyVendor: true, banned: notTop},
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
 	"agent/catalogview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},

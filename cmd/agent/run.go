@@ -41,7 +41,7 @@ type runOptions struct {
 	yes           bool
 	approval      string
 	reasoning     string
-	images        []string // --image files (run_images.go)
+	images        []string // --image files (runview.AttachImages)
 }
 
 func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
@@ -95,7 +95,7 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 	f.StringVar(&o.outputFormat, "output-format", runview.FormatText, "text, json or stream-json")
 	conversationFlags(cmd, o, "for this request")
 	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
-	f.StringArrayVar(&o.images, "image", nil, imageFlagHelp) // images: run_images.go
+	f.StringArrayVar(&o.images, "image", nil, runview.ImageFlagHelp)
 	return cmd
 }
 
@@ -194,7 +194,7 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		return err
 	}
 	defer conv.Close()
-	if err := attachImages(ctx, conv, o.images); err != nil { // images: run_images.go
+	if err := runview.AttachImages(ctx, conv, o.images); err != nil {
 		return err
 	}
 	if o.readPipe {
