@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,12 +24,8 @@ type runOptions struct {
 
 	prompt string
 	// readPipe says standard input is read beside a prompt argument
-	// (readPiped); piped is that text, pipedCut how many bytes of it
-	// were left out; it joins the prompt once the context budget is
-	// known (withPiped).
+	// (runview.Request).
 	readPipe      bool
-	piped         string
-	pipedCut      int64
 	outputFormat  string
 	provider      string
 	model         string
@@ -197,65 +192,14 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 	if err := runview.AttachImages(ctx, conv, o.images); err != nil {
 		return err
 	}
-	if o.readPipe {
-		timeout := time.Duration(conv.Config().StdinTimeout)
-		if o.piped, o.pipedCut, err = runview.ReadPiped(ctx, o.io.In, o.io.ErrOut, d.stdinNotice, timeout); err != nil {
-			if ctx.Err() != nil {
-				return exitError{code: exitInterrupted, err: errInterrupted}
-			}
-			return err
+	var out *agent.Outcome
+	var runErr error
+	req := runview.Request{Prompt: o.prompt, ReadPipe: o.readPipe, Notice: d.stdinNotice}
+	if out, runErr, started = runview.Run(ctx, conv, p, o.io.term(), req); !started {
+		if errors.Is(runErr, runview.ErrInterrupted) {
+			return exitError{code: exitInterrupted, err: errInterrupted}
 		}
-	}
-	if o.piped != "" || o.pipedCut > 0 {
-		var note string
-		if o.prompt, note = conv.WithPiped(o.prompt, o.piped, o.pipedCut); note != "" {
-			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", note)
-		}
-	}
-	const noOne = "tell the user to rerun the command with --yes to allow writes"
-	conv.SetAsker(nil, noOne)
-	// Ask only when someone can answer, on the terminal itself.
-	if conv.Policy() == agent.PolicyAsk {
-		if in, out, closeTTY := runview.ApprovalTerminal(o.io.term()); in != nil {
-			defer closeTTY()
-			conv.SetAsker(runview.NewTerminalAsker(in, out, runview.ColorOn(o.io.term())), noOne)
-		}
-	}
-
-	// Waits for the model are shown on stderr (text output only).
-	if m, stop, ok := runview.ShowWaits(p, o.io.term(), conv.Model()); ok {
-		conv.SetModel(m)
-		defer stop()
-	}
-
-	started = true
-	// After Ctrl+C the failure is the interruption, whatever the SDK
-	// made of the cancelled request.
-	emit := func(ev agent.Event) {
-		if ev.Type == agent.EventError && ctx.Err() != nil {
-			ev.Err = errInterrupted
-		}
-		p.Event(ev)
-	}
-	runStart := time.Now()
-	out, runErr := conv.Run(ctx, o.prompt, emit)
-	if runErr != nil && out != nil {
-		// Failed before the model's first reply: no session is left
-		// behind (nor named in the summary).
-		if gone, err := conv.DiscardUnanswered(); gone {
-			out.SessionID = ""
-		} else if err != nil {
-			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", safeText(err.Error()))
-		}
-	}
-	if out != nil {
-		p.Summarize(runview.SummaryOf(out, conv.Root(), runStart))
-	}
-	if runErr != nil && ctx.Err() != nil {
-		runErr = errInterrupted
-	}
-	if err := p.Finish(out, runErr); err != nil && runErr == nil {
-		runErr = fmt.Errorf("write output: %w", err)
+		return runErr
 	}
 	return runExit(ctx, out, runErr, o.io.ErrOut)
 }
@@ -280,4 +224,4 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 }
 
 // errInterrupted is how a cancelled run is reported.
-var errInterrupted = errors.New("interrupted")
+var errInterrupted = runview.ErrInterrupted
