@@ -120,26 +120,7 @@ variable the agent gives each job's processes).`,
 				return err
 			}
 			defer st.Close()
-			if !j.Status.Active() {
-				return fmt.Errorf("job %d is not running: %s", j.ID, safeText(j.State(time.Now())))
-			}
-			p := j.Process()
-			// The row may be anyone's (a cloned project's .agent): only a
-			// live agent's child that carries the job's mark is signalled.
-			if p.PID == 0 || !p.Alive() || p.Parent() != j.OwnerPID || !j.Owner().Alive() || !j.Marks(p.PID) {
-				return fmt.Errorf("job %d has no process of a running agent to stop (it is starting or just ended): try again, or see agent jobs", j.ID)
-			}
-			if err := st.RequestStop(ctx, j.ID); err != nil {
-				return err
-			}
-			shell.StopProcess(p.PID, shell.DefaultGrace)
-			// Its agent records the end: wait for that, a moment.
-			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-				if j, err = st.Get(ctx, j.ID); err != nil || !j.Status.Active() {
-					break
-				}
-			}
-			if err != nil {
+			if j, err = shell.StopJob(ctx, st, j); err != nil {
 				return err
 			}
 			if j.Status.Active() {
