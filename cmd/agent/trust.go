@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/internal/termtext"
 
 	"github.com/agentcli/agent/agent/runview"
 )
@@ -17,31 +14,6 @@ import (
 // programs, apply only once the user trusts the project (the trust list
 // is agent/config's): asked here once on a terminal, or given for one
 // process with --trust.
-
-// trustQuestion asks on a terminal whether to trust the project, showing
-// exactly the settings that trusting it would apply, each whole (long
-// blanks counted, see termtext.ShowBlanks).
-func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string, settings []config.PendingSetting) (bool, error) {
-	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, or run programs:\n", safeText(root))
-	for _, s := range settings {
-		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(safeText(termtext.ShowBlanks(s.Shown)), "\n", "\n    "))
-	}
-	fmt.Fprint(out, "They apply only if you trust the project. Trust it? [y/N] ")
-	t := runview.NewTerminalAsker(in, out, false)
-	line, err := t.ReadLine(ctx)
-	if err != nil && line == "" {
-		fmt.Fprintln(out)
-		if errors.Is(err, io.EOF) {
-			return false, nil
-		}
-		return false, err
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
-}
 
 // settleTrust decides whether the project at root is trusted, asking on
 // the terminal when it has settings waiting for trust and nothing has
@@ -62,7 +34,7 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 		return true, nil
 	}
 	if in, out, closeTTY := runview.ApprovalTerminal(f.io.term()); in != nil {
-		yes, err := trustQuestion(ctx, in, out, root, pending)
+		yes, err := runview.AskTrust(ctx, in, out, root, pending)
 		closeTTY()
 		if err != nil {
 			return false, err

@@ -1,0 +1,37 @@
+package runview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/internal/termtext"
+)
+
+// AskTrust asks on a terminal whether to trust the project, showing
+// exactly the settings that trusting it would apply, each whole (long
+// blanks counted, see termtext.ShowBlanks).
+func AskTrust(ctx context.Context, in io.Reader, out io.Writer, root string, settings []config.PendingSetting) (bool, error) {
+	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, or run programs:\n", termtext.Escape(root))
+	for _, s := range settings {
+		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termtext.Escape(termtext.ShowBlanks(s.Shown)), "\n", "\n    "))
+	}
+	fmt.Fprint(out, "They apply only if you trust the project. Trust it? [y/N] ")
+	t := NewTerminalAsker(in, out, false)
+	line, err := t.ReadLine(ctx)
+	if err != nil && line == "" {
+		fmt.Fprintln(out)
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		return false, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}
