@@ -3,16 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/catalogview"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 )
 
@@ -101,26 +98,6 @@ func runPrompt(ctx context.Context, d *factory, o *promptOptions) error {
 	return err
 }
 
-// projectFolder returns the project folder named by --dir, absolute.
-func projectFolder(dir string) (string, error) {
-	if dir == "" {
-		dir = "."
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("project folder: %w", err)
-	}
-	info, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", usageErrorf("--dir %s: no such folder", dir)
-	case errors.Is(err, fs.ErrPermission):
-		return "", usageErrorf("--dir %s: permission denied", dir)
-	case err != nil:
-		return "", usageErrorf("--dir: %v", err)
-	}
-	if !info.IsDir() {
-		return "", usageErrorf("--dir: %s is not a folder", dir)
-	}
-	return abs, nil
-}
+// projectFolder returns the project folder named by --dir, absolute
+// (conversation.ProjectFolder).
+func projectFolder(dir string) (string, error) { return conversation.ProjectFolder(dir) }
