@@ -39,15 +39,7 @@ lost.`,
 			}
 			defer root.Close()
 			if asJSON {
-				st, err := root.Backups()
-				if err != nil {
-					return err
-				}
-				sets, err := st.List()
-				if err != nil {
-					return err
-				}
-				return backupview.JSON(d.io.Out, sets)
+				return backupview.ListJSON(d.io.Out, root)
 			}
 			return backupview.ChangeSets(d.io.Out, root)
 		},

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -25,11 +22,7 @@ func openJobs(ctx context.Context, dir string) (*jobs.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(root, jobs.DefaultPath)
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return jobs.Open(ctx, path, filepath.Join(root, jobs.DefaultLogDir))
+	return jobs.OpenProject(ctx, root)
 }
 
 func newJobsCmd(d *factory) *cobra.Command {

@@ -14,10 +14,6 @@ import (
 	"github.com/agentcli/agent/agent/runview"
 )
 
-// maxStdin bounds what is read from standard input as a whole prompt or
-// reply: a pipe from /dev/zero must not eat the memory.
-const maxStdin = 16 << 20
-
 // runOptions are the flags and inputs of `agent run`.
 type runOptions struct {
 	io *streams
@@ -144,14 +140,11 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
 		}
-		b, err := io.ReadAll(io.LimitReader(o.io.In, maxStdin+1))
-		if err == nil && len(b) > maxStdin {
-			return usageErrorf("the prompt on standard input is over %d MiB; give the model a file to read instead", maxStdin>>20)
-		}
+		p, err := runview.ReadPrompt(o.io.In)
 		if err != nil {
-			return fmt.Errorf("read prompt from standard input: %w", err)
+			return err
 		}
-		o.prompt = string(b)
+		o.prompt = p
 	}
 	if strings.TrimSpace(o.prompt) == "" {
 		return usageErrorf("the prompt is empty")

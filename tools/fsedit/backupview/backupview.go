@@ -77,6 +77,19 @@ func JSON(w io.Writer, sets []backup.ChangeSet) error {
 	return enc.Encode(out)
 }
 
+// ListJSON prints the change sets of the project at root as JSON.
+func ListJSON(w io.Writer, root *fsedit.Root) error {
+	st, err := root.Backups()
+	if err != nil {
+		return err
+	}
+	sets, err := st.List()
+	if err != nil {
+		return err
+	}
+	return JSON(w, sets)
+}
+
 // ChangeSets prints the project's change sets as a table, oldest first.
 func ChangeSets(w io.Writer, root *fsedit.Root) error {
 	st, err := root.Backups()
