@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"os"
+	"slices"
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
@@ -52,4 +53,30 @@ func AddMCPTools(ctx context.Context, cfg config.Config, root string, progs *pro
 		warn(n)
 	}
 	return mcptool.AddTools(ctx, reg, specs, MCPOptions(cfg, progs, version), warn), nil
+}
+
+// MCPUntrusted are the project's servers left out until the project is
+// trusted (none once it is), and notes without the lines that say so of
+// them: agent mcp list shows them as rows of their own.
+func MCPUntrusted(cfg config.Config, env map[string]string, root string, notes []string) ([]config.NamedMCPServer, []string) {
+	var pending []config.NamedMCPServer
+	if !cfg.ProjectTrusted {
+		pending = config.UntrustedServers(env, root)
+		for _, p := range pending {
+			notes = slices.DeleteFunc(notes, func(n string) bool { return n == config.UntrustedMCPNote(p.Name) })
+		}
+	}
+	return pending, notes
+}
+
+// MCPWritten is what each configured server runs or is sent, as written
+// (${VAR} by name; the specs hold the values), by server name.
+func MCPWritten(cfg config.Config, root string) map[string]config.MCPServer {
+	written := map[string]config.MCPServer{}
+	if all, _, err := cfg.MCPServers(root, cfg.ProjectTrusted); err == nil {
+		for _, s := range all {
+			written[s.Name] = s.MCPServer
+		}
+	}
+	return written
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent/catalogview"
-	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/mcptool"
 )
@@ -49,22 +47,8 @@ approval; "auto" one your own config lists as read_only.`,
 			if err != nil {
 				return err
 			}
-			var pending []config.NamedMCPServer
-			if !cfg.ProjectTrusted {
-				pending = config.UntrustedServers(d.environ(), root)
-				// Listed as rows of their own: no note for them too.
-				for _, p := range pending {
-					notes = slices.DeleteFunc(notes, func(n string) bool { return n == config.UntrustedMCPNote(p.Name) })
-				}
-			}
-			// What each server runs or is sent, as written (${VAR} by
-			// name): the specs hold the values.
-			written := map[string]config.MCPServer{}
-			if all, _, err := cfg.MCPServers(root, cfg.ProjectTrusted); err == nil {
-				for _, s := range all {
-					written[s.Name] = s.MCPServer
-				}
-			}
+			pending, notes := conversation.MCPUntrusted(cfg, d.environ(), root, notes)
+			written := conversation.MCPWritten(cfg, root)
 			c, servers := mcptool.Discover(cmd.Context(), specs, conversation.MCPOptions(cfg, progs, version))
 			defer c.Close()
 			return catalogview.MCPList(d.io.Out, specs, written, servers, pending, notes)
