@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -192,22 +190,7 @@ func editText(d *factory, start string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp("", "agent-note-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "note.md")
-	if err := os.WriteFile(path, []byte(start), 0o600); err != nil {
-		return "", err
-	}
-	cmd := exec.Command(editor[0], append(editor[1:], path)...)
-	cmd.Env = progs.Environ(os.Environ()) // what it runs is not the project's
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("editor %s: %w", filepath.Base(editor[0]), err)
-	}
-	data, err := os.ReadFile(path)
+	data, err := notesview.Edit(editor, progs.Environ(os.Environ()), start)
 	if err != nil {
 		return "", err
 	}
