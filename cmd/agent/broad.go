@@ -4,29 +4,16 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/runview"
 )
 
-// broadFolder names root when it is the home folder or /, where every
-// readable file would be open to the model; "" otherwise.
+// broadFolder names root when it is the home folder or / (see
+// conversation.BroadFolder); "" otherwise.
 func (f *factory) broadFolder(root string) string {
-	if filepath.Clean(root) == string(filepath.Separator) {
-		return "the root folder"
-	}
-	home := f.environ()["HOME"]
-	if home == "" {
-		return ""
-	}
-	a, errA := os.Stat(root)
-	b, errB := os.Stat(home)
-	if errA == nil && errB == nil && os.SameFile(a, b) {
-		return "your home folder"
-	}
-	return ""
+	return conversation.BroadFolder(root, f.environ()["HOME"])
 }
 
 // confirmBroadFolder asks on the terminal before working in the home
