@@ -35,3 +35,24 @@ func AskTrust(ctx context.Context, in io.Reader, out io.Writer, root string, set
 	}
 	return false, nil
 }
+
+// SayIgnored tells on w the settings a project's file set that only the
+// person's own config file may set.
+func SayIgnored(w io.Writer, ignored []config.Ignored) {
+	for _, ig := range ignored {
+		if ig.UserOnly {
+			fmt.Fprintf(w, "agent: ignoring %s in %s: only your own config file may set it\n", termtext.Escape(ig.Key), termtext.Escape(ig.File))
+		}
+	}
+}
+
+// SayUntrusted tells on w the project's settings ignored because it is
+// not trusted, and how to trust it.
+func SayUntrusted(w io.Writer, pending []config.PendingSetting) {
+	var names []string
+	for _, p := range pending {
+		names = append(names, p.Name)
+	}
+	fmt.Fprintf(w, "agent: the project is not trusted, so these of its settings are ignored: %s (trust it with --trust, or answer yes when asked on a terminal)\n",
+		termtext.Escape(strings.Join(names, "; ")))
+}

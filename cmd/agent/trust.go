@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/agentcli/agent/agent/config"
 
@@ -21,11 +20,7 @@ import (
 // the project is trusted.
 func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Config) (bool, error) {
 	env := f.environ()
-	for _, ig := range cfg.Ignored {
-		if ig.UserOnly {
-			fmt.Fprintf(f.io.ErrOut, "agent: ignoring %s in %s: only your own config file may set it\n", safeText(ig.Key), safeText(ig.File))
-		}
-	}
+	runview.SayIgnored(f.io.ErrOut, cfg.Ignored)
 	pending := config.PendingTrust(cfg, env, root)
 	if len(pending) == 0 {
 		return false, nil
@@ -46,11 +41,6 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 			return true, nil
 		}
 	}
-	var names []string
-	for _, p := range pending {
-		names = append(names, p.Name)
-	}
-	fmt.Fprintf(f.io.ErrOut, "agent: the project is not trusted, so these of its settings are ignored: %s (trust it with --trust, or answer yes when asked on a terminal)\n",
-		safeText(strings.Join(names, "; ")))
+	runview.SayUntrusted(f.io.ErrOut, pending)
 	return false, nil
 }
