@@ -207,30 +207,14 @@ notes history.`,
 			}
 			metaOnly := len(args) == 1 && c.Mode == notes.Replace && (c.Title != nil || c.Folder != nil || c.Tags != nil)
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
-				old, err := s.Get(ctx, id)
+				text := func(start string) (string, error) { return noteText(d, args[1:], start) }
+				n, changed, err := notesview.Change(ctx, s, id, c, metaOnly, text)
 				if err != nil {
-					return notesview.NotFound(err, id)
+					return err
 				}
-				if !metaOnly {
-					start := old.Content
-					if c.Mode != notes.Replace {
-						start = ""
-					}
-					text, err := noteText(d, args[1:], start)
-					if err != nil {
-						return err
-					}
-					if c.Mode != notes.Replace || text != old.Content {
-						c.Content = &text
-					}
-				}
-				if c.Content == nil && c.Title == nil && c.Folder == nil && c.Tags == nil {
+				if !changed {
 					fmt.Fprintln(d.io.ErrOut, "agent: note: nothing changed")
 					return nil
-				}
-				n, err := s.Update(ctx, id, c)
-				if err != nil {
-					return notesview.NotFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, n)
