@@ -140,15 +140,7 @@ Control characters are shown escaped.`,
 				return err
 			}
 			defer st.Close()
-			c, err := st.Output(j, 0, 2*jobs.LogCap)
-			if err != nil {
-				return fmt.Errorf("read the output of job %d: %w", j.ID, err)
-			}
-			if c.Skipped > 0 {
-				fmt.Fprintf(d.io.ErrOut, "agent: the first %d bytes of the output are no longer kept\n", c.Skipped)
-			}
-			_, err = fmt.Fprint(d.io.Out, safeText(string(c.Text)))
-			return err
+			return jobsview.Output(d.io.Out, d.io.ErrOut, st, j)
 		},
 	}
 }

@@ -105,10 +105,7 @@ agent notes search '"-hosted"'.`,
 					fmt.Fprintln(d.io.ErrOut, "agent: note: "+r.Fallback)
 				}
 				if o.asJSON {
-					for i := range r.Hits {
-						r.Hits[i].Excerpt = notes.Highlight(r.Hits[i].Excerpt, "**", "**")
-					}
-					return printJSON(d, r)
+					return printJSON(d, notesview.Marked(r))
 				}
 				return d.notesView().Search(r, so.AllSpaces)
 			})

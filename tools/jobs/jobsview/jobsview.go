@@ -73,3 +73,18 @@ func JSON(w io.Writer, list []jobs.Job) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
+
+// Output prints what job j of st wrote, as kept (its last part, about
+// 1 MB), control characters escaped, saying on errOut when its start is
+// no longer kept.
+func Output(w, errOut io.Writer, st *jobs.Store, j jobs.Job) error {
+	c, err := st.Output(j, 0, 2*jobs.LogCap)
+	if err != nil {
+		return fmt.Errorf("read the output of job %d: %w", j.ID, err)
+	}
+	if c.Skipped > 0 {
+		fmt.Fprintf(errOut, "agent: the first %d bytes of the output are no longer kept\n", c.Skipped)
+	}
+	_, err = fmt.Fprint(w, termtext.Escape(string(c.Text)))
+	return err
+}

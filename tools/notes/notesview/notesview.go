@@ -75,6 +75,14 @@ func (v View) Search(r notes.SearchResult, allSpaces bool) error {
 	return err
 }
 
+// Marked is r with the matches in its excerpts between ** (for JSON).
+func Marked(r notes.SearchResult) notes.SearchResult {
+	for i := range r.Hits {
+		r.Hits[i].Excerpt = notes.Highlight(r.Hits[i].Excerpt, "**", "**")
+	}
+	return r
+}
+
 // Counts prints folders or tags with their numbers of notes.
 func (v View) Counts(counts []notes.Count) error {
 	var b strings.Builder
