@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -53,6 +51,3 @@ func runDemo(ctx context.Context, d *factory, do *demoOptions) error {
 	return selfcheck.RunDemo(ctx, d.builder(), safeWriter{d.io.Out}, selfcheck.DemoOptions{
 		Live: do.live, Keep: do.keep, Verbose: do.verbose, Provider: do.provider, Model: do.model})
 }
-
-// sortedKeys are m's keys in order.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
