@@ -18,7 +18,7 @@ type ReportError struct {
 // Report is what a parse found, as agent parse prints it in JSON: the
 // calls with their arguments, and the errors with their codes.
 type Report struct {
-	Calls  []ReportCall `json:"calls"`
+	Calls  []ReportCall  `json:"calls"`
 	Errors []ReportError `json:"errors"`
 }
 
