@@ -36,14 +36,10 @@ func AskTrust(ctx context.Context, in io.Reader, out io.Writer, root string, set
 	return false, nil
 }
 
-// SayIgnored tells on w the settings a project's file set that only the
-// person's own config file may set.
-func SayIgnored(w io.Writer, ignored []config.Ignored) {
-	for _, ig := range ignored {
-		if ig.UserOnly {
-			fmt.Fprintf(w, "agent: ignoring %s in %s: only your own config file may set it\n", termtext.Escape(ig.Key), termtext.Escape(ig.File))
-		}
-	}
+// SayIgnored tells on w that setting ig of a project's file is ignored:
+// only the person's own config file may set it.
+func SayIgnored(w io.Writer, ig config.Ignored) {
+	fmt.Fprintf(w, "agent: ignoring %s in %s: only your own config file may set it\n", termtext.Escape(ig.Key), termtext.Escape(ig.File))
 }
 
 // SayUntrusted tells on w the project's settings ignored because it is

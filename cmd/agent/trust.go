@@ -20,7 +20,11 @@ import (
 // the project is trusted.
 func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Config) (bool, error) {
 	env := f.environ()
-	runview.SayIgnored(f.io.ErrOut, cfg.Ignored)
+	for _, ig := range cfg.Ignored {
+		if ig.UserOnly {
+			runview.SayIgnored(f.io.ErrOut, ig)
+		}
+	}
 	pending := config.PendingTrust(cfg, env, root)
 	if len(pending) == 0 {
 		return false, nil
