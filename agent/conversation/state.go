@@ -26,6 +26,10 @@ func (e usageError) Unwrap() []error     { return []error{e.err, ErrUsage} }
 func usage(err error) error              { return usageError{err} }
 func usagef(f string, args ...any) error { return usage(fmt.Errorf(f, args...)) }
 
+// UsageErrorf is an ErrUsage error with the message f formats, for the
+// faces beside cmd/agent (agent tts's, for one) to report bad usage.
+func UsageErrorf(f string, args ...any) error { return usagef(f, args...) }
+
 // openSession starts or resumes the conversation asked for: the session
 // id, the project's last one (continueLast), or a new one.
 func openSession(root, id string, continueLast bool) (*agent.Session, error) {

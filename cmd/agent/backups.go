@@ -1,18 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/fsedit/backupview"
 )
 
 func newBackupsCmd(d *factory) *cobra.Command {
@@ -41,17 +39,9 @@ lost.`,
 			}
 			defer root.Close()
 			if asJSON {
-				st, err := root.Backups()
-				if err != nil {
-					return err
-				}
-				sets, err := st.List()
-				if err != nil {
-					return err
-				}
-				return printBackupsJSON(d, sets)
+				return backupview.ListJSON(d.io.Out, root)
 			}
-			return printChangeSets(d, root)
+			return backupview.ChangeSets(d.io.Out, root)
 		},
 	}
 	cmd.PersistentFlags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
@@ -78,7 +68,7 @@ unless --force is given. The current content is backed up first.`,
 			defer root.Close()
 			if len(args) == 0 {
 				// Without an id, show what there is to choose from.
-				if err := printChangeSets(d, root); err != nil {
+				if err := backupview.ChangeSets(d.io.Out, root); err != nil {
 					return err
 				}
 				fmt.Fprintln(d.io.ErrOut, "usage: agent backups restore ID (an id from the list above, or a unique prefix)")
@@ -188,12 +178,7 @@ func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreRep
 		return err
 	}
 	upgradeStateDir(d, root.Dir())
-	printFiles(d, rep)
-	if kind == "undo" {
-		fmt.Fprintf(d.io.Out, "undid run %s; 'agent redo' puts it back, 'agent undo' goes one run further back\n", rep.Run)
-	} else {
-		fmt.Fprintf(d.io.Out, "redid run %s; 'agent undo' reverts it again\n", rep.Run)
-	}
+	backupview.RunRestored(d.io.Out, kind, rep)
 	told, err := conversation.RecordRestore(root.Dir(), kind, rep)
 	switch {
 	case err != nil:
@@ -202,18 +187,6 @@ func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreRep
 		fmt.Fprintf(d.io.Out, "the model is told when session %s goes on (--continue)\n", rep.Session)
 	}
 	return nil
-}
-
-func printFiles(d *factory, rep fsedit.RestoreReport) {
-	for _, f := range rep.Files {
-		fmt.Fprintf(d.io.Out, "  %-9s %s\n", f.Action, safeText(f.Path))
-	}
-	for _, dir := range rep.FoldersRemoved {
-		fmt.Fprintf(d.io.Out, "  %-9s %s/\n", "removed", safeText(dir))
-	}
-	for _, dir := range rep.FoldersMade {
-		fmt.Fprintf(d.io.Out, "  %-9s %s/\n", "made", safeText(dir))
-	}
 }
 
 // reportRestore prints what a restore of one change set did, or turns its
@@ -233,72 +206,6 @@ func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
 	case err != nil:
 		return err
 	}
-	printFiles(d, rep)
-	if len(rep.Changed()) == 0 {
-		fmt.Fprintf(d.io.Out, "change set %s: the files already are as they were before it\n", rep.ChangeSet)
-		return nil
-	}
-	fmt.Fprintf(d.io.Out, "reverted change set %s; recorded as %s ('agent backups restore %s' puts the changes back)\n", rep.ChangeSet, rep.Recorded, rep.Recorded)
+	backupview.Restored(d.io.Out, rep)
 	return nil
-}
-
-func printBackupsJSON(d *factory, sets []backup.ChangeSet) error {
-	type jsonSet struct {
-		ID      string    `json:"id"`
-		Time    time.Time `json:"time"`
-		Session string    `json:"session,omitempty"`
-		Run     string    `json:"run,omitempty"`
-		Undoes  string    `json:"undoes,omitempty"`
-		UndoRun string    `json:"undo_run,omitempty"`
-		RedoRun string    `json:"redo_run,omitempty"`
-		Files   []string  `json:"files"`
-		Size    int64     `json:"backup_bytes"`
-		// Signed: every entry carries this user's signature (undo
-		// restores only such change sets without --force).
-		Signed  bool           `json:"signed"`
-		Entries []backup.Entry `json:"entries"`
-	}
-	out := make([]jsonSet, len(sets))
-	for i, c := range sets {
-		out[i] = jsonSet{ID: c.ID, Time: c.Time, Session: c.Session, Run: c.Run, Undoes: c.Undoes, UndoRun: c.UndoRun, RedoRun: c.RedoRun, Files: c.Files(), Size: c.Size(), Signed: c.Verified(), Entries: c.Entries}
-	}
-	enc := json.NewEncoder(d.io.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// printChangeSets prints the project's change sets as a table, oldest
-// first.
-func printChangeSets(d *factory, root *fsedit.Root) error {
-	st, err := root.Backups()
-	if err != nil {
-		return err
-	}
-	sets, err := st.List()
-	if err != nil {
-		return err
-	}
-	if len(sets) == 0 {
-		fmt.Fprintln(d.io.Out, "no backups yet")
-		return nil
-	}
-	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTIME\tFILES")
-	for _, c := range sets {
-		files := c.FileSummary(3)
-		switch {
-		case c.UndoRun != "":
-			files += " (undo of run " + c.UndoRun + ")"
-		case c.RedoRun != "":
-			files += " (redo of run " + c.RedoRun + ")"
-		case c.Undoes != "":
-			files += " (restore of " + c.Undoes + ")"
-		}
-		if !c.Verified() {
-			files += " (not signed by your agent: restored only with --force)"
-		}
-		// The manifest is project state, anyone's text: shown, not obeyed.
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", safeText(c.ID), c.Time.Local().Format("2006-01-02 15:04:05"), safeText(files))
-	}
-	return tw.Flush()
 }

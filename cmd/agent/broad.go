@@ -4,27 +4,16 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/runview"
 )
 
-// broadFolder names root when it is the home folder or /, where every
-// readable file would be open to the model; "" otherwise.
+// broadFolder names root when it is the home folder or / (see
+// conversation.BroadFolder); "" otherwise.
 func (f *factory) broadFolder(root string) string {
-	if filepath.Clean(root) == string(filepath.Separator) {
-		return "the root folder"
-	}
-	home := f.environ()["HOME"]
-	if home == "" {
-		return ""
-	}
-	a, errA := os.Stat(root)
-	b, errB := os.Stat(home)
-	if errA == nil && errB == nil && os.SameFile(a, b) {
-		return "your home folder"
-	}
-	return ""
+	return conversation.BroadFolder(root, f.environ()["HOME"])
 }
 
 // confirmBroadFolder asks on the terminal before working in the home
@@ -35,7 +24,7 @@ func (f *factory) confirmBroadFolder(root string) error {
 	if what == "" {
 		return nil
 	}
-	in, out, closeTTY := approvalTerminal(f.io)
+	in, out, closeTTY := runview.ApprovalTerminal(f.io.term())
 	defer closeTTY()
 	if in == nil {
 		return usageErrorf("%s is %s: everything readable there would be open to the model; run in a project folder, or name the folder with --dir to mean it", root, what)

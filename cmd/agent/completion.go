@@ -6,6 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent/config"
+
+	"github.com/agentcli/agent/agent/runview"
 )
 
 // registerCompletions gives the flags with a fixed set of values their
@@ -14,7 +16,7 @@ import (
 // shell asks.
 func registerCompletions(c *cobra.Command, d *factory) {
 	fixed := map[string][]string{
-		"output-format": {formatText, formatJSON, formatStreamJSON},
+		"output-format": {runview.FormatText, runview.FormatJSON, runview.FormatStreamJSON},
 		"approval":      {"ask", "auto", "never"},
 		"reasoning":     {"off", "low", "medium", "high"},
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,21 +39,7 @@ or the variable named by api_key_env) and are shown masked.`,
 			if err != nil && !errors.Is(err, config.ErrNoProvider) {
 				return err
 			}
-			noProvider := err != nil
-			if noProvider {
-				// Showing the configuration is what was asked, and it
-				// worked: the missing provider is said, as a comment
-				// that keeps the output valid TOML, and on stderr.
-				fmt.Fprintf(d.io.Out, "# %s\n\n", strings.ReplaceAll(err.Error(), "\n", "\n# "))
-				fmt.Fprintln(d.io.ErrOut, "agent: note: no model provider is configured; the comment at the top of the output says how to set one")
-			}
-			if err := cfg.Write(d.io.Out); err != nil {
-				return err
-			}
-			if noProvider {
-				return nil
-			}
-			return cfg.MissingKey()
+			return config.Show(d.io.Out, d.io.ErrOut, cfg, err)
 		},
 	}
 	f := cmd.Flags()

@@ -2,17 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/selfcheck"
 )
 
@@ -55,51 +47,7 @@ configured provider. With -v the system prompt is shown first and each
 }
 
 func runDemo(ctx context.Context, d *factory, do *demoOptions) error {
-	dir, err := os.MkdirTemp("", "agent-demo-")
-	if err != nil {
-		return fmt.Errorf("create the demo project: %w", err)
-	}
-	if !do.keep {
-		defer os.RemoveAll(dir)
-	}
-	if err := selfcheck.WriteDemoProject(dir); err != nil {
-		return err
-	}
-	co := conversation.Options{
-		Dir: dir,
-		// Nothing is at stake in a temporary project.
-		Policy: agent.PolicyAuto,
-	}
-	if do.live {
-		co.Flags = config.Flags{Provider: do.provider, Model: do.model}
-	} else {
-		co.Model = selfcheck.DemoModel()
-		co.System = "(the scripted model needs no system prompt)"
-	}
-	conv, err := d.builder().New(ctx, co)
-	if err != nil {
-		return err
-	}
-	defer conv.Close()
 	// Everything the demo prints comes from the model or its tools.
-	w := safeWriter{d.io.Out}
-	if err := selfcheck.Demo(ctx, conv, w, do.verbose); err != nil {
-		return err
-	}
-	if do.keep {
-		fmt.Fprintf(w, "\nthe project is kept in %s (session log: %s)\n", dir, relTo(dir, conv.SessionPath()))
-	} else {
-		fmt.Fprintln(w, "\nthe temporary project was removed (keep it with --keep)")
-	}
-	return nil
-}
-
-// sortedKeys are m's keys in order.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-func relTo(base, p string) string {
-	if r, err := filepath.Rel(base, p); err == nil {
-		return r
-	}
-	return p
+	return selfcheck.RunDemo(ctx, d.builder(), safeWriter{d.io.Out}, selfcheck.DemoOptions{
+		Live: do.live, Keep: do.keep, Verbose: do.verbose, Provider: do.provider, Model: do.model})
 }

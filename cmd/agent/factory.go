@@ -12,6 +12,7 @@ import (
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/providers"
+	"github.com/agentcli/agent/agent/ttsview"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
@@ -74,12 +75,12 @@ func (f *factory) builder() *conversation.Builder {
 		BackupKey:   f.backupKey,
 		Programs:    f.programs,
 		Version:     version,
-		Speech:      func(cfg config.Config) tts.Settings { return speechSettings(cfg, f.environ(), "") },
+		Speech:      func(cfg config.Config) tts.Settings { return ttsview.SpeechSettings(cfg, f.environ(), "") },
 		Notes: func(cfg config.Config, root string) notes.Store {
-			return lazyNotes(cfg, root, f.environ())
+			return conversation.LazyNotes(cfg, root, f.environ())
 		},
 		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error) {
-			return addMCPTools(ctx, cfg, root, progs, reg, f.warn)
+			return conversation.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
 		},
 	}
 }

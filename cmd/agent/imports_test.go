@@ -83,24 +83,41 @@ var importRules = map[string]importRule{
 	// a provider (no concrete provider package) and knows no CLI.
 	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
+	// agent run's face prints a run's events, shows its waits, asks on
+	// the terminal and attaches the person's images to the
+	// conversation; like the TUI it builds no provider and knows no
+	// CLI, nor the TUI's kit.
+	"agent/runview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
+		anyVendor: true, banned: notTop},
+	// What the model is offered, shown to a person (agent tools, mcp
+	// list, prompt --stats): the conversation's catalog, no CLI.
+	"agent/catalogview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	// agent tts's face: the speech engines, their settings from the
+	// configuration, no CLI.
+	"agent/ttsview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 
 	// The tools: the tools package, and their own leaves.
-	"tools":                 {project: []string{"internal/..."}},
-	"tools/fsedit":          {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/fsedit/backup":   {project: []string{"internal/..."}},
-	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
-	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/fsedit/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
-	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
-	"tools/gitcommit":       {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
-	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
-	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
-	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
+	"tools":               {project: []string{"internal/..."}},
+	"tools/fsedit":        {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
+	"tools/fsedit/backup": {project: []string{"internal/..."}},
+	// The backups shown to a person: the file tools' reports, no more.
+	"tools/fsedit/backupview": {project: []string{"tools", "tools/fsedit", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
+	"tools/programs":          {}, // decides what runs outside the sandbox: depends on nothing that could widen that
+	"tools/shell":             {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/fsedit/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/shell/cmdline":     {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
+	"tools/web":               {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
+	"tools/gitcommit":         {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
+	"tools/mcptool":           {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
+	"tools/notes":             {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/notes/embedding":   {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
+	"tools/notes/notesview":   {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
+	"tools/notes/notestest":   {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
 	// The jobs know no shell: package shell runs their commands.
 	"tools/jobs": {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	// The jobs shown to a person.
+	"tools/jobs/jobsview": {project: []string{"tools", "tools/jobs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	// The front-matter reader is a leaf: skills and custom commands (the
 	// chat) share it.
 	"tools/frontmatter": {project: []string{"internal/..."}},

@@ -2,20 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/jobs"
+	"github.com/agentcli/agent/tools/jobs/jobsview"
 	"github.com/agentcli/agent/tools/shell"
 )
 
@@ -27,11 +22,7 @@ func openJobs(ctx context.Context, dir string) (*jobs.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(root, jobs.DefaultPath)
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return jobs.Open(ctx, path, filepath.Join(root, jobs.DefaultLogDir))
+	return jobs.OpenProject(ctx, root)
 }
 
 func newJobsCmd(d *factory) *cobra.Command {
@@ -65,73 +56,19 @@ exit code and its command. 'agent jobs output ID' prints a job's output,
 				return err
 			}
 			if asJSON {
-				return printJobsJSON(d, list)
+				return jobsview.JSON(d.io.Out, list)
 			}
 			if len(list) == 0 {
 				fmt.Fprintln(d.io.Out, "no background jobs yet")
 				return nil
 			}
-			now := time.Now()
-			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tSTARTED\tTOOK\tEXIT\tCOMMAND")
-			for _, j := range list {
-				started, took, exit := "-", "-", "-"
-				if !j.Started.IsZero() {
-					started = j.Started.Local().Format("2006-01-02 15:04:05")
-				}
-				if !j.Started.IsZero() && j.Status != jobs.Lost { // a lost job's end is unknown
-					took = j.Took(now).String()
-				}
-				if j.HasExit {
-					exit = strconv.Itoa(j.ExitCode)
-				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", j.ID, j.Status, started, took, exit, safeText(termtext.Clip(termtext.OneLine(j.Label), 60)))
-			}
-			return tw.Flush()
+			return jobsview.Table(d.io.Out, list, time.Now())
 		},
 	}
 	cmd.PersistentFlags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the jobs as JSON")
 	cmd.AddCommand(newJobsStopCmd(d, &dir), newJobsOutputCmd(d, &dir))
 	return cmd
-}
-
-// jobJSON is one job of `agent jobs --json`.
-type jobJSON struct {
-	ID        int64      `json:"id"`
-	Status    string     `json:"status"`
-	Command   string     `json:"command"`
-	Dir       string     `json:"dir"`
-	Attempts  int        `json:"attempts"`
-	Created   time.Time  `json:"created"`
-	Started   *time.Time `json:"started,omitempty"`
-	Finished  *time.Time `json:"finished,omitempty"`
-	ExitCode  *int       `json:"exit_code,omitempty"`
-	Summary   string     `json:"summary,omitempty"`
-	Preview   string     `json:"result_preview,omitempty"`
-	LastError string     `json:"last_error,omitempty"`
-	AgentPID  int        `json:"agent_pid"`
-}
-
-func printJobsJSON(d *factory, list []jobs.Job) error {
-	out := make([]jobJSON, 0, len(list))
-	for _, j := range list {
-		o := jobJSON{ID: j.ID, Status: string(j.Status), Command: j.Label, Dir: j.Dir, Attempts: j.Attempts, Created: j.Created,
-			Summary: j.Summary, Preview: j.Preview, LastError: j.LastError, AgentPID: j.OwnerPID}
-		if !j.Started.IsZero() {
-			o.Started = &j.Started
-		}
-		if !j.Finished.IsZero() {
-			o.Finished = &j.Finished
-		}
-		if j.HasExit {
-			o.ExitCode = &j.ExitCode
-		}
-		out = append(out, o)
-	}
-	enc := json.NewEncoder(d.io.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
 
 // jobArg reads a job id argument and the job it names.
@@ -176,26 +113,7 @@ variable the agent gives each job's processes).`,
 				return err
 			}
 			defer st.Close()
-			if !j.Status.Active() {
-				return fmt.Errorf("job %d is not running: %s", j.ID, safeText(j.State(time.Now())))
-			}
-			p := j.Process()
-			// The row may be anyone's (a cloned project's .agent): only a
-			// live agent's child that carries the job's mark is signalled.
-			if p.PID == 0 || !p.Alive() || p.Parent() != j.OwnerPID || !j.Owner().Alive() || !j.Marks(p.PID) {
-				return fmt.Errorf("job %d has no process of a running agent to stop (it is starting or just ended): try again, or see agent jobs", j.ID)
-			}
-			if err := st.RequestStop(ctx, j.ID); err != nil {
-				return err
-			}
-			shell.StopProcess(p.PID, shell.DefaultGrace)
-			// Its agent records the end: wait for that, a moment.
-			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-				if j, err = st.Get(ctx, j.ID); err != nil || !j.Status.Active() {
-					break
-				}
-			}
-			if err != nil {
+			if j, err = shell.StopJob(ctx, st, j); err != nil {
 				return err
 			}
 			if j.Status.Active() {
@@ -222,15 +140,7 @@ Control characters are shown escaped.`,
 				return err
 			}
 			defer st.Close()
-			c, err := st.Output(j, 0, 2*jobs.LogCap)
-			if err != nil {
-				return fmt.Errorf("read the output of job %d: %w", j.ID, err)
-			}
-			if c.Skipped > 0 {
-				fmt.Fprintf(d.io.ErrOut, "agent: the first %d bytes of the output are no longer kept\n", c.Skipped)
-			}
-			_, err = fmt.Fprint(d.io.Out, safeText(string(c.Text)))
-			return err
+			return jobsview.Output(d.io.Out, d.io.ErrOut, st, j)
 		},
 	}
 }

@@ -1,69 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/internal/termtext"
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/agent/catalogview"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/mcptool"
-	"github.com/agentcli/agent/tools/programs"
 )
-
-// mcpSpecs are the configured MCP servers of the project at root as
-// specs (config.MCPLaunches: a project's servers only once it is trusted,
-// and never with the agent's keys), and notes saying, one line each,
-// which were left out and why. ${PATH} in an entry is progs's trusted
-// PATH, as the server's own PATH is.
-func mcpSpecs(cfg config.Config, root string, progs *programs.Resolver) ([]mcptool.Spec, []string, error) {
-	getenv := func(name string) string {
-		if name == "PATH" {
-			return progs.Path()
-		}
-		return os.Getenv(name)
-	}
-	launches, notes, err := cfg.MCPLaunches(root, getenv, tools.SecretTest(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
-	specs := make([]mcptool.Spec, len(launches))
-	for i, l := range launches {
-		specs[i] = mcptool.Spec(l)
-	}
-	return specs, notes, err
-}
-
-// notStarted marks, in agent mcp list, a project's server that is left
-// out until the project is trusted.
-const notStarted = "(not started: project not trusted; run with --trust or answer the question)"
-
-// mcpOptions are the discovery options of cfg: server programs found by
-// progs, started with its trusted PATH (an interpreter a server's "#!"
-// line looks up is not taken from the project either), and never given
-// the agent's keys.
-func mcpOptions(cfg config.Config, progs *programs.Resolver) mcptool.Options {
-	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Environ: progs.Environ(os.Environ()),
-		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues()}
-}
-
-// addMCPTools discovers the configured servers' tools and adds them to
-// reg, waiting at most the configured limit (servers start in parallel).
-// A server that fails is skipped with one warning line. The returned
-// function stops the servers.
-func addMCPTools(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, warn func(string)) (func() error, error) {
-	specs, notes, err := mcpSpecs(cfg, root, progs)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range notes {
-		warn(n)
-	}
-	return mcptool.AddTools(ctx, reg, specs, mcpOptions(cfg, progs), warn), nil
-}
 
 func (d *factory) warn(msg string) { fmt.Fprintln(d.io.ErrOut, "agent: "+safeText(msg)) }
 
@@ -98,92 +43,17 @@ approval; "auto" one your own config lists as read_only.`,
 				return err
 			}
 			progs := d.programs(root, cfg)
-			specs, notes, err := mcpSpecs(cfg, root, progs)
+			specs, notes, err := conversation.MCPSpecs(cfg, root, progs)
 			if err != nil {
 				return err
 			}
-			var pending []config.NamedMCPServer
-			if !cfg.ProjectTrusted {
-				pending = config.UntrustedServers(d.environ(), root)
-				// Listed as rows of their own: no note for them too.
-				for _, p := range pending {
-					notes = slices.DeleteFunc(notes, func(n string) bool { return n == config.UntrustedMCPNote(p.Name) })
-				}
-			}
-			// What each server runs or is sent, as written (${VAR} by
-			// name): the specs hold the values.
-			written := map[string]config.MCPServer{}
-			if all, _, err := cfg.MCPServers(root, cfg.ProjectTrusted); err == nil {
-				for _, s := range all {
-					written[s.Name] = s.MCPServer
-				}
-			}
-			c, servers := mcptool.Discover(cmd.Context(), specs, mcpOptions(cfg, progs))
+			pending, notes := conversation.MCPUntrusted(cfg, d.environ(), root, notes)
+			written := conversation.MCPWritten(cfg, root)
+			c, servers := mcptool.Discover(cmd.Context(), specs, conversation.MCPOptions(cfg, progs, version))
 			defer c.Close()
-			return printMCPList(d, specs, written, servers, pending, notes)
+			return catalogview.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")
 	return cmd
-}
-
-// printMCPList writes the servers as a table: name, transport, what it
-// runs or where it connects (whole, as written: MCPServer.CommandLine), status,
-// and under each its tools.
-func printMCPList(d *factory, specs []mcptool.Spec, written map[string]config.MCPServer, servers []mcptool.Server, pending []config.NamedMCPServer, notes []string) error {
-	byName := map[string]mcptool.Server{}
-	for _, s := range servers {
-		byName[s.Name] = s
-	}
-	tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-	if len(specs) == 0 && len(pending) == 0 && len(notes) == 0 {
-		fmt.Fprintln(d.io.Out, "No MCP servers configured: add [mcp.servers.NAME] to config.toml, or an .mcp.json to the project.")
-	}
-	for _, sp := range specs {
-		s := byName[sp.Name]
-		kind := "stdio"
-		if sp.URL != "" {
-			kind = "http"
-		}
-		where := written[sp.Name].CommandLine()
-		status := fmt.Sprintf("ok, %d tools", len(s.Tools))
-		if s.Err != nil {
-			status = "failed: " + s.Err.Error()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(sp.Name), kind, tableCell(where), safeText(status))
-		for _, t := range s.Tools {
-			def := t.Definition()
-			approval := "ask"
-			if !def.Writes {
-				approval = "auto"
-			}
-			desc := strings.TrimPrefix(def.Description, "(MCP server "+sp.Name+") ")
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", def.Name, approval, paramSummary(def), safeText(firstSentence(desc)))
-		}
-		for _, sk := range s.Skipped {
-			fmt.Fprintf(tw, "  skipped\t\t\t%s\n", safeText(sk))
-		}
-	}
-	for _, p := range pending {
-		kind := "stdio"
-		if p.URL != "" {
-			kind = "http"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(p.Name), kind, tableCell(p.CommandLine()), notStarted)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, n := range notes {
-		fmt.Fprintln(d.io.Out, safeText(n))
-	}
-	return nil
-}
-
-// tableCell is text made safe for one cell of the list: escaped for the
-// terminal, long blanks counted, and the line breaks and tabs inside it
-// (a quoted argument may hold them) shown as ⏎ and ⇥, which would
-// otherwise break the table's rows and columns.
-func tableCell(s string) string {
-	return strings.NewReplacer("\n", "⏎", "\t", "⇥").Replace(safeText(termtext.ShowBlanks(s)))
 }

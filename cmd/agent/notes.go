@@ -2,15 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notesview"
 )
 
 // notesOptions are the flags every notes subcommand shares, and what
@@ -67,14 +67,8 @@ func (o *notesOptions) withStore(cmd *cobra.Command, d *factory, fn func(ctx con
 	if err == nil {
 		return nil
 	}
-	code := "NOTES_FAILED"
-	switch {
-	case errors.Is(err, notes.ErrEmbedding):
-		code = notes.CodeEmbedding
-	case errors.Is(err, notes.ErrNotFound):
-		code = notes.CodeNotFound
-	case errors.Is(err, notes.ErrInvalid):
-		code = "TOOL_SCHEMA_INVALID"
+	code := notesview.ErrorCode(err)
+	if code == "TOOL_SCHEMA_INVALID" {
 		err = usageError{err}
 	}
 	if o.asJSON {
@@ -96,7 +90,7 @@ func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.
 }
 
 // open opens the store the flags and the config name: --db's SQLite
-// file, else as configured (openNotes), with --space for notes.space.
+// file, else as configured (conversation.OpenNotes), with --space for notes.space.
 func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error) {
 	root, err := projectFolder(o.dir)
 	if err != nil {
@@ -107,7 +101,7 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 		return nil, err
 	}
 	env := d.environ()
-	if o.emb, err = notesEmbedder(cfg, env); err != nil {
+	if o.emb, err = conversation.NotesEmbedder(cfg, env); err != nil {
 		return nil, err
 	}
 	if o.space != "" {
@@ -116,15 +110,11 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 	if o.db != "" {
 		return notes.OpenSQLite(ctx, o.db, notes.Options{Embedder: o.emb})
 	}
-	return openNotes(ctx, cfg, root, env)
+	return conversation.OpenNotes(ctx, cfg, root, env)
 }
 
-func printJSON(d *factory, v any) error {
-	enc := json.NewEncoder(d.io.Out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+// printJSON prints v as indented JSON on the command's output.
+func printJSON(d *factory, v any) error { return notesview.JSON(d.io.Out, v) }
 
 // noteIDArg reads a note id argument.
 func noteIDArg(s string) (int64, error) {
@@ -134,22 +124,6 @@ func noteIDArg(s string) (int64, error) {
 	}
 	return id, nil
 }
-
-// notFound names the missing note in a store's ErrNotFound.
-func notFound(err error, id int64) error {
-	if errors.Is(err, notes.ErrNotFound) {
-		return noteNotFound(id)
-	}
-	return err
-}
-
-// noteNotFound is a missing note, in the user's words.
-type noteNotFound int64
-
-func (n noteNotFound) Error() string {
-	return fmt.Sprintf("no note with id %d; agent notes list shows the ids", int64(n))
-}
-func (n noteNotFound) Unwrap() error { return notes.ErrNotFound }
 
 func newNotesAddCmd(d *factory, o *notesOptions) *cobra.Command {
 	var title, folder, tags string
@@ -233,30 +207,14 @@ notes history.`,
 			}
 			metaOnly := len(args) == 1 && c.Mode == notes.Replace && (c.Title != nil || c.Folder != nil || c.Tags != nil)
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
-				old, err := s.Get(ctx, id)
+				text := func(start string) (string, error) { return noteText(d, args[1:], start) }
+				n, changed, err := notesview.Change(ctx, s, id, c, metaOnly, text)
 				if err != nil {
-					return notFound(err, id)
+					return err
 				}
-				if !metaOnly {
-					start := old.Content
-					if c.Mode != notes.Replace {
-						start = ""
-					}
-					text, err := noteText(d, args[1:], start)
-					if err != nil {
-						return err
-					}
-					if c.Mode != notes.Replace || text != old.Content {
-						c.Content = &text
-					}
-				}
-				if c.Content == nil && c.Title == nil && c.Folder == nil && c.Tags == nil {
+				if !changed {
 					fmt.Fprintln(d.io.ErrOut, "agent: note: nothing changed")
 					return nil
-				}
-				n, err := s.Update(ctx, id, c)
-				if err != nil {
-					return notFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, n)
@@ -288,7 +246,7 @@ func newNotesRmCmd(d *factory, o *notesOptions) *cobra.Command {
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
 				n, err := s.Delete(ctx, id)
 				if err != nil {
-					return notFound(err, id)
+					return notesview.NotFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, map[string]any{"deleted": n})

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notesview"
 )
 
 func newNotesImportCmd(d *factory, o *notesOptions) *cobra.Command {
@@ -54,7 +55,7 @@ with [notes.embeddings], run agent notes reindex afterwards.`,
 				return usageErrorf("nothing to import: no Markdown files or JSON lines in %s", strings.Join(args, ", "))
 			}
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
-				bar := newProgress(d, "importing")
+				bar := notesview.Progress(d.io.ErrOut, d.io.stderrTTY, "importing")
 				start := time.Now()
 				done, err := notes.ImportAll(ctx, s, all, bar)
 				if err != nil {

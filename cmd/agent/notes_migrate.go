@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notesview"
 )
 
 func newNotesReindexCmd(d *factory, o *notesOptions) *cobra.Command {
@@ -31,7 +31,7 @@ again, and goes on where it stopped.`,
 				if !ok {
 					return errors.New("this notes store keeps no vectors")
 				}
-				done, err := notes.Reindex(ctx, ix, o.emb, newProgress(d, "embedding"))
+				done, err := notes.Reindex(ctx, ix, o.emb, notesview.Progress(d.io.ErrOut, d.io.stderrTTY, "embedding"))
 				if err != nil {
 					return fmt.Errorf("embedded %d notes, then: %w", done, err)
 				}
@@ -101,23 +101,4 @@ notes.database_url in your config to use the database from then on.`,
 	}
 	cmd.Flags().StringVar(&to, "to", "", "the PostgreSQL database: a postgres:// URL or key=value settings")
 	return cmd
-}
-
-// newProgress returns a progress callback that draws a bar on a terminal
-// (standard error) and says nothing elsewhere.
-func newProgress(d *factory, what string) func(done, total int) {
-	if !d.io.stderrTTY {
-		return func(int, int) {}
-	}
-	return func(done, total int) {
-		const width = 30
-		filled := width
-		if total > 0 {
-			filled = min(width, done*width/total)
-		}
-		fmt.Fprintf(d.io.ErrOut, "\r%s [%s%s] %d/%d notes", what, strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, total)
-		if done >= total {
-			fmt.Fprintln(d.io.ErrOut)
-		}
-	}
 }

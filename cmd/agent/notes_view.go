@@ -5,15 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/notes/notesview"
 )
 
 func newNotesListCmd(d *factory, o *notesOptions) *cobra.Command {
@@ -31,18 +28,7 @@ func newNotesListCmd(d *factory, o *notesOptions) *cobra.Command {
 				if o.asJSON {
 					return printJSON(d, p)
 				}
-				tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tUPDATED\tFOLDER\tTAGS\tTITLE")
-				for _, n := range p.Notes {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", n.ID, n.UpdatedAt.Format(notes.TimeFormat), d.show(n.Folder), d.show(strings.Join(n.Tags, ",")), d.show(n.Title))
-				}
-				if err := tw.Flush(); err != nil {
-					return err
-				}
-				if shown := lo.Offset + len(p.Notes); shown < p.Total {
-					fmt.Fprintf(d.io.ErrOut, "agent: note: %d of %d notes shown; --offset %d shows more\n", len(p.Notes), p.Total, shown)
-				}
-				return nil
+				return d.notesView().List(p, lo.Offset)
 			})
 		},
 	}
@@ -67,19 +53,12 @@ func newNotesShowCmd(d *factory, o *notesOptions) *cobra.Command {
 			return o.withStore(cmd, d, func(ctx context.Context, s notes.Store) error {
 				n, err := s.Get(ctx, id)
 				if err != nil {
-					return notFound(err, id)
+					return notesview.NotFound(err, id)
 				}
 				if o.asJSON {
 					return printJSON(d, n)
 				}
-				fmt.Fprintf(d.io.Out, "# %s\nid %d · %s · tags: %s · created %s · updated %s\n\n", d.show(n.Title), n.ID, d.show(n.Folder),
-					d.show(strings.Join(n.Tags, ", ")), n.CreatedAt.Format(notes.TimeFormat), n.UpdatedAt.Format(notes.TimeFormat))
-				body := d.show(n.Content)
-				if body != "" && !strings.HasSuffix(body, "\n") {
-					body += "\n"
-				}
-				_, err = io.WriteString(d.io.Out, body)
-				return err
+				return d.notesView().Note(n)
 			})
 		},
 	}
@@ -126,31 +105,9 @@ agent notes search '"-hosted"'.`,
 					fmt.Fprintln(d.io.ErrOut, "agent: note: "+r.Fallback)
 				}
 				if o.asJSON {
-					for i := range r.Hits {
-						r.Hits[i].Excerpt = notes.Highlight(r.Hits[i].Excerpt, "**", "**")
-					}
-					return printJSON(d, r)
+					return printJSON(d, notesview.Marked(r))
 				}
-				var b strings.Builder
-				for _, h := range r.Hits {
-					n := h.Note
-					fmt.Fprintf(&b, "%d  %s  %s", n.ID, d.bold(d.show(n.Title)), d.show(n.Folder))
-					if len(n.Tags) > 0 {
-						b.WriteString("  " + d.show(strings.Join(n.Tags, ",")))
-					}
-					if so.AllSpaces && n.Space != "" {
-						b.WriteString("  space " + d.show(n.Space))
-					}
-					if h.Match == "meaning" {
-						b.WriteString("  (by meaning)")
-					}
-					b.WriteString("\n    " + d.excerpt(h.Excerpt) + "\n")
-				}
-				if len(r.Hits) == 0 {
-					fmt.Fprintln(d.io.ErrOut, "agent: note: no notes match")
-				}
-				_, err = io.WriteString(d.io.Out, b.String())
-				return err
+				return d.notesView().Search(r, so.AllSpaces)
 			})
 		},
 	}
@@ -182,41 +139,15 @@ func newNotesCountsCmd(d *factory, o *notesOptions, what string) *cobra.Command 
 				if o.asJSON {
 					return printJSON(d, counts)
 				}
-				var b strings.Builder
-				for _, c := range counts {
-					fmt.Fprintf(&b, "%6d  %s\n", c.Notes, d.show(c.Name))
-				}
-				_, err = io.WriteString(d.io.Out, b.String())
-				return err
+				return d.notesView().Counts(counts)
 			})
 		},
 	}
 }
 
-// show makes note text safe for a terminal (controls shown escaped), and
-// plain text for a pipe or a file (controls removed).
-func (d *factory) show(s string) string {
-	if d.io.stdoutTTY {
-		return safeText(s)
-	}
-	return termtext.Strip(s)
-}
-
-func (d *factory) bold(s string) string {
-	if d.io.stdoutTTY {
-		return "\x1b[1m" + s + "\x1b[0m"
-	}
-	return s
-}
-
-// excerpt shows a search excerpt on one line, the matches highlighted on
-// a terminal and between ** elsewhere.
-func (d *factory) excerpt(ex string) string {
-	open, end := "**", "**"
-	if d.io.stdoutTTY {
-		open, end = "\x1b[1;33m", "\x1b[0m"
-	}
-	return notes.HighlightShown(termtext.OneLine(ex), open, end, d.show)
+// notesView shows notes on the command's standard output.
+func (d *factory) notesView() notesview.View {
+	return notesview.View{Out: d.io.Out, ErrOut: d.io.ErrOut, TTY: d.io.stdoutTTY}
 }
 
 // noteText is a note's text: the arguments, else standard input, else
@@ -256,22 +187,7 @@ func editText(d *factory, start string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := os.MkdirTemp("", "agent-note-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "note.md")
-	if err := os.WriteFile(path, []byte(start), 0o600); err != nil {
-		return "", err
-	}
-	cmd := exec.Command(editor[0], append(editor[1:], path)...)
-	cmd.Env = progs.Environ(os.Environ()) // what it runs is not the project's
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("editor %s: %w", filepath.Base(editor[0]), err)
-	}
-	data, err := os.ReadFile(path)
+	data, err := notesview.Edit(editor, progs.Environ(os.Environ()), start)
 	if err != nil {
 		return "", err
 	}

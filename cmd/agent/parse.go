@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/runview"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/spf13/cobra"
 )
@@ -28,12 +29,12 @@ run for a given reply, without running anything.`,
 				// Waiting on the keyboard looks like a hang.
 				return usageErrorf("parse reads a model reply on standard input: pipe one in, e.g. agent parse < reply.txt")
 			}
-			in, err := io.ReadAll(io.LimitReader(d.io.In, maxStdin+1))
+			in, err := io.ReadAll(io.LimitReader(d.io.In, runview.MaxStdin+1))
 			if err != nil {
 				return fmt.Errorf("read standard input: %w", err)
 			}
-			if len(in) > maxStdin {
-				return usageErrorf("standard input is over %d MiB; a model reply is far smaller", maxStdin>>20)
+			if len(in) > runview.MaxStdin {
+				return usageErrorf("standard input is over %d MiB; a model reply is far smaller", runview.MaxStdin>>20)
 			}
 			// The built-in catalog with default settings: what the
 			// scanner needs is the tools' parameter names, and a
@@ -46,36 +47,7 @@ run for a given reply, without running anything.`,
 			calls, errs := xmlcall.Parse(string(in), set.Registry().ParamNames)
 			enc := json.NewEncoder(d.io.Out)
 			enc.SetEscapeHTML(false)
-			return enc.Encode(parseOutput(calls, errs))
+			return enc.Encode(xmlcall.NewReport(calls, errs))
 		},
 	}
-}
-
-type parsedCall struct {
-	Name   string            `json:"name"`
-	ID     string            `json:"id"`
-	Params map[string]string `json:"params"`
-}
-
-type parseError struct {
-	Code    string `json:"code"`
-	Name    string `json:"name,omitempty"`
-	ID      string `json:"id,omitempty"`
-	Message string `json:"message"`
-}
-
-type parseResult struct {
-	Calls  []parsedCall `json:"calls"`
-	Errors []parseError `json:"errors"`
-}
-
-func parseOutput(calls []xmlcall.Call, errs []*xmlcall.Error) parseResult {
-	out := parseResult{Calls: []parsedCall{}, Errors: []parseError{}}
-	for _, c := range calls {
-		out.Calls = append(out.Calls, parsedCall{Name: c.Name, ID: c.ID, Params: c.Args()})
-	}
-	for _, e := range errs {
-		out.Errors = append(out.Errors, parseError{Code: e.Code, Name: e.Name, ID: e.ID, Message: e.Message})
-	}
-	return out
 }

@@ -1,27 +1,18 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/agent/runview"
 )
-
-// maxStdin bounds what is read from standard input as a whole prompt or
-// reply: a pipe from /dev/zero must not eat the memory.
-const maxStdin = 16 << 20
 
 // runOptions are the flags and inputs of `agent run`.
 type runOptions struct {
@@ -29,12 +20,8 @@ type runOptions struct {
 
 	prompt string
 	// readPipe says standard input is read beside a prompt argument
-	// (readPiped); piped is that text, pipedCut how many bytes of it
-	// were left out; it joins the prompt once the context budget is
-	// known (withPiped).
+	// (runview.Request).
 	readPipe      bool
-	piped         string
-	pipedCut      int64
 	outputFormat  string
 	provider      string
 	model         string
@@ -45,7 +32,7 @@ type runOptions struct {
 	yes           bool
 	approval      string
 	reasoning     string
-	images        []string // --image files (run_images.go)
+	images        []string // --image files (runview.AttachImages)
 }
 
 func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
@@ -80,12 +67,12 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
   agent run --image shot.png "what is wrong with this layout?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.complete(cmd, args); err != nil {
-				if o.outputFormat == formatJSON || o.outputFormat == formatStreamJSON {
+				if o.outputFormat == runview.FormatJSON || o.outputFormat == runview.FormatStreamJSON {
 					// A script that asked for JSON gets it for bad
 					// usage too: the error, and no answer.
-					p := newRunPrinter(o.outputFormat, o.io)
-					p.event(agent.Event{Type: agent.EventError, Err: err})
-					_ = p.finish(nil, err)
+					p := runview.NewPrinter(o.outputFormat, o.io.term())
+					p.Event(agent.Event{Type: agent.EventError, Err: err})
+					_ = p.Finish(nil, err)
 				}
 				return err
 			}
@@ -96,10 +83,10 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.outputFormat, "output-format", formatText, "text, json or stream-json")
+	f.StringVar(&o.outputFormat, "output-format", runview.FormatText, "text, json or stream-json")
 	conversationFlags(cmd, o, "for this request")
 	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
-	f.StringArrayVar(&o.images, "image", nil, imageFlagHelp) // images: run_images.go
+	f.StringArrayVar(&o.images, "image", nil, runview.ImageFlagHelp)
 	return cmd
 }
 
@@ -121,7 +108,7 @@ func conversationFlags(cmd *cobra.Command, o *runOptions, per string) {
 // complete checks the flags and reads the prompt.
 func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	switch o.outputFormat {
-	case formatText, formatJSON, formatStreamJSON:
+	case runview.FormatText, runview.FormatJSON, runview.FormatStreamJSON:
 	default:
 		return usageErrorf("--output-format must be text, json or stream-json, not %q", o.outputFormat)
 	}
@@ -153,14 +140,11 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
 		}
-		b, err := io.ReadAll(io.LimitReader(o.io.In, maxStdin+1))
-		if err == nil && len(b) > maxStdin {
-			return usageErrorf("the prompt on standard input is over %d MiB; give the model a file to read instead", maxStdin>>20)
-		}
+		p, err := runview.ReadPrompt(o.io.In)
 		if err != nil {
-			return fmt.Errorf("read prompt from standard input: %w", err)
+			return err
 		}
-		o.prompt = string(b)
+		o.prompt = p
 	}
 	if strings.TrimSpace(o.prompt) == "" {
 		return usageErrorf("the prompt is empty")
@@ -178,14 +162,14 @@ func (o *runOptions) policy() agent.Policy {
 }
 
 func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
-	p := newRunPrinter(o.outputFormat, o.io)
+	p := runview.NewPrinter(o.outputFormat, o.io.term())
 	started := false
 	defer func() {
 		// A failure before the loop started still gives a script its
 		// JSON: the error, and no answer.
 		if err != nil && !started {
-			p.event(agent.Event{Type: agent.EventError, Err: err})
-			_ = p.finish(nil, err)
+			p.Event(agent.Event{Type: agent.EventError, Err: err})
+			_ = p.Finish(nil, err)
 		}
 	}()
 	root, err := d.workFolder(o.dir)
@@ -198,83 +182,19 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		return err
 	}
 	defer conv.Close()
-	if err := attachImages(ctx, conv, o.images); err != nil { // images: run_images.go
+	if err := runview.AttachImages(ctx, conv, o.images); err != nil {
 		return err
 	}
-	if o.readPipe {
-		notice := cmp.Or(d.stdinNotice, stdinNotice)
-		w := pipeWait{notice: notice, timeout: time.Duration(conv.Config().StdinTimeout), errOut: o.io.ErrOut}
-		if o.piped, o.pipedCut, err = readPiped(ctx, o.io.In, w, pipedLimit); err != nil {
-			if ctx.Err() != nil {
-				return exitError{code: exitInterrupted, err: errInterrupted}
-			}
-			return err
+	var out *agent.Outcome
+	var runErr error
+	req := runview.Request{Prompt: o.prompt, ReadPipe: o.readPipe, Notice: d.stdinNotice}
+	if out, runErr, started = runview.Run(ctx, conv, p, o.io.term(), req); !started {
+		if errors.Is(runErr, runview.ErrInterrupted) {
+			return exitError{code: exitInterrupted, err: errInterrupted}
 		}
-	}
-	if o.piped != "" || o.pipedCut > 0 {
-		var note string
-		if o.prompt, note = conv.WithPiped(o.prompt, o.piped, o.pipedCut); note != "" {
-			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", note)
-		}
-	}
-	const noOne = "tell the user to rerun the command with --yes to allow writes"
-	conv.SetAsker(nil, noOne)
-	// Ask only when someone can answer, on the terminal itself.
-	if conv.Policy() == agent.PolicyAsk {
-		if in, out, closeTTY := approvalTerminal(o.io); in != nil {
-			defer closeTTY()
-			conv.SetAsker(&terminalAsker{in: in, out: out, color: colorOn(o.io)}, noOne)
-		}
-	}
-
-	if tp, ok := p.(*textPrinter); ok {
-		// Waits for the model are shown on stderr (text output only).
-		tp.spin = newSpinner(o.io, conv.Model().Name())
-		conv.SetModel(waitingModel{Model: conv.Model(), spin: tp.spin})
-		defer tp.spin.stop()
-	}
-
-	started = true
-	// After Ctrl+C the failure is the interruption, whatever the SDK
-	// made of the cancelled request.
-	emit := func(ev agent.Event) {
-		if ev.Type == agent.EventError && ctx.Err() != nil {
-			ev.Err = errInterrupted
-		}
-		p.event(ev)
-	}
-	runStart := time.Now()
-	out, runErr := conv.Run(ctx, o.prompt, emit)
-	if runErr != nil && out != nil {
-		// Failed before the model's first reply: no session is left
-		// behind (nor named in the summary).
-		if gone, err := conv.DiscardUnanswered(); gone {
-			out.SessionID = ""
-		} else if err != nil {
-			fmt.Fprintf(o.io.ErrOut, "agent: %s\n", safeText(err.Error()))
-		}
-	}
-	if out != nil {
-		p.summarize(summarize(out, backupEntries(conv.Root()), runStart))
-	}
-	if runErr != nil && ctx.Err() != nil {
-		runErr = errInterrupted
-	}
-	if err := p.finish(out, runErr); err != nil && runErr == nil {
-		runErr = fmt.Errorf("write output: %w", err)
+		return runErr
 	}
 	return runExit(ctx, out, runErr, o.io.ErrOut)
-}
-
-// backupEntries reads the project's backup manifest; a manifest that
-// cannot be read leaves the summary to the calls' own reports.
-func backupEntries(root *fsedit.Root) []backup.Entry {
-	st, err := root.Backups()
-	if err != nil {
-		return nil
-	}
-	es, _ := st.Entries()
-	return es
 }
 
 // runExit picks the run's exit: interrupted, failed, refused writes, the
@@ -286,18 +206,7 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 	if runErr != nil && !errors.Is(runErr, agent.ErrMaxIterations) {
 		return runErr
 	}
-	if n, ruled, consent := refusedWrites(out); n > 0 {
-		if consent > 0 {
-			fmt.Fprintf(errOut, "agent: %s refused: only your own yes runs it, which --yes does not give; approve it in the chat, or see git.auto_commit in the README\n", plural(consent, "call was", "calls were"))
-			n -= consent
-		}
-		if n > ruled {
-			them := map[bool]string{true: "it", false: "them"}[n-ruled == 1]
-			fmt.Fprintf(errOut, "agent: %s refused: nobody could approve %s; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"), them)
-		}
-		if ruled > 0 {
-			fmt.Fprintf(errOut, "agent: %s refused by your permissions.deny rules (agent config shows them)\n", plural(ruled, "write was", "writes were"))
-		}
+	if runview.SayRefused(errOut, out) {
 		return exitError{code: exitRefused}
 	}
 	if runErr != nil {
@@ -308,40 +217,4 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 }
 
 // errInterrupted is how a cancelled run is reported.
-var errInterrupted = errors.New("interrupted")
-
-// refusedWrites counts the calls the approval policy refused, and of
-// those the ones a deny rule refused and the ones only a person may
-// approve (consent); a person's "n" is not counted.
-func refusedWrites(out *agent.Outcome) (n, ruled, consent int) {
-	if out == nil {
-		return 0, 0, 0
-	}
-	for _, c := range out.Calls {
-		if c.ByPolicy && c.Result.Code == tools.CodePolicyDenied {
-			n++
-			switch {
-			case c.Rule != "":
-				ruled++
-			case c.DecidedBy == "consent":
-				consent++
-			}
-		}
-	}
-	return n, ruled, consent
-}
-
-// plural words a count: "1 write was", "2 writes were".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// colorOn reports whether questions on the terminal may be coloured:
-// stderr is a terminal and NO_COLOR is not set.
-func colorOn(s *streams) bool {
-	_, noColor := os.LookupEnv("NO_COLOR")
-	return s.stderrTTY && !noColor
-}
+var errInterrupted = runview.ErrInterrupted

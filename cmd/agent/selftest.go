@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -62,19 +61,11 @@ if any check failed.`,
 				return err
 			}
 			defer cleanup()
-			st, err := selfcheck.New(cmd.Context(), d.builder(), dir, d.io.Out)
+			failed, err := selfcheck.Run(cmd.Context(), d.builder(), name, dir, verbose, d.io.Out, run)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			st.Verbose = verbose
-			fmt.Fprintf(d.io.Out, "%s: project %s\n", name, dir)
-			run(cmd.Context(), st)
-			if err := cmd.Context().Err(); err != nil {
-				return err
-			}
-			fmt.Fprintf(d.io.Out, "%d checks: %d passed, %d failed\n", st.Passed()+st.Failed(), st.Passed(), st.Failed())
-			if st.Failed() > 0 {
+			if failed > 0 {
 				return exitError{code: exitFailed}
 			}
 			return nil

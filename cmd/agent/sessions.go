@@ -1,14 +1,10 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"text/tabwriter"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/internal/termtext"
+	"github.com/agentcli/agent/agent/runview"
 )
 
 func newSessionsCmd(d *factory) *cobra.Command {
@@ -33,21 +29,7 @@ last.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				enc := json.NewEncoder(d.io.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(list)
-			}
-			if len(list) == 0 {
-				fmt.Fprintln(d.io.Out, "no sessions yet")
-				return nil
-			}
-			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tTIME\tTURNS\tFIRST PROMPT")
-			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, s.Time.Local().Format("2006-01-02 15:04:05"), s.Turns, safeText(termtext.Clip(termtext.OneLine(s.FirstPrompt), 60)))
-			}
-			return tw.Flush()
+			return runview.Sessions(d.io.Out, list, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")

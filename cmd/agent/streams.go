@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/agentcli/agent/agent/runview"
 )
 
 // streams are the command's standard streams, injected so that commands
@@ -30,4 +32,10 @@ func newStreams() *streams {
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		openTTY:   func() (io.ReadWriteCloser, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) },
 	}
+}
+
+// term is s as agent run's face (package runview) takes it.
+func (s *streams) term() runview.Streams {
+	return runview.Streams{In: s.In, Out: s.Out, ErrOut: s.ErrOut,
+		StdinTTY: s.stdinTTY, StdoutTTY: s.stdoutTTY, StderrTTY: s.stderrTTY, OpenTTY: s.openTTY}
 }

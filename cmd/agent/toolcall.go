@@ -1,17 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"strings"
-	"time"
-
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/xmlcall"
-	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/agent/conversation"
 )
 
 // newToolCallCmd is a hidden command that runs tool calls from the command
@@ -35,7 +27,7 @@ func newToolCallCmd(d *factory) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			calls, err := parseToolCallArgs(args)
+			calls, err := conversation.CallsFromArgs(args)
 			if err != nil {
 				return usageError{err}
 			}
@@ -56,23 +48,9 @@ func newToolCallCmd(d *factory) *cobra.Command {
 					err = serr
 				}
 			}()
-			changeSet := fsedit.NewChangeSetID(time.Now())
-			failed := false
-			for i, c := range calls {
-				c.ID = fmt.Sprint(i + 1)
-				ctx := tools.WithInfo(cmd.Context(), tools.CallInfo{CallID: c.ID, ChangeSet: changeSet})
-				res, err := reg.Call(ctx, c.Name, c.Args())
-				if err != nil {
-					return err
-				}
-				failed = failed || res.IsError()
-				r := agent.CallResult{ID: c.ID, Tool: c.Name, Params: c.Params, Result: res}.Response()
-				if quiet {
-					r.Content = ""
-				}
-				if err := xmlcall.Render(d.io.Out, r); err != nil {
-					return err
-				}
+			failed, err := conversation.RunCalls(cmd.Context(), reg, calls, quiet, d.io.Out)
+			if err != nil {
+				return err
 			}
 			if failed {
 				return exitError{code: exitFailed}
@@ -84,36 +62,4 @@ func newToolCallCmd(d *factory) *cobra.Command {
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "leave the content out of the printed responses")
 	cmd.Flags().StringVar(&state, "state", "", "load and save the file tools' session state (what was read) in this file, to continue across processes")
 	return cmd
-}
-
-func parseToolCallArgs(args []string) ([]xmlcall.Call, error) {
-	var calls []xmlcall.Call
-	start := true
-	for _, a := range args {
-		switch {
-		case a == "+":
-			start = true
-		case start:
-			calls = append(calls, xmlcall.Call{Name: a})
-			start = false
-		default:
-			k, v, ok := strings.Cut(a, "=")
-			if !ok {
-				return nil, fmt.Errorf("argument %q is not key=value", a)
-			}
-			if path, ok := strings.CutPrefix(v, "@"); ok {
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return nil, err
-				}
-				v = string(b)
-			}
-			c := &calls[len(calls)-1]
-			c.Params = append(c.Params, xmlcall.Param{Name: k, Value: v})
-		}
-	}
-	if len(calls) == 0 {
-		return nil, fmt.Errorf("no tool named")
-	}
-	return calls, nil
 }

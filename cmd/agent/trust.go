@@ -2,44 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/internal/termtext"
+
+	"github.com/agentcli/agent/agent/runview"
 )
 
 // A project's settings that could send data or keys elsewhere, or run
 // programs, apply only once the user trusts the project (the trust list
 // is agent/config's): asked here once on a terminal, or given for one
 // process with --trust.
-
-// trustQuestion asks on a terminal whether to trust the project, showing
-// exactly the settings that trusting it would apply, each whole (long
-// blanks counted, see termtext.ShowBlanks).
-func trustQuestion(ctx context.Context, in io.Reader, out io.Writer, root string, settings []config.PendingSetting) (bool, error) {
-	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, or run programs:\n", safeText(root))
-	for _, s := range settings {
-		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(safeText(termtext.ShowBlanks(s.Shown)), "\n", "\n    "))
-	}
-	fmt.Fprint(out, "They apply only if you trust the project. Trust it? [y/N] ")
-	t := &terminalAsker{in: in, out: out}
-	line, err := t.readLine(ctx)
-	if err != nil && line == "" {
-		fmt.Fprintln(out)
-		if errors.Is(err, io.EOF) {
-			return false, nil
-		}
-		return false, err
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
-}
 
 // settleTrust decides whether the project at root is trusted, asking on
 // the terminal when it has settings waiting for trust and nothing has
@@ -49,7 +22,7 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 	env := f.environ()
 	for _, ig := range cfg.Ignored {
 		if ig.UserOnly {
-			fmt.Fprintf(f.io.ErrOut, "agent: ignoring %s in %s: only your own config file may set it\n", safeText(ig.Key), safeText(ig.File))
+			runview.SayIgnored(f.io.ErrOut, ig)
 		}
 	}
 	pending := config.PendingTrust(cfg, env, root)
@@ -59,8 +32,8 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 	if f.trust || config.IsTrusted(env, root) {
 		return true, nil
 	}
-	if in, out, closeTTY := approvalTerminal(f.io); in != nil {
-		yes, err := trustQuestion(ctx, in, out, root, pending)
+	if in, out, closeTTY := runview.ApprovalTerminal(f.io.term()); in != nil {
+		yes, err := runview.AskTrust(ctx, in, out, root, pending)
 		closeTTY()
 		if err != nil {
 			return false, err
@@ -72,11 +45,6 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 			return true, nil
 		}
 	}
-	var names []string
-	for _, p := range pending {
-		names = append(names, p.Name)
-	}
-	fmt.Fprintf(f.io.ErrOut, "agent: the project is not trusted, so these of its settings are ignored: %s (trust it with --trust, or answer yes when asked on a terminal)\n",
-		safeText(strings.Join(names, "; ")))
+	runview.SayUntrusted(f.io.ErrOut, pending)
 	return false, nil
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/internal/atomicfile"
+	"github.com/agentcli/agent/agent/ttsview"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tts"
 	"github.com/spf13/cobra"
@@ -80,37 +76,7 @@ func runTTS(cmd *cobra.Command, d *factory, o ttsOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	sp := speakers[0]
-	bar := newProgressBar(d.io)
-	sp.Progress = bar.update
-	speech, err := sp.Speak(cmd.Context(), text, o.voice)
-	bar.done()
-	var ve *tts.VoiceError
-	switch {
-	case errors.As(err, &ve):
-		return usageErrorf("%v", err)
-	case errors.Is(err, tts.ErrEmptyText):
-		return usageErrorf("the text is empty")
-	case err != nil:
-		return err
-	}
-	pieces := "pieces"
-	if speech.Pieces == 1 {
-		pieces = "piece"
-	}
-	summary := fmt.Sprintf("%.1f s of speech, %d %s, %s voice %s, %s", speech.Duration().Seconds(), speech.Pieces, pieces, speech.Provider, speech.Voice, speech.Format)
-	if o.output == "-" {
-		if _, err := speech.WriteTo(d.io.Out); err != nil {
-			return err
-		}
-		fmt.Fprintln(d.io.ErrOut, summary)
-		return nil
-	}
-	if err := atomicfile.WriteFile(o.output, 0o644, func(w io.Writer) error { _, err := speech.WriteTo(w); return err }); err != nil {
-		return fmt.Errorf("write %s: %w", o.output, err)
-	}
-	fmt.Fprintf(d.io.Out, "wrote %s: %s\n", o.output, summary)
-	return nil
+	return ttsview.Speak(cmd.Context(), speakers[0], text, o.voice, o.output, d.io.Out, d.io.ErrOut, d.io.stderrTTY)
 }
 
 // speechText reads the text from the arguments, --file, or standard input,
@@ -164,7 +130,7 @@ func openSpeakers(cmd *cobra.Command, d *factory, provider string, concurrency i
 	if provider != "" && tts.ProviderName(provider) == "" {
 		return nil, usageErrorf("--provider %s: use gemini or espeak", provider)
 	}
-	s := speechSettings(cfg, d.environ(), provider)
+	s := ttsview.SpeechSettings(cfg, d.environ(), provider)
 	if concurrency > 0 {
 		s.Concurrency = concurrency
 	}
@@ -173,27 +139,6 @@ func openSpeakers(cmd *cobra.Command, d *factory, provider string, concurrency i
 	// Its trusted PATH, and none of the agent's keys.
 	s.Env = progs.Environ(tools.WithoutSecrets(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
 	return tts.Open(cmd.Context(), s)
-}
-
-// speechSettings turns the configuration into the engines' settings:
-// provider (when given) overrides tts.provider, and the configured voice
-// applies only to the configured provider. Gemini's key and address are
-// its own (GEMINI_API_KEY, tts.base_url or GOOGLE_GEMINI_BASE_URL), never
-// the chat provider's.
-func speechSettings(cfg config.Config, env map[string]string, provider string) tts.Settings {
-	key, _ := cfg.TTS.GeminiKey(env)
-	s := tts.Settings{
-		Provider:      cfg.TTS.Provider,
-		Voice:         cfg.TTS.Voice,
-		Concurrency:   cfg.TTS.Concurrency,
-		GeminiKey:     key,
-		GeminiBaseURL: cfg.TTS.BaseURL,
-		GeminiModel:   cfg.TTS.Model,
-	}
-	if provider != "" && tts.ProviderName(provider) != tts.ProviderName(s.Provider) {
-		s.Provider, s.Voice = provider, ""
-	}
-	return s
 }
 
 func newTTSVoicesCmd(d *factory) *cobra.Command {
@@ -211,70 +156,10 @@ func newTTSVoicesCmd(d *factory) *cobra.Command {
 			if provider != "" {
 				speakers = speakers[:1]
 			}
-			type list struct {
-				Provider string      `json:"provider"`
-				Default  string      `json:"default"`
-				Voices   []tts.Voice `json:"voices"`
-			}
-			var lists []list
-			for _, sp := range speakers {
-				voices, err := sp.Engine.Voices(cmd.Context())
-				if err != nil {
-					return err
-				}
-				def, err := sp.Voice(cmd.Context(), "")
-				if err != nil {
-					return err
-				}
-				lists = append(lists, list{sp.Name(), def, voices})
-			}
-			if asJSON {
-				enc := json.NewEncoder(d.io.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(lists)
-			}
-			tw := tabwriter.NewWriter(d.io.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "PROVIDER\tVOICE\tLANGUAGE\tGENDER\tDESCRIPTION")
-			for _, l := range lists {
-				for _, v := range l.Voices {
-					name := v.Name
-					if strings.EqualFold(name, l.Default) {
-						name += " (default)"
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Provider, name, v.Language, v.Gender, v.Description)
-				}
-			}
-			return tw.Flush()
+			return ttsview.Voices(cmd.Context(), d.io.Out, speakers, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&provider, "provider", "", "gemini or espeak (default: every available one)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-// progressBar draws "[#####-----] 3/10" on a terminal's stderr while the
-// pieces of a long text are spoken; it stays silent for one piece and
-// when stderr is not a terminal (a log gets the summary line instead).
-type progressBar struct {
-	w     io.Writer
-	on    bool
-	drawn bool
-}
-
-func newProgressBar(s *streams) *progressBar { return &progressBar{w: s.ErrOut, on: s.stderrTTY} }
-
-func (p *progressBar) update(done, total int) {
-	if !p.on || total < 2 {
-		return
-	}
-	const width = 30
-	n := done * width / total
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d pieces", strings.Repeat("#", n), strings.Repeat("-", width-n), done, total)
-	p.drawn = true
-}
-
-func (p *progressBar) done() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

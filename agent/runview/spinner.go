@@ -1,4 +1,4 @@
-package main
+package runview
 
 import (
 	"context"
@@ -107,9 +107,9 @@ func (s *spinner) clk() clock {
 
 // newSpinner returns the wait indicator for `agent run` text output about
 // the model named "provider/model".
-func newSpinner(s *streams, model string) *spinner {
+func newSpinner(s Streams, model string) *spinner {
 	_, noColor := os.LookupEnv("NO_COLOR")
-	plain := !s.stderrTTY || noColor || os.Getenv("TERM") == "dumb"
+	plain := !s.StderrTTY || noColor || os.Getenv("TERM") == "dumb"
 	if _, m, ok := strings.Cut(model, "/"); ok {
 		model = m
 	}

@@ -1,7 +1,8 @@
-package main
+package runview
 
 import (
 	"fmt"
+	"github.com/agentcli/agent/internal/termtext"
 	"io"
 	"slices"
 	"strings"
@@ -11,9 +12,9 @@ import (
 	"github.com/agentcli/agent/tools/fsedit/backup"
 )
 
-// runSummary is what a run changed and how to take it back: printed on
+// Summary is what a run changed and how to take it back: printed on
 // stderr in text mode, the "summary" field in json.
-type runSummary struct {
+type Summary struct {
 	Created []string `json:"created"`
 	Changed []string `json:"changed"`
 	Deleted []string `json:"deleted"`
@@ -28,11 +29,11 @@ type runSummary struct {
 	Alerts []string `json:"alerts,omitempty"`
 }
 
-// summarize builds the summary of a run that started at started from the
+// Summarize builds the summary of a run that started at started from the
 // backup manifest (the truth about what the file tools wrote) and the
 // calls' Changed paths (what other tools report).
-func summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) runSummary {
-	s := runSummary{Created: []string{}, Changed: []string{}, Deleted: []string{}, ChangeSets: []string{}}
+func Summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) Summary {
+	s := Summary{Created: []string{}, Changed: []string{}, Deleted: []string{}, ChangeSets: []string{}}
 	if out == nil {
 		return s
 	}
@@ -95,7 +96,7 @@ func summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) ru
 
 // print writes the summary for a person, nothing when the run wrote
 // nothing but the session line.
-func (s runSummary) print(w io.Writer) {
+func (s Summary) print(w io.Writer) {
 	var parts []string
 	for _, f := range []struct {
 		what  string
@@ -106,15 +107,15 @@ func (s runSummary) print(w io.Writer) {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(w, "agent: %s\n", safeText(strings.Join(parts, "; ")))
+		fmt.Fprintf(w, "agent: %s\n", termtext.Escape(strings.Join(parts, "; ")))
 	}
 	for _, a := range s.Alerts {
-		fmt.Fprintf(w, "agent: warning: %s\n", safeText(a))
+		fmt.Fprintf(w, "agent: warning: %s\n", termtext.Escape(a))
 	}
 	if len(s.ChangeSets) > 0 {
-		fmt.Fprintf(w, "agent: change set %s; undo with: %s\n", safeText(strings.Join(s.ChangeSets, ", ")), s.Undo)
+		fmt.Fprintf(w, "agent: change set %s; undo with: %s\n", termtext.Escape(strings.Join(s.ChangeSets, ", ")), s.Undo)
 	}
 	if s.SessionID != "" {
-		fmt.Fprintf(w, "agent: session %s (continue with --continue or --session %s)\n", safeText(s.SessionID), safeText(s.SessionID))
+		fmt.Fprintf(w, "agent: session %s (continue with --continue or --session %s)\n", termtext.Escape(s.SessionID), termtext.Escape(s.SessionID))
 	}
 }

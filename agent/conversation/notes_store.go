@@ -1,4 +1,4 @@
-package main
+package conversation
 
 import (
 	"context"
@@ -9,28 +9,28 @@ import (
 	"github.com/agentcli/agent/tools/notes/embedding"
 )
 
-// openNotes opens the project's notes store as configured: PostgreSQL
+// OpenNotes opens the project's notes store as configured: PostgreSQL
 // in the project's space when notes.database_url (or
 // AGENT_NOTES_DATABASE_URL) is set, else the SQLite file (notes.path, or
 // .agent/notes.db, the state folder made first); with the embedder of
 // [notes.embeddings] when set.
-func openNotes(ctx context.Context, cfg config.Config, root string, env map[string]string) (notes.Store, error) {
-	emb, err := notesEmbedder(cfg, env)
+func OpenNotes(ctx context.Context, cfg config.Config, root string, env map[string]string) (notes.Store, error) {
+	emb, err := NotesEmbedder(cfg, env)
 	if err != nil {
 		return nil, err
 	}
 	path := cfg.NotesPath(root, env["HOME"])
 	if cfg.Notes.DatabaseURL == "" && filepath.Dir(path) == filepath.Join(root, ".agent") {
-		if err := ensureStateDir(root); err != nil {
+		if err := EnsureStateDir(root); err != nil {
 			return nil, err
 		}
 	}
 	return notes.OpenEither(ctx, cfg.Notes.DatabaseURL, path, notes.Options{Space: cfg.NotesSpace(root), Embedder: emb})
 }
 
-// notesEmbedder is the embedder of [notes.embeddings]; nil when no
+// NotesEmbedder is the embedder of [notes.embeddings]; nil when no
 // provider is set.
-func notesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, error) {
+func NotesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, error) {
 	e := cfg.Notes.Embeddings
 	if e.Provider == "" {
 		return nil, nil
@@ -38,13 +38,13 @@ func notesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, er
 	base, key, keyVar := e.Endpoint(env)
 	emb, err := embedding.New(embedding.Options{Provider: e.Provider, Model: e.Model, BaseURL: base, APIKey: key, Dimensions: e.Dimensions}, keyVar)
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, usagef("%v", err)
 	}
 	return emb, nil
 }
 
-// lazyNotes is the project's notes store, opened (or connected to) on
+// LazyNotes is the project's notes store, opened (or connected to) on
 // first use, so that a run that never touches a note costs nothing.
-func lazyNotes(cfg config.Config, root string, env map[string]string) *notes.Lazy {
-	return notes.NewLazy(func(ctx context.Context) (notes.Store, error) { return openNotes(ctx, cfg, root, env) })
+func LazyNotes(cfg config.Config, root string, env map[string]string) *notes.Lazy {
+	return notes.NewLazy(func(ctx context.Context) (notes.Store, error) { return OpenNotes(ctx, cfg, root, env) })
 }

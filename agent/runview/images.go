@@ -1,4 +1,4 @@
-package main
+package runview
 
 import (
 	"context"
@@ -14,22 +14,22 @@ import (
 	"github.com/agentcli/agent/tools/fsedit"
 )
 
-// imageFlagHelp is the help of agent run's --image.
-const imageFlagHelp = "attach an image file (PNG, JPEG, GIF or WebP) to the prompt; repeat for several"
+// ImageFlagHelp is the help of agent run's --image.
+const ImageFlagHelp = "attach an image file (PNG, JPEG, GIF or WebP) to the prompt; repeat for several"
 
-// attachImages reads the files given with --image and attaches each to
+// AttachImages reads the files given with --image and attaches each to
 // the prompt, fitted to the model. They are the person's own choice, so
 // they may lie outside the project (the model's read_file still may
 // not); a file whose name says it holds secrets is refused all the same.
 // Paths are relative to the current folder, as any argument.
-func attachImages(ctx context.Context, conv *conversation.Conversation, paths []string) error {
+func AttachImages(ctx context.Context, conv *conversation.Conversation, paths []string) error {
 	for _, p := range paths {
 		if fsedit.IsSecretName(p) {
-			return usageErrorf("--image %s: the name says it holds secrets (keys, passwords), so it is not sent to the model", p)
+			return conversation.UsageErrorf("--image %s: the name says it holds secrets (keys, passwords), so it is not sent to the model", p)
 		}
 		data, err := readImageFile(p)
 		if err != nil {
-			return usageErrorf("--image %s: %v", p, err)
+			return conversation.UsageErrorf("--image %s: %v", p, err)
 		}
 		source := p
 		if filepath.IsAbs(p) {
@@ -38,9 +38,9 @@ func attachImages(ctx context.Context, conv *conversation.Conversation, paths []
 		err = conv.AttachImage(ctx, data, source)
 		switch {
 		case errors.Is(err, agent.ErrNoImages):
-			return usageErrorf("--image %s: %v; choose a model that reads images with --model, or set images = true for it in the configuration if it does", p, err)
+			return conversation.UsageErrorf("--image %s: %v; choose a model that reads images with --model, or set images = true for it in the configuration if it does", p, err)
 		case err != nil:
-			return usageErrorf("--image %s: %v", p, err)
+			return conversation.UsageErrorf("--image %s: %v", p, err)
 		}
 	}
 	return nil

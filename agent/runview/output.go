@@ -1,8 +1,9 @@
-package main
+package runview
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentcli/agent/internal/termtext"
 	"io"
 	"os"
 	"strings"
@@ -13,32 +14,35 @@ import (
 
 // The output formats of `agent run`.
 const (
-	formatText       = "text"
-	formatJSON       = "json"
-	formatStreamJSON = "stream-json"
+	FormatText       = "text"
+	FormatJSON       = "json"
+	FormatStreamJSON = "stream-json"
 )
 
-// runPrinter turns the loop's events into one output format. The loop
+// Printer turns the loop's events into one output format. The loop
 // prints nothing itself; this is the only place `agent run` output is
 // decided.
-type runPrinter interface {
-	event(ev agent.Event)
-	// finish prints what comes after the run (the JSON object), given
+type Printer interface {
+	// Event prints one event of the run as it happens.
+	Event(ev agent.Event)
+	// Finish prints what comes after the run (the JSON object), given
 	// the outcome and the run's error.
-	finish(out *agent.Outcome, err error) error
-	// summarize sets what the run changed, given before finish.
-	summarize(s runSummary)
+	Finish(out *agent.Outcome, err error) error
+	// Summarize sets what the run changed, given before Finish.
+	Summarize(s Summary)
 }
 
-func newRunPrinter(format string, io *streams) runPrinter {
+// NewPrinter is the printer of one output format (FormatText, FormatJSON,
+// FormatStreamJSON; text for anything else) writing to io.
+func NewPrinter(format string, io Streams) Printer {
 	switch format {
-	case formatJSON:
+	case FormatJSON:
 		return &jsonPrinter{w: io.Out}
-	case formatStreamJSON:
+	case FormatStreamJSON:
 		return &streamPrinter{w: io.Out, enc: json.NewEncoder(io.Out)}
 	default:
-		live := io.stderrTTY && os.Getenv("TERM") != "dumb"
-		return &textPrinter{out: io.Out, errOut: io.ErrOut, tty: io.stdoutTTY, liveOutput: live}
+		live := io.StderrTTY && os.Getenv("TERM") != "dumb"
+		return &textPrinter{out: io.Out, errOut: io.ErrOut, tty: io.StdoutTTY, liveOutput: live}
 	}
 }
 
@@ -66,7 +70,7 @@ type textPrinter struct {
 	// would otherwise pile up as blank lines.
 	pending   string
 	iteration int
-	summary   *runSummary
+	summary   *Summary
 	// held is prose not yet written (not on a terminal), and before the
 	// state of the printer when holding began, to go back to if the
 	// reply is asked again.
@@ -104,7 +108,7 @@ func (p *textPrinter) flush() {
 	}
 }
 
-func (p *textPrinter) event(ev agent.Event) {
+func (p *textPrinter) Event(ev agent.Event) {
 	if p.spin != nil && ev.Type != agent.EventThought && ev.Type != agent.EventUsage {
 		// Nothing is drawn over a line being printed.
 		p.spin.hold()
@@ -125,26 +129,26 @@ func (p *textPrinter) event(ev agent.Event) {
 		p.text(ev)
 	case agent.EventCall:
 		p.breakLine()
-		fmt.Fprintf(p.errOut, "→ %s\n", safeText(callSummary(ev.Call)))
+		fmt.Fprintf(p.errOut, "→ %s\n", termtext.Escape(callSummary(ev.Call)))
 	case agent.EventToolStart:
 		if ev.Rule != "" {
 			p.breakLine()
-			fmt.Fprintf(p.errOut, "  %s\n", safeText(ruleActivity(ev)))
+			fmt.Fprintf(p.errOut, "  %s\n", termtext.Escape(ruleActivity(ev)))
 		}
 	case agent.EventResult:
 		p.breakLine()
 		r := ev.Result
 		if r.Result.IsError() {
-			fmt.Fprintf(p.errOut, "  ✗ %s %s: %s\n", safeText(r.Tool), safeText(r.Result.Code), safeText(r.Result.Message))
+			fmt.Fprintf(p.errOut, "  ✗ %s %s: %s\n", termtext.Escape(r.Tool), termtext.Escape(r.Result.Code), termtext.Escape(r.Result.Message))
 		} else {
 			msg := r.Result.Message
 			if msg == "" {
 				msg = "done"
 			}
-			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", safeText(r.Tool), safeText(msg))
+			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", termtext.Escape(r.Tool), termtext.Escape(msg))
 		}
 		for _, a := range r.Result.Alerts {
-			fmt.Fprintf(p.errOut, "  ! %s\n", safeText(a))
+			fmt.Fprintf(p.errOut, "  ! %s\n", termtext.Escape(a))
 		}
 	case agent.EventOutput:
 		// A running command's output, as it comes, shown (never
@@ -163,7 +167,7 @@ func (p *textPrinter) event(ev agent.Event) {
 		switch {
 		case dropped && p.tty:
 			// What was shown stays on the screen: say it is void.
-			fmt.Fprintf(p.errOut, "agent: %s; the reply starts again below\n", safeText(retryText(ev.Retry)))
+			fmt.Fprintf(p.errOut, "agent: %s; the reply starts again below\n", termtext.Escape(retryText(ev.Retry)))
 			p.iteration = -1
 		case dropped:
 			// Nothing of it was written: forget it.
@@ -171,7 +175,7 @@ func (p *textPrinter) event(ev agent.Event) {
 			p.setState(p.before)
 			fallthrough
 		default:
-			fmt.Fprintf(p.errOut, "agent: %s\n", safeText(retryText(ev.Retry)))
+			fmt.Fprintf(p.errOut, "agent: %s\n", termtext.Escape(retryText(ev.Retry)))
 		}
 		if dropped {
 			p.pending = ""
@@ -183,7 +187,7 @@ func (p *textPrinter) event(ev agent.Event) {
 			p.midLine = false
 		}
 		if ev.Outcome != nil && ev.Outcome.Stopped {
-			fmt.Fprintf(p.errOut, "agent: %s\n", safeText(ev.Text))
+			fmt.Fprintf(p.errOut, "agent: %s\n", termtext.Escape(ev.Text))
 		}
 		if ev.Outcome != nil && ev.Outcome.Truncated {
 			fmt.Fprintf(p.errOut, "agent: %s\n", truncatedNote)
@@ -213,7 +217,7 @@ func (p *textPrinter) text(ev agent.Event) {
 	if p.tty {
 		// On a terminal the prose is shown, not captured: it must not
 		// be able to rewrite what is on the screen.
-		fmt.Fprint(p.out, safeText(t))
+		fmt.Fprint(p.out, termtext.Escape(t))
 	} else {
 		p.held.WriteString(t)
 	}
@@ -233,9 +237,9 @@ func (p *textPrinter) breakLine() {
 	}
 }
 
-func (p *textPrinter) summarize(s runSummary) { p.summary = &s }
+func (p *textPrinter) Summarize(s Summary) { p.summary = &s }
 
-func (p *textPrinter) finish(*agent.Outcome, error) error {
+func (p *textPrinter) Finish(*agent.Outcome, error) error {
 	p.flush()
 	if p.output != nil {
 		p.output.end()
@@ -276,7 +280,7 @@ type runResult struct {
 	AnswerAttempt int `json:"answer_attempt"`
 	// Summary is what the run created, changed and deleted, its change
 	// sets and how to undo them; absent when the run never started.
-	Summary *runSummary `json:"summary,omitempty"`
+	Summary *Summary `json:"summary,omitempty"`
 }
 
 // truncatedNote tells that the answer is not whole.
@@ -286,7 +290,7 @@ const truncatedNote = "the answer was cut off by the model's output limit; it ma
 type runNotes struct {
 	retries int
 	notes   []string
-	summary *runSummary
+	summary *Summary
 	// attempts counts the attempts of each model call (by iteration)
 	// whose stream dropped and that was asked again.
 	attempts map[int]int
@@ -295,9 +299,9 @@ type runNotes struct {
 // attempt is the attempt of model call iter being streamed (from 1).
 func (n *runNotes) attempt(iter int) int { return 1 + n.attempts[iter] }
 
-func (n *runNotes) summarize(s runSummary) { n.summary = &s }
+func (n *runNotes) Summarize(s Summary) { n.summary = &s }
 
-func (n *runNotes) event(ev agent.Event) {
+func (n *runNotes) Event(ev agent.Event) {
 	if ev.Type == agent.EventRetry {
 		n.retries++
 		n.notes = append(n.notes, retryText(ev.Retry))
@@ -337,7 +341,7 @@ type jsonPrinter struct {
 	runNotes
 }
 
-func (p *jsonPrinter) finish(out *agent.Outcome, err error) error {
+func (p *jsonPrinter) Finish(out *agent.Outcome, err error) error {
 	enc := json.NewEncoder(p.w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(p.result(out, err))
@@ -353,8 +357,8 @@ type streamPrinter struct {
 	done *agent.Event
 }
 
-func (p *streamPrinter) event(ev agent.Event) {
-	p.runNotes.event(ev)
+func (p *streamPrinter) Event(ev agent.Event) {
+	p.runNotes.Event(ev)
 	if ev.Type == agent.EventDone {
 		p.done = &ev
 		return
@@ -370,7 +374,7 @@ func (p *streamPrinter) event(ev agent.Event) {
 	_ = p.enc.Encode(ev)
 }
 
-func (p *streamPrinter) finish(out *agent.Outcome, err error) error {
+func (p *streamPrinter) Finish(out *agent.Outcome, err error) error {
 	done := struct {
 		Type      agent.EventType `json:"type"`
 		Iteration int             `json:"iteration,omitempty"`

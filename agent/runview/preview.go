@@ -1,4 +1,4 @@
-package main
+package runview
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 // mode: the whole stream is the model's (and stream-json's), not the
 // person's screen.
 const (
-	// liveLines is how many of the last lines the live preview on a
+	// LiveLines is how many of the last lines the live preview on a
 	// terminal shows.
-	liveLines = 5
+	LiveLines = 5
 	// headLines and tailLines are the first and last lines shown when
 	// stderr is a file or a pipe, with a count of those left out between.
 	headLines, tailLines = 25, 25
@@ -36,7 +36,7 @@ type outputView struct {
 	lines   int      // complete lines seen
 	partial string   // the line not yet ended, clipped
 	long    bool     // partial was clipped: the rest of the line is dropped
-	tail    []string // the last lines, at most tailLines (liveLines live)
+	tail    []string // the last lines, at most tailLines (LiveLines live)
 	drawn   int      // live: lines of the preview now on the screen
 }
 
@@ -64,14 +64,14 @@ func (v *outputView) add(text string) {
 
 func (v *outputView) addLine(line string) {
 	v.lines++
-	line = safeText(strings.TrimSuffix(line, "\r"))
+	line = termtext.Escape(strings.TrimSuffix(line, "\r"))
 	if !v.live && v.lines <= headLines {
 		fmt.Fprintf(v.w, "  │ %s\n", line)
 		return
 	}
 	keep := tailLines
 	if v.live {
-		keep = liveLines
+		keep = LiveLines
 	}
 	v.tail = append(v.tail, line)
 	if len(v.tail) > keep {
@@ -88,8 +88,8 @@ func (v *outputView) draw() {
 	}
 	shown := v.tail
 	if v.partial != "" {
-		shown = append(shown[:len(shown):len(shown)], safeText(v.partial))
-		if len(shown) > liveLines {
+		shown = append(shown[:len(shown):len(shown)], termtext.Escape(v.partial))
+		if len(shown) > LiveLines {
 			shown = shown[1:]
 		}
 	}

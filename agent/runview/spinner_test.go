@@ -1,4 +1,4 @@
-package main
+package runview
 
 import (
 	"context"
@@ -226,11 +226,11 @@ func TestSpinnerIsPlainWhereItCannotBeDrawn(t *testing.T) {
 	t.Setenv("NO_COLOR", "")
 	os.Unsetenv("NO_COLOR") // restored when the test ends
 	t.Setenv("TERM", "xterm-256color")
-	tty := &streams{stderrTTY: true}
+	tty := Streams{StderrTTY: true}
 	if s := newSpinner(tty, "gemini/gemini-2.5-flash"); s.plain || s.label != "waiting for gemini-2.5-flash" {
 		t.Errorf("on a terminal: plain=%v label=%q, want a drawn spinner naming the model", s.plain, s.label)
 	}
-	if s := newSpinner(&streams{}, "gemini/m"); !s.plain {
+	if s := newSpinner(Streams{}, "gemini/m"); !s.plain {
 		t.Error("stderr not a terminal: not plain")
 	}
 	t.Setenv("TERM", "dumb")

@@ -1,9 +1,10 @@
-package main
+package runview
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/internal/termtext"
 	stdio "io"
 	"os"
 	"strings"
@@ -21,11 +22,11 @@ const previewLines = 40
 // context, so that cancelling it never leaves a reader behind.
 const pollInterval = 100 * time.Millisecond
 
-// terminalAsker asks on a terminal before each action that needs
+// TerminalAsker asks on a terminal before each action that needs
 // approval: the preview and the question are written to out, and the
 // answer read from in, which is the same terminal, so a question never
 // lands in a redirected log while the run seems to hang.
-type terminalAsker struct {
+type TerminalAsker struct {
 	in    stdio.Reader
 	out   stdio.Writer
 	color bool
@@ -37,7 +38,7 @@ type terminalAsker struct {
 // the narrower scope the preview names, for the rest of the
 // conversation), n denies, and "n: reason" denies with a reason the
 // model gets. Anything else is asked again.
-func (t *terminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error) {
+func (t *TerminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error) {
 	t.show(q, previewLines)
 	always := "all of " + q.Tool.Name
 	if q.Preview.ScopeLabel != "" {
@@ -45,8 +46,8 @@ func (t *terminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 	}
 	for {
 		fmt.Fprintf(t.out, "\nallow %s? [y/N/a] (a = always: %s; n: reason to say why; d = whole diff) ",
-			safeText(tools.ShowBlanks(callSummary(&q.Call))), safeText(tools.ShowBlanks(always)))
-		line, err := t.readLine(ctx)
+			termtext.Escape(tools.ShowBlanks(callSummary(&q.Call))), termtext.Escape(tools.ShowBlanks(always)))
+		line, err := t.ReadLine(ctx)
 		if err != nil && line == "" {
 			fmt.Fprintln(t.out)
 			if errors.Is(err, stdio.EOF) {
@@ -74,19 +75,19 @@ func (t *terminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 // show writes the preview, its diff cut to max lines (0: all of it). The
 // facts (the command, the arguments) are written whole, their long runs
 // of blanks counted (tools.ShowBlanks), and the terminal wraps them.
-func (t *terminalAsker) show(q agent.Question, max int) {
+func (t *TerminalAsker) show(q agent.Question, max int) {
 	p := q.Preview
-	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", safeText(tools.ShowBlanks(p.Summary))))
+	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", termtext.Escape(tools.ShowBlanks(p.Summary))))
 	for _, l := range p.Lines {
-		fmt.Fprintf(t.out, "  %s\n", strings.ReplaceAll(safeText(tools.ShowBlanks(l)), "\n", "\n    "))
+		fmt.Fprintf(t.out, "  %s\n", strings.ReplaceAll(termtext.Escape(tools.ShowBlanks(l)), "\n", "\n    "))
 	}
 	if p.Diff != "" {
-		fmt.Fprint(t.out, t.diff(safeText(p.Diff), max))
+		fmt.Fprint(t.out, t.diff(termtext.Escape(p.Diff), max))
 	}
 }
 
 // diff colours a unified diff on a terminal and cuts it to max lines.
-func (t *terminalAsker) diff(d string, max int) string {
+func (t *TerminalAsker) diff(d string, max int) string {
 	lines := strings.SplitAfter(d, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -119,17 +120,17 @@ func (t *terminalAsker) diff(d string, max int) string {
 	return b.String()
 }
 
-func (t *terminalAsker) paint(code, s string) string {
+func (t *TerminalAsker) paint(code, s string) string {
 	if !t.color {
 		return s
 	}
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-// readLine reads one line of the answer. On a terminal or pipe that has
+// ReadLine reads one line of the answer. On a terminal or pipe that has
 // read deadlines it polls, so a cancelled context ends the question at
 // once and leaves no goroutine blocked on the read.
-func (t *terminalAsker) readLine(ctx context.Context) (string, error) {
+func (t *TerminalAsker) ReadLine(ctx context.Context) (string, error) {
 	f, deadlines := t.in.(interface{ SetReadDeadline(time.Time) error })
 	if deadlines && f.SetReadDeadline(time.Time{}) != nil {
 		deadlines = false // a file without deadlines (a regular file)
@@ -163,20 +164,20 @@ func (t *terminalAsker) readLine(ctx context.Context) (string, error) {
 	}
 }
 
-// approvalTerminal is where approval questions are asked: the
+// ApprovalTerminal is where approval questions are asked: the
 // controlling terminal, opened for reading and writing, so that the
 // question is seen and answered there even when the prompt comes through
 // a pipe or stderr goes to a log; failing that, standard input and
 // stderr when both are terminals. Nil means nobody can answer (CI), and
 // writes are denied with advice to use --yes. The closer releases what
 // was opened.
-func approvalTerminal(s *streams) (stdio.Reader, stdio.Writer, func()) {
-	if s.openTTY != nil {
-		if tty, err := s.openTTY(); err == nil {
+func ApprovalTerminal(s Streams) (stdio.Reader, stdio.Writer, func()) {
+	if s.OpenTTY != nil {
+		if tty, err := s.OpenTTY(); err == nil {
 			return tty, tty, func() { tty.Close() }
 		}
 	}
-	if s.stdinTTY && s.stderrTTY {
+	if s.StdinTTY && s.StderrTTY {
 		return s.In, s.ErrOut, func() {}
 	}
 	return nil, nil, func() {}

@@ -1,4 +1,4 @@
-package main
+package runview
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// pipedLimit caps the piped text sent with a prompt.
-const pipedLimit = 256 << 10
+// PipedLimit caps the piped text sent with a prompt (256 KiB).
+const PipedLimit = 256 << 10
 
 // stdinNotice is how long `agent run "prompt"` waits for the first byte
 // on a piped standard input before saying that it waits.
