@@ -18,7 +18,13 @@ import (
 // after resizes.
 func TestChatTmuxTallOutput(t *testing.T) {
 	c := startTmuxChat(t, 100, 12)
-	c.typeLine("/tools")
+	// Typed as a person types: the completion list is drawn for /tools
+	// before Enter. (Keys that arrive together with Enter, as a paste,
+	// can still leave a copy of the list in the scrollback under load:
+	// Bubble Tea's print above a frame that is changing height.)
+	c.tmux("send-keys", "-t", "0", "-l", "/tools")
+	c.waitFor("the completion of /tools", "› /tools")
+	c.keys("Enter")
 	c.waitFor("the end of the list", "note_delete")
 	c.tmux("send-keys", "-t", "0", "-l", "abc")
 	s := c.waitFor("the typed text", "› abc")
