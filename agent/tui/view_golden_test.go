@@ -41,12 +41,14 @@ func TestViewGoldens(t *testing.T) {
 
 			h.say("rewrite a.txt")
 			h.until("the question", func() bool { return h.m.ask != nil })
+			h.settle() // the read's card printed above, as it is by then on a screen
 			golden(t, fmt.Sprintf("view_approval_%d", width), h.view())
 			h.typeText("y")
 			h.until("the answer", func() bool { return h.idle() && !h.m.running })
 
 			h.say("/rewind")
 			h.until("the picker", func() bool { return h.m.picker != nil })
+			h.settle()
 			golden(t, fmt.Sprintf("view_picker_%d", width), h.view())
 			h.press(tea.KeyEscape)
 

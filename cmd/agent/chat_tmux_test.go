@@ -81,7 +81,25 @@ func startTmuxChat(t *testing.T, width, height int, answers ...llmtest.Answer) *
 		env:     []string{"NO_COLOR=1", "EDITOR=true"},
 		command: func(bin string) []string { return []string{bin} }})
 	c.waitFor("the prompt", "Ask, or /help")
+	c.waitReady()
 	return c
+}
+
+// waitReady waits until the chat's own program reads the keys. The
+// prompt is drawn before Bubble Tea starts (prepaint), while the terminal
+// is still in its cooked mode: keys sent then are echoed by the terminal
+// and a paste arrives without its brackets (each line break an Enter).
+// Bubble Tea puts the cursor after "› " in its first frame; the prepainted
+// one leaves it in the first column.
+func (c *tmuxChat) waitReady() {
+	c.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.TrimSpace(c.tmux("display-message", "-p", "-t", "0", "#{cursor_x}")) == "0" {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the chat did not take the terminal within 15 s:\n%s", c.screen())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (c *tmuxChat) tmux(args ...string) string {
