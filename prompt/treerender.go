@@ -2,10 +2,9 @@ package prompt
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // render writes n and, when it is expanded, its children.
@@ -68,22 +67,8 @@ func (w *walker) render(b *strings.Builder, n *node, depth int, t *Tree) {
 	}
 }
 
-// displayName quotes names that would break the one-entry-per-line
-// layout (control characters, line separators), that hide what they are
-// (format characters: a right-to-left override makes "rtl\u202etxt.exe"
-// read as an .exe reversed, a zero-width space makes two names look
-// alike) or are not valid UTF-8.
-func displayName(s string) string {
-	if !utf8.ValidString(s) {
-		return strconv.Quote(s)
-	}
-	for _, r := range s {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
+// displayName is a name as the tree shows it (termtext.Name).
+func displayName(s string) string { return termtext.Name(s) }
 
 // thousands formats n with comma separators: 38102 -> "38,102".
 func thousands(n int) string {

@@ -214,7 +214,7 @@ func gitCommitTool(in ToolInput) tools.Tool {
 	if err != nil {
 		return nil
 	}
-	return gitcommit.New(in.Root, gitcommit.Options{Git: git, Hooks: in.Cfg.Git.Hooks, AutoCommit: in.Cfg.Git.AutoCommit})
+	return gitcommit.New(in.Root, gitcommit.Options{Git: git, Hooks: in.Cfg.Git.Hooks, AutoCommit: in.Cfg.Git.AutoCommit, Secret: fsedit.IsSecretName})
 }
 
 // inRepository reports whether dir or a folder above it has a .git.

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
 )
 
@@ -164,17 +165,17 @@ func (l *lister) walk(dir string, level int) error {
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
 			if show {
-				fmt.Fprintf(&l.out, "%s%s@ (symlink)\n", indent, e.Name())
+				fmt.Fprintf(&l.out, "%s%s@ (symlink)\n", indent, termtext.Name(e.Name()))
 			}
 		case e.IsDir():
 			if level >= l.depth {
 				if show {
-					fmt.Fprintf(&l.out, "%s%s/ (%s)\n", indent, e.Name(), l.describe(rel))
+					fmt.Fprintf(&l.out, "%s%s/ (%s)\n", indent, termtext.Name(e.Name()), l.describe(rel))
 				}
 				continue
 			}
 			if show {
-				fmt.Fprintf(&l.out, "%s%s/\n", indent, e.Name())
+				fmt.Fprintf(&l.out, "%s%s/\n", indent, termtext.Name(e.Name()))
 			}
 			if err := l.walk(rel, level+1); err != nil {
 				return err
@@ -185,7 +186,7 @@ func (l *lister) walk(dir string, level int) error {
 				if fi, err := e.Info(); err == nil {
 					size = "  " + humanSize(fi.Size())
 				}
-				fmt.Fprintf(&l.out, "%s%s%s\n", indent, e.Name(), size)
+				fmt.Fprintf(&l.out, "%s%s%s\n", indent, termtext.Name(e.Name()), size)
 			}
 		}
 	}

@@ -40,6 +40,9 @@ type Options struct {
 	// AutoCommit lets a commit be approved like other writes
 	// (git.auto_commit); otherwise only a person's yes to each runs it.
 	AutoCommit bool
+	// Secret reports a path whose name says it holds secrets (.env, a
+	// key): such a path is never named in a commit. nil: none is.
+	Secret func(path string) bool
 }
 
 // Args are git_commit's parameters.
@@ -385,6 +388,10 @@ func (t *Tool) parsePaths(raw string) ([]string, *tools.Result) {
 		first, _, _ := strings.Cut(filepath.ToSlash(clean), "/")
 		if first == ".git" || first == ".agent" {
 			res := tools.Errorf(tools.CodePolicyDenied, "path %s is in %s, which is never committed by the agent", p, first)
+			return nil, &res
+		}
+		if t.opts.Secret != nil && t.opts.Secret(clean) {
+			res := tools.Errorf(tools.CodePolicyDenied, "path %s usually holds secrets (keys, passwords), so the agent never commits it; leave it out, and tell the user if it should be committed", p)
 			return nil, &res
 		}
 		paths[i] = filepath.ToSlash(clean)

@@ -214,6 +214,16 @@ func TestRefusedCalls(t *testing.T) {
 		t.Errorf("%s commits, want 1", n)
 	}
 
+	// A path whose name says it holds secrets is never named in a commit.
+	write(t, dir, ".env", "KEY=secret\n")
+	secretTool := New(dir, Options{Git: gitPath(t), Secret: func(p string) bool { return filepath.Base(p) == ".env" }})
+	if _, res := call(t, secretTool, map[string]string{"message": "m", "paths": "a.txt .env"}); res.Code != tools.CodePolicyDenied || !strings.Contains(res.Message, "secrets") {
+		t.Errorf(".env named: %s %s, want TOOL_POLICY_DENIED", res.Code, res.Message)
+	}
+	if n := git(t, dir, "rev-list", "--count", "HEAD"); n != "1" {
+		t.Errorf("%s commits after the refusal, want 1", n)
+	}
+
 	// Shown one content, then the file changed: not committed.
 	write(t, dir, "a.txt", "shown\n")
 	reg := tools.NewRegistry(tool)
