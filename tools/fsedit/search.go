@@ -173,7 +173,7 @@ func (sr *searcher) file(rel string) error {
 			sr.shown++
 			shownInFile++
 			text := strings.TrimRight(string(bytes.TrimSuffix(line, []byte("\r"))), " \t")
-			fmt.Fprintf(&sr.out, "%s:%d: %s\n", rel, n, clipLine(text))
+			fmt.Fprintf(&sr.out, "%s:%d: %s\n", termtext.Name(rel), n, clipLine(text))
 		}
 	}
 	if shownInFile > 0 && inFile > shownInFile {
