@@ -2,51 +2,19 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/internal/taskproject"
 )
 
 // firstRequestBudget is the most bytes the first request of the
 // read-then-answer task may take, every default tool included: the
 // figure the peers are compared on (the budgets issue).
 const firstRequestBudget = 8192
-
-// writeGreeter writes the 31-file project of the read-then-answer task
-// (the same one cmd/agent/bench runs): a README, Go sources, docs, a
-// module file, a Makefile and a .gitignore.
-func writeGreeter(t *testing.T, dir string) {
-	t.Helper()
-	files := map[string]string{
-		"README.md":  "# greeter\n\nA small Go service that greets people over HTTP.\n\n## Build\n\n    go build ./...\n",
-		".gitignore": "/bin/\n*.log\n",
-		"go.mod":     "module example.com/greeter\n\ngo 1.22\n",
-		"Makefile":   "build:\n\tgo build ./...\n",
-	}
-	for i := range 12 {
-		files[fmt.Sprintf("internal/greet/greet%02d.go", i)] = fmt.Sprintf("package greet\n\n// Hello%d greets.\nfunc Hello%d(name string) string { return \"hello \" + name }\n", i, i)
-	}
-	for i := range 8 {
-		files[fmt.Sprintf("cmd/greeter/part%d.go", i)] = "package main\n"
-	}
-	for i := range 7 {
-		files[fmt.Sprintf("docs/page%d.md", i)] = fmt.Sprintf("# Page %d\n\nSome documentation.\n", i)
-	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestFirstRequestBudget: the first request of `agent run "what does
 // this project do?"` in the 31-file project, through the Gemini SDK with
@@ -60,7 +28,9 @@ func TestFirstRequestBudget(t *testing.T) {
 		t.Skip("bubblewrap is not installed, so run_command would be missing from the catalog")
 	}
 	dir := t.TempDir()
-	writeGreeter(t, dir)
+	if err := taskproject.Write(dir); err != nil {
+		t.Fatal(err)
+	}
 	srv := llmtest.NewGeminiServer(t, llmtest.Say("It is a small Go service that greets people."))
 	var out, errOut bytes.Buffer
 	d := newFactory(&streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})

@@ -38,6 +38,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agentcli/agent/internal/taskproject"
 )
 
 func main() {
@@ -103,7 +105,7 @@ func run(runs int, args []string) error {
 	}
 	defer os.RemoveAll(tmp)
 	project := filepath.Join(tmp, "project")
-	if err := writeProject(project); err != nil {
+	if err := taskproject.Write(project); err != nil {
 		return err
 	}
 	srv := newServer()
@@ -359,34 +361,4 @@ func (s *server) measureWith(bin, dir string, env []string, stdin string, args .
 		res.maxRSS = ru.Maxrss
 	}
 	return res, nil
-}
-
-// writeProject writes a 31-file project: a README, Go sources, docs,
-// config and a .gitignore, in a few folders.
-func writeProject(dir string) error {
-	files := map[string]string{
-		"README.md":  "# greeter\n\nA small Go service that greets people over HTTP.\n\n## Build\n\n    go build ./...\n",
-		".gitignore": "/bin/\n*.log\n",
-		"go.mod":     "module example.com/greeter\n\ngo 1.22\n",
-		"Makefile":   "build:\n\tgo build ./...\n",
-	}
-	for i := range 12 {
-		files[fmt.Sprintf("internal/greet/greet%02d.go", i)] = fmt.Sprintf("package greet\n\n// Hello%d greets.\nfunc Hello%d(name string) string { return \"hello \" + name }\n", i, i)
-	}
-	for i := range 8 {
-		files[fmt.Sprintf("cmd/greeter/part%d.go", i)] = "package main\n"
-	}
-	for i := range 7 {
-		files[fmt.Sprintf("docs/page%d.md", i)] = fmt.Sprintf("# Page %d\n\nSome documentation.\n", i)
-	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
