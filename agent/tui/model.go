@@ -107,9 +107,9 @@ type Model struct {
 	pending  []string
 	printing bool
 	printed  []string // the last things printed, for tests
-	// frameRows is the tallest frame drawn since the last print began:
-	// the renderer may still show it when the print lands.
-	frameRows int
+	// frames: the heights of the frames drawn lately, one of which the
+	// renderer may still show when a print lands.
+	frames recentFrames
 
 	quitArmed int
 	// bannerShown: prepaint drew the banner.
@@ -262,12 +262,48 @@ func (m *Model) printRoom() int {
 	if m.height <= 0 {
 		return 0 // no size known yet: one print
 	}
-	return max(m.height-m.frameRows-1, 1)
+	return max(m.height-m.frames.tallest(time.Now())-1, 1)
+}
+
+// frameMemory is how long a frame drawn may still be on the screen: the
+// renderer draws the latest one at its next tick, a few of which fit in
+// it even on a loaded machine.
+const frameMemory = 100 * time.Millisecond
+
+// recentFrames remembers the heights of the frames drawn lately. A print
+// lands as soon as its command runs, but a frame only at the renderer's
+// next tick, so the frame under a print may be an older, taller one
+// (the completion list just closed by Enter, say).
+type recentFrames struct {
+	rows []int
+	at   []time.Time
+}
+
+// add records a frame of rows drawn at now, forgetting those older than
+// frameMemory.
+func (f *recentFrames) add(rows int, now time.Time) {
+	f.rows, f.at = append(f.rows, rows), append(f.at, now)
+	old := 0
+	for old < len(f.at)-1 && now.Sub(f.at[old]) > frameMemory {
+		old++
+	}
+	f.rows, f.at = f.rows[old:], f.at[old:]
+}
+
+// tallest is the tallest frame that may be on the screen at now: the
+// latest, and any drawn within frameMemory.
+func (f *recentFrames) tallest(now time.Time) int {
+	n := 0
+	for i, r := range f.rows {
+		if i == len(f.rows)-1 || now.Sub(f.at[i]) <= frameMemory {
+			n = max(n, r)
+		}
+	}
+	return n
 }
 
 // chunkRows splits s into parts of at most rows terminal rows at width
-// (a line longer than the width takes more than one); rows <= 0 keeps s
-// whole.
+// (as printRows counts them); rows <= 0 keeps s whole.
 func chunkRows(s string, width, rows int) []string {
 	if rows <= 0 || width <= 0 {
 		return []string{s}
@@ -276,7 +312,7 @@ func chunkRows(s string, width, rows int) []string {
 	lines := strings.Split(s, "\n")
 	start, used := 0, 0
 	for i, l := range lines {
-		n := max((ansi.StringWidth(l)+width-1)/width, 1)
+		n := printRows(l, width)
 		if used > 0 && used+n > rows {
 			out = append(out, strings.Join(lines[start:i], "\n"))
 			start, used = i, 0
@@ -284,6 +320,18 @@ func chunkRows(s string, width, rows int) []string {
 		used += n
 	}
 	return append(out, strings.Join(lines[start:], "\n"))
+}
+
+// printRows is how many rows Bubble Tea scrolls for one printed line at
+// width: one, and one more per full width beyond the first (so a line of
+// exactly twice the width counts three), which is what the room above
+// the frame must hold.
+func printRows(line string, width int) int {
+	w := ansi.StringWidth(line)
+	if width <= 0 || w <= width {
+		return 1
+	}
+	return 1 + w/width
 }
 
 // downsample fits printed text to the terminal's colours: Bubble Tea does
@@ -304,7 +352,7 @@ func rowCount(texts []string, width int) int {
 	n := 0
 	for _, t := range texts {
 		for _, l := range strings.Split(t, "\n") {
-			n += max((ansi.StringWidth(l)+max(width, 1)-1)/max(width, 1), 1)
+			n += printRows(l, width)
 		}
 	}
 	return n
@@ -342,7 +390,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.RequestWindowSize
 	case printedMsg:
 		m.printing = false
-		m.frameRows = 0
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
@@ -510,7 +557,7 @@ func (m *Model) View() tea.View {
 	}
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
-	m.frameRows = max(m.frameRows, strings.Count(v.Content, "\n")+1)
+	m.frames.add(strings.Count(v.Content, "\n")+1, time.Now())
 	if m.ask == nil && m.picker == nil {
 		if m.inputCursor != nil {
 			c := *m.inputCursor

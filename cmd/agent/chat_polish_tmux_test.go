@@ -19,9 +19,8 @@ import (
 func TestChatTmuxTallOutput(t *testing.T) {
 	c := startTmuxChat(t, 100, 12)
 	// Typed as a person types: the completion list is drawn for /tools
-	// before Enter. (Keys that arrive together with Enter, as a paste,
-	// can still leave a copy of the list in the scrollback under load:
-	// Bubble Tea's print above a frame that is changing height.)
+	// before Enter, and Enter closes it as the list prints (a print that
+	// lands before the renderer's next tick, above the taller frame).
 	c.tmux("send-keys", "-t", "0", "-l", "/tools")
 	c.waitFor("the completion of /tools", "› /tools")
 	c.keys("Enter")
@@ -116,7 +115,7 @@ func TestChatTmuxContinueShowsTheConversation(t *testing.T) {
 			return []string{"sh", "-c", bin + "; clear; " + bin + " --continue; sleep 60"}
 		}})
 	c.write("a.txt", "old text\n")
-	c.waitFor("the prompt", "Ask, or /help")
+	c.waitPrompt()
 	c.typeLine("hello")
 	c.waitFor("the answer", "Hello there.")
 	c.idle()
@@ -126,7 +125,7 @@ func TestChatTmuxContinueShowsTheConversation(t *testing.T) {
 	c.keys("C-c")
 	c.keys("C-c")
 	s := c.waitFor("the recap", "continuing session")
-	s = c.waitFor("the prompt", "Ask, or /help")
+	s = c.waitPrompt()
 	c.golden("resumed", s)
 	for _, want := range []string{"› hello", "Hello there.", "› read a.txt and tell me", "(1 tool call)", "It says old text."} {
 		if !strings.Contains(s, want) {
@@ -213,7 +212,7 @@ func TestChatTmuxJobsAndSkills(t *testing.T) {
 		command: func(bin string) []string {
 			return []string{"sh", "-c", "mkdir -p .agents/skills/changelog && printf -- '---\\nname: changelog\\ndescription: Writes CHANGELOG.md entries. Use when shipping.\\n---\\nBody.\\n' > .agents/skills/changelog/SKILL.md && exec " + bin + " --approval auto"}
 		}})
-	c.waitFor("the prompt", "Ask, or /help")
+	c.waitPrompt()
 	c.typeLine("/jobs")
 	c.waitFor("no jobs", "No background jobs yet")
 	c.typeLine("/skills")

@@ -80,9 +80,17 @@ func startTmuxChat(t *testing.T, width, height int, answers ...llmtest.Answer) *
 	c := startTmux(t, tmuxOptions{width: width, height: height, answers: answers,
 		env:     []string{"NO_COLOR=1", "EDITOR=true"},
 		command: func(bin string) []string { return []string{bin} }})
-	c.waitFor("the prompt", "Ask, or /help")
-	c.waitReady()
+	c.waitPrompt()
 	return c
+}
+
+// waitPrompt waits for the chat's prompt and for its program to read the
+// keys, and returns the screen then.
+func (c *tmuxChat) waitPrompt() string {
+	c.t.Helper()
+	s := c.waitFor("the prompt", "Ask, or /help")
+	c.waitReady()
+	return s
 }
 
 // waitReady waits until the chat's own program reads the keys. The

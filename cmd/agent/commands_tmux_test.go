@@ -29,7 +29,7 @@ func TestChatTmuxHostileCommands(t *testing.T) {
 		env:     []string{"NO_COLOR=1", "EDITOR=true", "AGENT_TEST_MARKER=" + marker},
 		command: func(bin string) []string { return []string{"sh", "-c", setup + ` && exec "$0"`, bin} },
 	})
-	c.waitFor("the prompt", "Ask, or /help")
+	c.waitPrompt()
 
 	for _, tc := range []struct{ command, why string }{
 		{"/review", ".agent/commands/review.md: it is a symlink to a place outside the project"},

@@ -31,7 +31,7 @@ Because the test says so.</message><paths>a.txt</paths></tool_call>`)
 		answers: []llmtest.Answer{commit, llmtest.Say("Committed."), commit, llmtest.Say("Not committed.")},
 		env:     []string{"NO_COLOR=1", "EDITOR=true"},
 		command: func(bin string) []string { return []string{"sh", "-c", setup + bin} }})
-	c.waitFor("the prompt", "Ask, or /help")
+	c.waitPrompt()
 	c.typeLine("commit a")
 	s := c.waitFor("the question", "Allow git_commit?")
 	for _, want := range []string{"commit 1 file: Update a", "changed a.txt (+1 -1)", "1 file changed, 1 insertion(+), 1 deletion(-)", "Because the test says so.", "/undo does not undo a commit", "not remembered"} {
