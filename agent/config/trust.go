@@ -15,8 +15,9 @@ import (
 // in repositories they have just cloned. Settings that could send data
 // elsewhere, run programs, write outside the project or weaken safety are
 // therefore taken from a project's file only when the user trusts the
-// project; the rest (the model, limits, output) always apply. Some
-// settings are never taken from a project at all.
+// project, and so are limits raised above the user's (raiseTrustedOnly);
+// the rest (the model, lower limits, output) always apply. Some settings
+// are never taken from a project at all.
 
 // trustedOnly are the settings (dotted names, or whole tables by their
 // prefix) a project's file may set only when the project is trusted.
@@ -47,6 +48,20 @@ var userOnly = []string{
 	"programs",
 	"shell",
 	"web",
+}
+
+// raiseTrustedOnly are the limits a project's file may lower at any time
+// but raise above the user's only when the project is trusted: a cloned
+// repository must not make a run cost more (model calls, tokens shown)
+// or wait longer than its user chose.
+var raiseTrustedOnly = []string{
+	"max_iterations",
+	"tool_timeout",
+	"model_timeout",
+	"retry.attempts",
+	"retry.max_time",
+	"tree.budget",
+	"files.read_limit",
 }
 
 // Ignored is a setting of a project's file that was not applied.
@@ -80,7 +95,8 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string
 	for _, k := range md.Keys() {
 		key := k.String()
 		userOnlyKey := matchesAny(key, userOnly)
-		if !userOnlyKey && (trusted || !matchesAny(key, trustedOnly)) {
+		raised := !trusted && slices.Contains(raiseTrustedOnly, key) && fieldInt(c, key) > fieldInt(&before, key)
+		if !userOnlyKey && !raised && (trusted || !matchesAny(key, trustedOnly)) {
 			continue
 		}
 		top := topName(key, userOnly, trustedOnly)
@@ -198,6 +214,23 @@ func restoreField(dst, src *Config, path string) {
 		}
 	}
 	d.Set(s)
+}
+
+// fieldInt is the whole-number setting at the dotted toml path (a
+// count, a Duration, a Size), or 0.
+func fieldInt(c *Config, path string) int64 {
+	v := reflect.ValueOf(c).Elem()
+	for _, name := range strings.Split(path, ".") {
+		i := fieldIndex(v.Type(), name)
+		if i < 0 {
+			return 0
+		}
+		v = v.Field(i)
+	}
+	if v.CanInt() {
+		return v.Int()
+	}
+	return 0
 }
 
 // fieldIndex finds the field of struct type t whose toml name is name.

@@ -125,3 +125,63 @@ func TestProjectNeverSetsTheServeToken(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrustedProjectOnlyLowersLimits: an untrusted project may make a
+// run cheaper or shorter, never costlier or longer than the user set;
+// trusted, it may raise them too.
+func TestUntrustedProjectOnlyLowersLimits(t *testing.T) {
+	root := t.TempDir()
+	user := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(user, []byte("max_iterations = 30\n"), 0o644)
+	proj := ProjectFile(root)
+	os.MkdirAll(filepath.Dir(proj), 0o755)
+	os.WriteFile(proj, []byte(`
+max_iterations = 500
+tool_timeout = "30s"
+model_timeout = "10h"
+[retry]
+attempts = 50
+[tree]
+budget = 100000
+[files]
+read_limit = "64KiB"
+`), 0o644)
+	env := map[string]string{"GEMINI_API_KEY": "g-key"}
+	for _, tc := range []struct {
+		trusted bool
+		iter    int
+		model   time.Duration
+		tries   int
+		budget  int
+		ignored string
+	}{
+		{false, 30, 2 * time.Minute, 3, 300, "max_iterations,model_timeout,retry.attempts,tree.budget"},
+		{true, 500, 10 * time.Hour, 50, 100000, ""},
+	} {
+		c, err := Load(Input{Files: []string{user, proj}, Project: proj, Trusted: tc.trusted, Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.MaxIterations != tc.iter || time.Duration(c.ModelTimeout) != tc.model || c.Retry.Attempts != tc.tries || c.Tree.Budget != tc.budget {
+			t.Errorf("trusted %v: max_iterations %d, model_timeout %v, retry.attempts %d, tree.budget %d; want %d %v %d %d",
+				tc.trusted, c.MaxIterations, time.Duration(c.ModelTimeout), c.Retry.Attempts, c.Tree.Budget, tc.iter, tc.model, tc.tries, tc.budget)
+		}
+		// Lowered limits apply either way.
+		if time.Duration(c.ToolTimeout) != 30*time.Second || c.Files.ReadLimit != 64<<10 {
+			t.Errorf("trusted %v: tool_timeout %v, read_limit %d: the lowered limits were not applied", tc.trusted, time.Duration(c.ToolTimeout), c.Files.ReadLimit)
+		}
+		if c.Origin("max_iterations") != map[bool]string{false: user, true: proj}[tc.trusted] {
+			t.Errorf("trusted %v: max_iterations from %s", tc.trusted, c.Origin("max_iterations"))
+		}
+		var got []string
+		for _, ig := range c.Ignored {
+			if ig.UserOnly {
+				t.Errorf("%s is marked user-only: trust would apply it", ig.Key)
+			}
+			got = append(got, ig.Key)
+		}
+		if strings.Join(got, ",") != tc.ignored {
+			t.Errorf("trusted %v: ignored %v, want %s", tc.trusted, got, tc.ignored)
+		}
+	}
+}
