@@ -39,7 +39,6 @@ type sentinel struct{ _ *byte }
 const chatHeapLimit = 64 << 20
 
 var (
-	paused        sync.Once
 	pauseMu       sync.Mutex
 	pausedPercent = -2 // the collector's setting before PauseGC; -2: not paused
 	memLimit      int64
@@ -48,14 +47,14 @@ var (
 // PauseGC stops the garbage collector, unless the heap reaches 64 MB,
 // until ResumeGC: start-up leaves a few MB of garbage, and its first
 // collection (5 ms of a core here) would otherwise fall on the way to
-// the chat's first frame. It acts once per process.
+// the chat's first frame. A second call before ResumeGC does nothing.
 func PauseGC() {
-	paused.Do(func() {
-		pauseMu.Lock()
-		defer pauseMu.Unlock()
+	pauseMu.Lock()
+	defer pauseMu.Unlock()
+	if pausedPercent == -2 {
 		memLimit = debug.SetMemoryLimit(chatHeapLimit)
 		pausedPercent = debug.SetGCPercent(-1)
-	})
+	}
 }
 
 // ResumeGC undoes PauseGC; it does nothing when the collector is not
