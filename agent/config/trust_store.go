@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/agentcli/agent/internal/atomicfile"
@@ -205,4 +206,35 @@ func UntrustedServers(env map[string]string, root string) []NamedMCPServer {
 		}
 	}
 	return out
+}
+
+// TrustAnswers remembers, for one process, whether each project was
+// trusted when asked, with its hash then: loading a configuration again
+// (the chat's /model, while the chat owns the terminal) must not ask
+// again, and a project whose trusted files changed since is untrusted.
+type TrustAnswers struct {
+	mu     sync.Mutex
+	hashes map[string]string // by root; "" when not trusted
+}
+
+// Trusted reports the answer kept for root (asked: there is one).
+func (a *TrustAnswers) Trusted(env map[string]string, root string) (trusted, asked bool) {
+	a.mu.Lock()
+	hash, asked := a.hashes[root]
+	a.mu.Unlock()
+	return asked && hash != "" && hash == ProjectHash(env, root), asked
+}
+
+// Keep records the answer for root.
+func (a *TrustAnswers) Keep(env map[string]string, root string, trusted bool) {
+	hash := ""
+	if trusted {
+		hash = ProjectHash(env, root)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.hashes == nil {
+		a.hashes = map[string]string{}
+	}
+	a.hashes[root] = hash
 }

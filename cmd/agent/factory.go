@@ -54,6 +54,9 @@ type factory struct {
 	progMu sync.Mutex
 	progs  map[string]*programs.Resolver
 
+	// answers are the trust answers given in this process.
+	answers config.TrustAnswers
+
 	// key signs the backups (backupKey), loaded once.
 	keyOnce sync.Once
 	key     []byte
@@ -129,14 +132,19 @@ func userConfigDir(env map[string]string) string {
 // once it is trusted (asked on the terminal, see trust.go). With no
 // provider configured and no key set, it asks the local servers (Ollama,
 // llama.cpp, LM Studio; briefly, all at once) whether they are there.
+// The question is asked once per folder and process (see TrustAnswers).
 func (f *factory) loadConfig(ctx context.Context, dir string, flags config.Flags) (config.Config, error) {
 	cfg, err := f.readConfig(ctx, dir, flags, false)
 	if err != nil && !errors.Is(err, config.ErrNoProvider) {
 		return cfg, err
 	}
-	trusted, terr := f.settleTrust(ctx, dir, cfg)
-	if terr != nil {
-		return cfg, terr
+	trusted, asked := f.answers.Trusted(f.environ(), dir)
+	if !asked {
+		var terr error
+		if trusted, terr = f.settleTrust(ctx, dir, cfg); terr != nil {
+			return cfg, terr
+		}
+		f.answers.Keep(f.environ(), dir, trusted)
 	}
 	if trusted {
 		cfg, err = f.readConfig(ctx, dir, flags, true)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
@@ -178,5 +179,47 @@ func TestTrustQuestionCountsPadding(t *testing.T) {
 	}
 	if strings.ContainsAny(q, "\u2800\u3164") {
 		t.Errorf("the trust question shows raw padding:\n%s", q)
+	}
+}
+
+// TestTrustIsAskedOncePerProcess: loading the configuration again in
+// the same process (/model in the chat, while the chat owns the
+// terminal) asks nothing and keeps the answer, as long as the project's
+// trusted files are as they were; changed, the project is untrusted
+// again, still without a question.
+func TestTrustIsAskedOncePerProcess(t *testing.T) {
+	for _, answer := range []string{"n", "y"} {
+		t.Run(answer, func(t *testing.T) {
+			e := newTrustEnv(t)
+			// The trust list cannot be written (a folder has its
+			// name): the answer holds for this process only.
+			os.MkdirAll(filepath.Join(e.env["XDG_CONFIG_HOME"], "agent", "trust.json"), 0o700)
+			tty := &ttyAnswer{Reader: strings.NewReader(answer + "\n")}
+			d := newFactory(&streams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard,
+				openTTY: func() (io.ReadWriteCloser, error) { return tty, nil }})
+			d.env = e.env
+			trusted := answer == "y"
+			for i := range 2 {
+				cfg, err := d.loadConfig(t.Context(), e.dir, config.Flags{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (cfg.BaseURL == e.attacker.URL) != trusted || cfg.ProjectTrusted != trusted {
+					t.Errorf("load %d: base_url %q, trusted %v; want the answer %q kept", i+1, cfg.BaseURL, cfg.ProjectTrusted, answer)
+				}
+			}
+			if n := strings.Count(tty.String(), "Trust it?"); n != 1 {
+				t.Errorf("asked %d times, want once:\n%s", n, tty.String())
+			}
+			e.writeConfig("base_url = \"" + e.attacker.URL + "/v2\"\n")
+			cfg, err := d.loadConfig(t.Context(), e.dir, config.Flags{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.ProjectTrusted || strings.HasPrefix(cfg.BaseURL, e.attacker.URL) || strings.Count(tty.String(), "Trust it?") != 1 {
+				t.Errorf("after a change: base_url %q, trusted %v, asked %d times; want untrusted, asked once",
+					cfg.BaseURL, cfg.ProjectTrusted, strings.Count(tty.String(), "Trust it?"))
+			}
+		})
 	}
 }
