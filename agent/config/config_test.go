@@ -2,6 +2,9 @@ package config
 
 import (
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -450,5 +453,18 @@ func TestLocalProbe(t *testing.T) {
 	p, _ := LookupPreset("ollama")
 	if _, ok := probe(p, ollama.URL); ok {
 		t.Error("a closed server answered")
+	}
+	// A web app on the port answers every path with 200 and JSON of its
+	// own: no local model server.
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"ok"}`)
+	}))
+	defer app.Close()
+	for _, name := range []string{"ollama", "llamacpp", "lmstudio"} {
+		p, _ := LookupPreset(name)
+		if models, ok := probe(p, app.URL+"/v1"); ok {
+			t.Errorf("%s: a web app answering every path was taken for a model server (models %v)", name, models)
+		}
 	}
 }

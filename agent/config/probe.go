@@ -30,7 +30,9 @@ func LocalProbe(ctx context.Context, client *http.Client) func(p Preset, baseURL
 					Name string `json:"name"`
 				} `json:"models"`
 			}
-			if !getJSON(ctx, client, strings.TrimSuffix(base, "/v1")+"/api/tags", &tags) {
+			// A server that answers every path (a web app on the
+			// port) has no "models" list: not Ollama.
+			if !getJSON(ctx, client, strings.TrimSuffix(base, "/v1")+"/api/tags", &tags) || tags.Models == nil {
 				return nil, false
 			}
 			names := make([]string, 0, len(tags.Models))
@@ -46,7 +48,7 @@ func LocalProbe(ctx context.Context, client *http.Client) func(p Preset, baseURL
 				ID string `json:"id"`
 			} `json:"data"`
 		}
-		if !getJSON(ctx, client, base+"/models", &list) {
+		if !getJSON(ctx, client, base+"/models", &list) || list.Data == nil {
 			return nil, false
 		}
 		names := make([]string, 0, len(list.Data))
