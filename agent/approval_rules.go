@@ -204,7 +204,7 @@ func noOneRule(_ context.Context, p *pending) (verdict, bool, error) {
 		v.rule = p.ruling.Label
 		return v, true, nil
 	}
-	msg := fmt.Sprintf("%s was not run: writes need approval and there is no one to ask", name)
+	msg := fmt.Sprintf("%s was not run: it needs a person's approval and there is no one to ask", name)
 	if p.a.NoOneToAsk != "" {
 		msg += "; " + p.a.NoOneToAsk
 	}

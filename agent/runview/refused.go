@@ -22,10 +22,10 @@ func SayRefused(errOut io.Writer, out *agent.Outcome) bool {
 	}
 	if n > ruled {
 		them := map[bool]string{true: "it", false: "them"}[n-ruled == 1]
-		fmt.Fprintf(errOut, "agent: %s refused: nobody could approve %s; rerun with --yes to allow writes\n", plural(n-ruled, "write was", "writes were"), them)
+		fmt.Fprintf(errOut, "agent: %s refused: nobody could approve %s; rerun with --yes to allow %s\n", plural(n-ruled, "call was", "calls were"), them, them)
 	}
 	if ruled > 0 {
-		fmt.Fprintf(errOut, "agent: %s refused by your permissions.deny rules (agent config shows them)\n", plural(ruled, "write was", "writes were"))
+		fmt.Fprintf(errOut, "agent: %s refused by your permissions.deny rules (agent config shows them)\n", plural(ruled, "call was", "calls were"))
 	}
 	return true
 }

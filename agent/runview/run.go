@@ -53,7 +53,7 @@ func Run(ctx context.Context, conv *conversation.Conversation, p Printer, s Stre
 			fmt.Fprintf(s.ErrOut, "agent: %s\n", note)
 		}
 	}
-	const noOne = "tell the user to rerun the command with --yes to allow writes"
+	const noOne = "tell the user to rerun the command with --yes to allow it"
 	conv.SetAsker(nil, noOne)
 	// Ask only when someone can answer, on the terminal itself.
 	if conv.Policy() == agent.PolicyAsk {
