@@ -56,7 +56,7 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 4, 3):
   0    answered (a truncated answer too, with a note)
   1    failed (the model or a tool failed, the reply was empty)
-  2    bad usage (a flag, the provider, the prompt)
+  2    bad usage (a flag, an unknown provider, the prompt)
   3    stopped at the iteration limit without an answer
   4    calls (writes, commands, fetches) were refused by the approval policy (rerun with --yes)
   130  interrupted (Ctrl+C)`,
