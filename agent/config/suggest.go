@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/BurntSushi/toml"
 )
 
 // unknownKeyError is the message for a setting of a config file that
@@ -151,4 +153,63 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// miscasedKey returns the first key of md spelled in other capitals than
+// its setting, and the setting's own spelling. The TOML decoder fills a
+// field whatever the case of its key (Base_URL sets base_url), but the
+// rules about what a project may set compare keys as written: a key in
+// other capitals would pass them, so it is refused.
+func miscasedKey(md toml.MetaData) (key, want string) {
+	for _, k := range md.Keys() {
+		t := reflect.TypeOf(Config{})
+		for i, part := range k {
+			for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+				t = t.Elem()
+			}
+			if t.Kind() == reflect.Map {
+				t = t.Elem() // part is the map's own key
+				continue
+			}
+			if t.Kind() != reflect.Struct {
+				break
+			}
+			f, exact := settingField(t, part)
+			if f == nil {
+				break // not a setting: Undecoded reports it
+			}
+			if !exact {
+				fixed := append(toml.Key{}, k[:i+1]...)
+				fixed[i] = tomlName(*f)
+				return k[:i+1].String(), fixed.String()
+			}
+			t = f.Type
+		}
+	}
+	return "", ""
+}
+
+// settingField finds the field of struct type t that the key part sets:
+// exact says it is spelled as the field's toml name.
+func settingField(t reflect.Type, part string) (f *reflect.StructField, exact bool) {
+	if i := fieldIndex(t, part); i >= 0 {
+		sf := t.Field(i)
+		return &sf, true
+	}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if name := tomlName(sf); name != "-" && sf.IsExported() && (strings.EqualFold(name, part) || strings.EqualFold(sf.Name, part)) {
+			return &sf, false
+		}
+	}
+	return nil, false
+}
+
+// tomlName is the key that sets field f.
+func tomlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
