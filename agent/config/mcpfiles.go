@@ -34,10 +34,10 @@ const maxMCPFiles = 64
 // servers (.mcp.json, and [mcp.servers] of its .agent/config.toml) run:
 // a command given as a path, each argument naming a path inside the
 // project (node server.js, python tools/mcp.py), and each word of an
-// argument or an env value that does (sh -c "./run.sh --x",
-// LD_PRELOAD=./lib.so, NODE_OPTIONS="--require ./hook.js", a
-// PYTHONPATH-like list), whether or not it exists yet (a build may make
-// it), after ${VAR} expansion from env. The project's trust
+// argument or an env value that does (sh -c "./run.sh --x", shell code
+// such as "cd sub && ./ru?.sh", LD_PRELOAD=./lib.so, NODE_OPTIONS=
+// "--require ./hook.js", a PYTHONPATH-like list), whether or not it
+// exists yet (a build may make it), after ${VAR} expansion from env. The project's trust
 // covers them: a sandboxed command may write the project, and a server
 // runs outside the sandbox, so a script rewritten since the person
 // trusted the project makes it untrusted again.
@@ -58,6 +58,17 @@ func MCPFiles(root string, env map[string]string) []MCPFile {
 			p = filepath.Join(root, p)
 		}
 		p = filepath.Clean(p)
+		if strings.ContainsAny(arg, "*?[") {
+			// A glob: the files it matches now (a new match changes
+			// the list, and so the trust).
+			matches, _ := filepath.Glob(p)
+			for _, m := range matches {
+				if len(paths) < maxMCPFiles && !slices.Contains(paths, m) && (inFolder(root, m) || inFolder(realRoot, realPath(m))) {
+					paths = append(paths, m)
+				}
+			}
+			return
+		}
 		if _, err := os.Lstat(p); err != nil && !pathLike(arg) {
 			return // a word (stdio, a package name), not a file to come
 		}
@@ -67,30 +78,40 @@ func MCPFiles(root string, env map[string]string) []MCPFile {
 			}
 		}
 	}
-	// addWords adds each word of v that names a path: words are split
-	// at blanks, quotes, and the ':' and ';' of path lists.
+	// addWords adds each word of v that names a path. v may be shell
+	// code (sh -c "true;./run.sh", cd sub && ./run.sh): quotes are
+	// dropped, words split at blanks, the shell's operators and the ':'
+	// of path lists, globs matched, and each word also taken inside
+	// each folder another word names (what a cd would make it).
 	addWords := func(v string) {
-		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(":;'\"", r) }) {
+		v = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(v)
+		words := strings.FieldsFunc(v, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(":;&|()<>`$", r) })
+		for i, w := range words {
 			if strings.HasPrefix(w, "-") {
 				_, w, _ = strings.Cut(w, "=") // --require=./hook.js
+			} else if _, val, ok := strings.Cut(w, "="); ok {
+				w = val // LD_PRELOAD=./lib.so inside a command line
 			}
+			words[i] = w
 			add(w)
+		}
+		for _, dir := range words {
+			if fi, err := os.Stat(filepath.Join(root, dir)); err != nil || !fi.IsDir() || filepath.IsAbs(dir) {
+				continue
+			}
+			for _, w := range words {
+				if w != dir && w != "" && !filepath.IsAbs(w) {
+					add(filepath.Join(dir, w))
+				}
+			}
 		}
 	}
 	for _, s := range servers {
-		if c := expand(s.Command); strings.ContainsRune(c, '/') {
-			add(c)
+		if c := expand(s.Command); strings.ContainsRune(c, '/') || strings.ContainsFunc(c, unicode.IsSpace) {
+			addWords(c)
 		}
 		for _, a := range s.Args {
-			a = expand(a)
-			if strings.ContainsFunc(a, unicode.IsSpace) {
-				addWords(a) // a command line: sh -c "./run.sh --x"
-				continue
-			}
-			if strings.HasPrefix(a, "-") {
-				_, a, _ = strings.Cut(a, "=") // --script=./x.js
-			}
-			add(a)
+			addWords(expand(a))
 		}
 		keys := make([]string, 0, len(s.Env))
 		for k := range s.Env {

@@ -1,9 +1,11 @@
 package config
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -116,5 +118,27 @@ func TestMCPFilesInEnvAndCommandLines(t *testing.T) {
 			t.Errorf("%s changed: the project hash did not", f)
 		}
 		before = after
+	}
+}
+
+// TestMCPFilesInShellCode: a script named inside shell code is covered
+// however the code spells it: after an operator, quoted in parts, as a
+// glob, or after a cd into a project folder.
+func TestMCPFilesInShellCode(t *testing.T) {
+	for _, code := range []string{"true;./run.sh", "./ru?.sh", "./run.s[h]", `./r"un".sh`, "cd sub && ./run.sh", "exec ./run.sh&", "X=./run.sh; $X"} {
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, "sub"), 0o755)
+		script := "run.sh"
+		if strings.HasPrefix(code, "cd sub") {
+			script = "sub/run.sh"
+		}
+		os.WriteFile(filepath.Join(root, script), []byte("v1\n"), 0o755)
+		mcp, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"s": map[string]any{"command": "/bin/sh", "args": []string{"-c", code}}}})
+		os.WriteFile(filepath.Join(root, ".mcp.json"), mcp, 0o644)
+		before := ProjectHash(nil, root)
+		os.WriteFile(filepath.Join(root, script), []byte("touch PWNED\n"), 0o755)
+		if ProjectHash(nil, root) == before {
+			t.Errorf("sh -c %q: %s rewritten, the project hash did not change (files: %+v)", code, script, MCPFiles(root, nil))
+		}
 	}
 }
