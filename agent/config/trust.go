@@ -30,7 +30,8 @@ var trustedOnly = []string{
 	"notes.path",
 	"notes.space",
 	"serve",
-	"mcp",
+	"mcp.servers",
+	"mcp.timeout",
 	"tts.base_url",
 }
 
@@ -56,6 +57,7 @@ var userOnly = []string{
 // or wait longer than its user chose.
 var raiseTrustedOnly = []string{
 	"max_iterations",
+	"stdin_timeout",
 	"tool_timeout",
 	"model_timeout",
 	"retry.attempts",

@@ -142,7 +142,7 @@ func PendingTrust(c Config, env map[string]string, root string) []PendingSetting
 	var out []PendingSetting
 	servers, serversKnown := projectServers(env, root)
 	for _, ig := range c.Ignored {
-		if ig.UserOnly || ig.Key == "mcp" && serversKnown {
+		if ig.UserOnly || ig.Key == "mcp.servers" && serversKnown {
 			continue // the servers are shown one by one below
 		}
 		file := filepath.Base(filepath.Dir(ig.File)) + "/" + filepath.Base(ig.File)

@@ -139,6 +139,7 @@ func TestUntrustedProjectOnlyLowersLimits(t *testing.T) {
 max_iterations = 500
 tool_timeout = "30s"
 model_timeout = "10h"
+stdin_timeout = "10h"
 [retry]
 attempts = 50
 [tree]
@@ -155,7 +156,7 @@ read_limit = "64KiB"
 		budget  int
 		ignored string
 	}{
-		{false, 30, 2 * time.Minute, 3, 300, "max_iterations,model_timeout,retry.attempts,tree.budget"},
+		{false, 30, 2 * time.Minute, 3, 300, "max_iterations,model_timeout,stdin_timeout,retry.attempts,tree.budget"},
 		{true, 500, 10 * time.Hour, 50, 100000, ""},
 	} {
 		c, err := Load(Input{Files: []string{user, proj}, Project: proj, Trusted: tc.trusted, Env: env})
@@ -218,5 +219,31 @@ func TestSettingsInOtherCapitalsAreRefused(t *testing.T) {
 	c, err := Load(Input{Files: []string{proj}, Project: proj, Env: env})
 	if err != nil || c.Models["Qwen3-8B"].ContextWindow != 4096 {
 		t.Errorf("a model's own name in capitals: %v, %+v", err, c.Models)
+	}
+}
+
+// TestTrustQuestionShowsMCPSettingsBesideServers: the project's [mcp]
+// settings other than its servers (a timeout) are in the question too,
+// since trusting applies them.
+func TestTrustQuestionShowsMCPSettingsBesideServers(t *testing.T) {
+	root := t.TempDir()
+	proj := ProjectFile(root)
+	os.MkdirAll(filepath.Dir(proj), 0o755)
+	os.WriteFile(proj, []byte("[mcp]\ntimeout = \"1h\"\n[mcp.servers.s1]\ncommand = \"echo\"\n"), 0o644)
+	env := map[string]string{"GEMINI_API_KEY": "g-key", "XDG_CONFIG_HOME": t.TempDir()}
+	c, err := Load(Input{Files: []string{proj}, Project: proj, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Duration(c.MCP.Timeout) == time.Hour {
+		t.Errorf("an untrusted project's mcp.timeout applied")
+	}
+	var shown []string
+	for _, p := range PendingTrust(c, env, root) {
+		shown = append(shown, p.Shown)
+	}
+	all := strings.Join(shown, "\n")
+	if !strings.Contains(all, "mcp.timeout = ") || !strings.Contains(all, "s1") {
+		t.Errorf("the question shows:\n%s\nwant mcp.timeout and the server s1", all)
 	}
 }
