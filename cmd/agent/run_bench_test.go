@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent/llm/llmtest"
+	"github.com/agentcli/agent/internal/taskproject"
 )
 
 // BenchmarkRunProcess measures one-shot `agent run` as a whole process,
@@ -96,36 +97,12 @@ func BenchmarkRunProcess(b *testing.B) {
 	b.ReportMetric(float64(requests), "requests")
 }
 
-// benchProject writes a 31-file project: a README, Go sources, docs,
-// config and a .gitignore, in a few folders.
+// benchProject writes the read-then-answer task's 31-file project
+// (internal/taskproject, as the process bench and the budget test use).
 func benchProject(b *testing.B) string {
 	dir := b.TempDir()
-	files := map[string]string{
-		"README.md":  "# greeter\n\nA small Go service that greets people over HTTP.\n\n## Build\n\n    go build ./...\n",
-		".gitignore": "/bin/\n*.log\n",
-		"go.mod":     "module example.com/greeter\n\ngo 1.22\n",
-		"Makefile":   "build:\n\tgo build ./...\n",
-	}
-	for i := range 12 {
-		files[fmt.Sprintf("internal/greet/greet%02d.go", i)] = fmt.Sprintf("package greet\n\n// Hello%d greets.\nfunc Hello%d(name string) string { return \"hello \" + name }\n", i, i)
-	}
-	for i := range 8 {
-		files[fmt.Sprintf("cmd/greeter/part%d.go", i)] = "package main\n"
-	}
-	for i := range 7 {
-		files[fmt.Sprintf("docs/page%d.md", i)] = fmt.Sprintf("# Page %d\n\nSome documentation.\n", i)
-	}
-	if len(files) != 31 {
-		b.Fatalf("project has %d files, want 31", len(files))
-	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
+	if err := taskproject.Write(dir); err != nil {
+		b.Fatal(err)
 	}
 	return dir
 }
