@@ -96,12 +96,16 @@ func MCPFiles(root string, env map[string]string) []MCPFile {
 			add(w)
 		}
 		for _, dir := range words {
-			if fi, err := os.Stat(filepath.Join(root, dir)); err != nil || !fi.IsDir() || filepath.IsAbs(dir) {
+			d := dir
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(root, d)
+			}
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() || !inFolder(root, filepath.Clean(d)) {
 				continue
 			}
 			for _, w := range words {
 				if w != dir && w != "" && !filepath.IsAbs(w) {
-					add(filepath.Join(dir, w))
+					add(filepath.Join(d, w))
 				}
 			}
 		}
@@ -216,4 +220,34 @@ func realPath(p string) string {
 func inFolder(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// OpaqueMCPServer names a server of the project's own files whose command
+// line is shell code that names files in ways MCPFiles cannot follow
+// (command substitution, brace or tilde expansion, eval, a variable the
+// shell sets itself), or returns "". Such a project's trust holds for one
+// start only: it is not remembered, since a script its server runs could
+// change unseen.
+func OpaqueMCPServer(root string) string {
+	for _, s := range projectMCPServers(root) {
+		for _, a := range append([]string{s.Command}, s.Args...) {
+			a = strings.ReplaceAll(a, "${", "")
+			if strings.ContainsAny(a, "`{~") || strings.Contains(a, "$") && !envLike(a) || slices.Contains(strings.Fields(a), "eval") {
+				return strings.Join(append([]string{s.Command}, s.Args...), " ")
+			}
+		}
+	}
+	return ""
+}
+
+// envLike reports whether every $ of a is a $NAME the agent fills in
+// from its environment before it starts the server.
+func envLike(a string) bool {
+	for i := strings.IndexByte(a, '$'); i >= 0; i = strings.IndexByte(a, '$') {
+		a = a[i+1:]
+		if a == "" || !(a[0] == '_' || unicode.IsLetter(rune(a[0]))) {
+			return false
+		}
+	}
+	return true
 }

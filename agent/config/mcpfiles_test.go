@@ -142,3 +142,37 @@ func TestMCPFilesInShellCode(t *testing.T) {
 		}
 	}
 }
+
+// TestOpaqueShellCodeIsNotRemembered: shell code whose files the trust
+// cannot follow ($(...), braces, ~, eval) keeps the trust to one start,
+// while a plain script line is remembered; a folder named by its
+// absolute path is followed into, as a cd would.
+func TestOpaqueShellCodeIsNotRemembered(t *testing.T) {
+	for code, opaque := range map[string]bool{
+		"exec python3 $(echo sub)/run.py": true,
+		"exec ./{sub,}/run.sh":            true,
+		"exec ~/sub/run.sh":               true,
+		"eval ./run.sh":                   true,
+		"cd sub && ./run.sh":              false,
+		"exec ./run.sh --port ${PORT}":    false,
+	} {
+		root := t.TempDir()
+		env := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
+		mcp, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"s": map[string]any{"command": "sh", "args": []string{"-c", code}}}})
+		os.WriteFile(filepath.Join(root, ".mcp.json"), mcp, 0o644)
+		err := RememberTrust(env, root)
+		if (err != nil) != opaque || IsTrusted(env, root) == opaque {
+			t.Errorf("sh -c %q: remember error %v, trusted after %v; want opaque %v", code, err, IsTrusted(env, root), opaque)
+		}
+	}
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
+	os.WriteFile(filepath.Join(root, "sub", "run.sh"), []byte("v1\n"), 0o755)
+	mcp, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"s": map[string]any{"command": "sh", "args": []string{"-c", "cd " + filepath.Join(root, "sub") + " && ./run.sh"}}}})
+	os.WriteFile(filepath.Join(root, ".mcp.json"), mcp, 0o644)
+	before := ProjectHash(nil, root)
+	os.WriteFile(filepath.Join(root, "sub", "run.sh"), []byte("changed\n"), 0o755)
+	if ProjectHash(nil, root) == before {
+		t.Errorf("cd into the project's folder by its absolute path: sub/run.sh changed, the hash did not")
+	}
+}

@@ -80,7 +80,7 @@ func ProjectHash(env map[string]string, root string) string {
 func IsTrusted(env map[string]string, root string) bool {
 	tl, _ := readTrust(trustPath(env))
 	e, ok := tl.Projects[root]
-	return ok && e.Hash == ProjectHash(env, root)
+	return ok && e.Hash == ProjectHash(env, root) && OpaqueMCPServer(root) == ""
 }
 
 func readTrust(path string) (trustList, error) {
@@ -110,6 +110,11 @@ func RememberTrust(env map[string]string, root string) error {
 	path := trustPath(env)
 	if path == "" {
 		return errors.New("no config folder to remember the trust in (set HOME or XDG_CONFIG_HOME)")
+	}
+	if OpaqueMCPServer(root) != "" {
+		// The line itself was in the question, escaped; a hostile one
+		// is not printed again here.
+		return errors.New("not remembered: an MCP server of the project runs shell code whose files cannot all be followed ($(...), `...`, {a,b}, ~, eval), so the next start asks again")
 	}
 	tl, _ := readTrust(path)
 	tl.Projects[root] = trustEntry{Hash: ProjectHash(env, root), Trusted: time.Now().UTC()}
