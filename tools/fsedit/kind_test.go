@@ -257,3 +257,29 @@ func TestUTF8BOMKept(t *testing.T) {
 		t.Fatalf("partial below line 1: %q", got)
 	}
 }
+
+// TestHardLinkToSecretIsASecret: another name a command gave a secret
+// file (ln .env notes.txt) is refused by read, write and search, while a
+// hard link between ordinary files reads as usual (pnpm's stores), and a
+// secret the user allowed stays allowed under its other name.
+func TestHardLinkToSecretIsASecret(t *testing.T) {
+	p := newProject(t, map[string]string{".env": "TOKEN=s3cr3t\n", "k/id_ed25519": "KEYMATERIAL\n", "a.txt": "plain s3cr3t-free\n"})
+	for old, name := range map[string]string{".env": "hard.txt", "k/id_ed25519": "notes.md", "a.txt": "b.txt"} {
+		if err := os.Link(filepath.Join(p.dir, old), filepath.Join(p.dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"hard.txt", "notes.md"} {
+		res := p.read(name)
+		wantCode(t, res, tools.CodePolicyDenied, "hard link")
+		wantCode(t, p.write("rewrite", name, "x\n"), tools.CodePolicyDenied)
+	}
+	wantOK(t, p.read("b.txt"))
+	res := p.call("search_files", kv("pattern", "s3cr3t|KEYMATERIAL"))
+	if strings.Contains(res.Content, "TOKEN=") || strings.Contains(res.Content, "KEYMATERIAL") || !strings.Contains(res.Content, "b.txt") {
+		t.Errorf("search through hard links:\n%s\n%s", res.Content, res.Message)
+	}
+	p2 := newProjectOpts(t, map[string]string{".env": "A=1\n"}, Options{AllowSecrets: []string{".env"}})
+	os.Link(filepath.Join(p2.dir, ".env"), filepath.Join(p2.dir, "env.txt"))
+	wantOK(t, p2.read("env.txt"))
+}

@@ -44,6 +44,9 @@ func (r *Root) fileTargetFor(p string, images bool) (target, *refusal, error) {
 			return t, rf, nil
 		}
 	}
+	if s := r.linkedSecret(t.info); s != "" {
+		return t, &refusal{code: tools.CodePolicyDenied, msg: fmt.Sprintf("%s is another name (a hard link) of %s, which usually holds secrets, so the file tools do not read, write or search it; work without it, or ask the user to allow it in their own configuration", p, s)}, nil
+	}
 	return t, nil, nil
 }
 

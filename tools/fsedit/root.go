@@ -53,6 +53,8 @@ type Root struct {
 
 	storeOnce sync.Once
 	store     *backup.Store
+
+	secrets secretFiles // for linkedSecret
 }
 
 // NewRoot returns the sandbox for the project folder dir. The folder is

@@ -137,6 +137,9 @@ func (sr *searcher) file(rel string) error {
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil {
 		return nil
+	} else if sr.root.linkedSecret(fi) != "" {
+		sr.secrets = append(sr.secrets, rel)
+		return nil
 	} else if fi.Size() > maxSearchFileSize {
 		sr.tooLarge++
 		return nil

@@ -26,6 +26,14 @@ func links(fi fs.FileInfo) uint64 {
 	return 1
 }
 
+// fileID identifies the file described by fi: its device and inode.
+func fileID(fi fs.FileInfo) (id [2]uint64, ok bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+	}
+	return id, false
+}
+
 // processAlive reports whether a process with this id runs (or may run:
 // one we may not signal still exists).
 func processAlive(pid int) bool {
