@@ -242,6 +242,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	if k, want := miscasedKey(md); k != "" {
 		return false, fmt.Errorf("config file %s: %s is not a setting: write it %s (settings are lower case)", path, quoteKey(k), want)
 	}
+	c.keepModelFields(&before, md)
 	if project {
 		var raw map[string]any
 		toml.Decode(string(data), &raw) // decoded above already: cannot fail

@@ -2,8 +2,11 @@ package config
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // ModelConfig is what [models."name"] sets for one model.
@@ -14,6 +17,35 @@ type ModelConfig struct {
 	Reasoning     string `toml:"reasoning"` // off, low, medium or high; "" inherits
 	Price         Price  `toml:"price"`
 	Images        *bool  `toml:"images"` // reads images; unset inherits (images.go)
+}
+
+// keepModelFields puts back, in each [models."name"] table of the file
+// just decoded (md), the fields it leaves out as before had them: TOML
+// decoding replaces a whole entry, which would drop the user's price, or
+// their reasoning = "off", without the file naming either.
+func (c *Config) keepModelFields(before *Config, md toml.MetaData) {
+	for name, m := range c.Models {
+		old, ok := before.Models[name]
+		if !ok || !md.IsDefined("models", name) {
+			continue
+		}
+		keepUndefined(reflect.ValueOf(&m).Elem(), reflect.ValueOf(old), md, toml.Key{"models", name})
+		c.Models[name] = m
+	}
+}
+
+// keepUndefined copies into the struct dst the fields of src that the
+// file (md) does not define under key.
+func keepUndefined(dst, src reflect.Value, md toml.MetaData, key toml.Key) {
+	for i := range dst.NumField() {
+		k := append(key[:len(key):len(key)], tomlName(dst.Type().Field(i)))
+		switch {
+		case !md.IsDefined(k...):
+			dst.Field(i).Set(src.Field(i))
+		case dst.Field(i).Kind() == reflect.Struct:
+			keepUndefined(dst.Field(i), src.Field(i), md, k)
+		}
+	}
 }
 
 // Price is what a model costs, in dollars per million tokens.

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -12,59 +11,12 @@ import (
 )
 
 // A project's config file comes with the project, and people run agents
-// in repositories they have just cloned. Settings that could send data
-// elsewhere, run programs, write outside the project or weaken safety are
-// therefore taken from a project's file only when the user trusts the
-// project, and so are limits raised above the user's (raiseTrustedOnly);
-// the rest (the model, lower limits, output) always apply. Some settings
-// are never taken from a project at all.
-
-// trustedOnly are the settings (dotted names, or whole tables by their
-// prefix) a project's file may set only when the project is trusted.
-var trustedOnly = []string{
-	"provider",
-	"base_url",
-	"api_key_env",
-	"approval",
-	"backups",
-	"notes.path",
-	"notes.space",
-	"serve",
-	"mcp.servers",
-	"mcp.timeout",
-	"tts.base_url",
-}
-
-// userOnly are the settings only the user's own config file may set:
-// they widen what the agent may do without asking, or, like the serve
-// token, are a secret a project's author must not choose (a token the
-// author knows would open agent serve to them).
-var userOnly = []string{
-	"files.allow_secrets",
-	"mcp.serve_token",
-	"git",
-	"notes.database_url",
-	"notes.embeddings",
-	"permissions",
-	"programs",
-	"shell",
-	"web",
-}
-
-// raiseTrustedOnly are the limits a project's file may lower at any time
-// but raise above the user's only when the project is trusted: a cloned
-// repository must not make a run cost more (model calls, tokens shown)
-// or wait longer than its user chose.
-var raiseTrustedOnly = []string{
-	"max_iterations",
-	"stdin_timeout",
-	"tool_timeout",
-	"model_timeout",
-	"retry.attempts",
-	"retry.max_time",
-	"tree.budget",
-	"files.read_limit",
-}
+// in repositories they have just cloned. Every setting is classified
+// (settingClasses in trust_keys.go): some apply from any project, some
+// only once the user trusts it (settings that could send data elsewhere,
+// run programs, write outside the project or weaken safety, and limits
+// raised above the user's), some never; a setting nobody classified is
+// never taken from a project.
 
 // Ignored is a setting of a project's file that was not applied.
 type Ignored struct {
@@ -78,46 +30,46 @@ type Ignored struct {
 
 func (i Ignored) String() string { return i.Key + " = " + i.Value }
 
-// matchesAny reports whether the dotted key is one of names or inside a
-// table named there.
-func matchesAny(key string, names []string) bool {
-	for _, n := range names {
-		if key == n || strings.HasPrefix(key, n+".") {
-			return true
-		}
-	}
-	return false
-}
-
 // restrictProject undoes, on c, the settings of a project file that the
-// project may not make (all of userOnly; trustedOnly when not trusted),
-// putting back what before had and recording each in c.Ignored.
+// project may not make (settingClasses), putting back what before had
+// and recording each in c.Ignored.
 func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string]any, path string, trusted bool) {
 	seen := map[string]bool{}
 	for _, k := range md.Keys() {
-		key := k.String()
-		userOnlyKey := matchesAny(key, userOnly)
-		raised := !trusted && slices.Contains(raiseTrustedOnly, key) && fieldInt(c, key) > fieldInt(&before, key)
-		if !userOnlyKey && !raised && (trusted || !matchesAny(key, trustedOnly)) {
+		rule, parts, class := classify(k)
+		if rule == "" && md.Type(k...) == "Hash" {
+			continue // a table: its settings are classified one by one
+		}
+		switch class {
+		case anyProject:
+			continue
+		case trustedProject, raiseNeedsTrust:
+			if trusted || class == raiseNeedsTrust && !raised(rule, k, c, &before) {
+				continue
+			}
+		}
+		top := k
+		if parts > 0 {
+			top = k[:parts]
+		}
+		name := top.String()
+		if seen[name] {
 			continue
 		}
-		top := topName(key, userOnly, trustedOnly)
-		if seen[top] {
-			continue
-		}
-		seen[top] = true
+		seen[name] = true
 		restoreField(c, &before, top)
 		for k := range c.Origins {
-			if k == top || strings.HasPrefix(k, top+".") {
+			if k == name || strings.HasPrefix(k, name+".") {
 				delete(c.Origins, k)
 			}
 		}
 		for k, o := range before.Origins {
-			if k == top || strings.HasPrefix(k, top+".") {
+			if k == name || strings.HasPrefix(k, name+".") {
 				c.Origins[k] = o // the user's own setting stays theirs
 			}
 		}
-		c.Ignored = append(c.Ignored, Ignored{Key: top, Value: tomlValue(raw, top), File: path, UserOnly: userOnlyKey})
+		userOnlyKey := class == userOnly || class == unclassified
+		c.Ignored = append(c.Ignored, Ignored{Key: name, Value: tomlValue(raw, top), File: path, UserOnly: userOnlyKey})
 	}
 	if seen["provider"] && md.IsDefined("model") {
 		// The model names one of the ignored provider's models: sent to
@@ -127,7 +79,7 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string
 		if o, ok := before.Origins["model"]; ok {
 			c.Origins["model"] = o
 		}
-		c.Ignored = append(c.Ignored, Ignored{Key: "model", Value: tomlValue(raw, "model"), File: path})
+		c.Ignored = append(c.Ignored, Ignored{Key: "model", Value: tomlValue(raw, toml.Key{"model"}), File: path})
 	}
 	if trusted && c.APIKeyEnv != before.APIKeyEnv && !knownKeyVariable(c.APIKeyEnv) {
 		// Even a trusted project may only pick one of the providers'
@@ -137,18 +89,6 @@ func (c *Config) restrictProject(before Config, md toml.MetaData, raw map[string
 		c.APIKeyEnv = before.APIKeyEnv
 		delete(c.Origins, "api_key_env")
 	}
-}
-
-// topName is the entry of the lists that key falls under.
-func topName(key string, lists ...[]string) string {
-	for _, l := range lists {
-		for _, n := range l {
-			if key == n || strings.HasPrefix(key, n+".") {
-				return n
-			}
-		}
-	}
-	return key
 }
 
 // knownKeyVariable reports whether name is a provider's usual key
@@ -165,9 +105,9 @@ func knownKeyVariable(name string) bool {
 // tomlValue shows what the file set for key: the value itself, or a
 // table's settings as key = value pairs, so that a person asked to trust
 // them sees where data would go and what would run.
-func tomlValue(raw map[string]any, key string) string {
+func tomlValue(raw map[string]any, key toml.Key) string {
 	var v any = raw
-	for _, part := range strings.Split(key, ".") {
+	for _, part := range key {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return "(set)"
@@ -202,27 +142,48 @@ func formatTOML(v any) string {
 	return fmt.Sprint(v)
 }
 
-// restoreField copies the field at the dotted toml path from src to dst.
-func restoreField(dst, src *Config, path string) {
-	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
-	for _, name := range strings.Split(path, ".") {
-		i := fieldIndex(d.Type(), name)
-		if i < 0 {
-			return
-		}
-		d, s = d.Field(i), s.Field(i)
-		if d.Kind() != reflect.Struct {
-			break
-		}
-	}
-	d.Set(s)
+// restoreField puts back in dst the setting at key as src has it: a
+// field, a whole table, or the entry of a table named by the file (a
+// model's), removed when src has none.
+func restoreField(dst, src *Config, key toml.Key) {
+	restore(reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem(), key)
 }
 
-// fieldInt is the whole-number setting at the dotted toml path (a
-// count, a Duration, a Size), or 0.
-func fieldInt(c *Config, path string) int64 {
+func restore(d, s reflect.Value, key toml.Key) {
+	if len(key) == 0 {
+		d.Set(s)
+		return
+	}
+	switch d.Kind() {
+	case reflect.Struct:
+		if i := fieldIndex(d.Type(), key[0]); i >= 0 {
+			restore(d.Field(i), s.Field(i), key[1:])
+		}
+	case reflect.Map:
+		if d.IsNil() {
+			return // the file set nothing here
+		}
+		name := reflect.ValueOf(key[0]).Convert(d.Type().Key())
+		had := s.MapIndex(name)
+		if len(key) == 1 {
+			d.SetMapIndex(name, had) // an invalid Value deletes
+			return
+		}
+		if !had.IsValid() {
+			had = reflect.Zero(d.Type().Elem())
+		}
+		entry := reflect.New(d.Type().Elem()).Elem()
+		entry.Set(d.MapIndex(name))
+		restore(entry, had, key[1:])
+		d.SetMapIndex(name, entry)
+	}
+}
+
+// fieldInt is the whole-number setting at key (a count, a Duration, a
+// Size), or 0.
+func fieldInt(c *Config, key toml.Key) int64 {
 	v := reflect.ValueOf(c).Elem()
-	for _, name := range strings.Split(path, ".") {
+	for _, name := range key {
 		i := fieldIndex(v.Type(), name)
 		if i < 0 {
 			return 0
@@ -249,28 +210,49 @@ func fieldIndex(t reflect.Type, name string) int {
 	return -1
 }
 
-// clone copies c deeply enough that decoding a file over the copy's
-// original leaves the copy alone: TOML decoding reuses slices in place.
+// clone copies c deeply: TOML decoding fills slices, maps and pointed-to
+// values in place, and the copy must keep what c had.
 func (c *Config) clone() Config {
 	out := *c
-	out.Origins = maps.Clone(c.Origins)
-	out.Programs = maps.Clone(c.Programs) // Decode fills a map in place too
-	cloneSlices(reflect.ValueOf(&out).Elem())
+	deepCopy(reflect.ValueOf(&out).Elem())
 	return out
 }
 
-func cloneSlices(v reflect.Value) {
+// deepCopy replaces what v shares with its original (slices, maps,
+// pointers) by copies.
+func deepCopy(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if f := v.Field(i); f.CanSet() {
-				cloneSlices(f)
+				deepCopy(f)
 			}
 		}
 	case reflect.Slice:
 		if !v.IsNil() {
 			n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 			reflect.Copy(n, v)
+			for i := range n.Len() {
+				deepCopy(n.Index(i))
+			}
+			v.Set(n)
+		}
+	case reflect.Map:
+		if !v.IsNil() {
+			n := reflect.MakeMapWithSize(v.Type(), v.Len())
+			for it := v.MapRange(); it.Next(); {
+				e := reflect.New(v.Type().Elem()).Elem()
+				e.Set(it.Value())
+				deepCopy(e)
+				n.SetMapIndex(it.Key(), e)
+			}
+			v.Set(n)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			n := reflect.New(v.Type().Elem())
+			n.Elem().Set(v.Elem())
+			deepCopy(n.Elem())
 			v.Set(n)
 		}
 	}

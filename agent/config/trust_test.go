@@ -216,7 +216,9 @@ func TestSettingsInOtherCapitalsAreRefused(t *testing.T) {
 	proj := ProjectFile(root)
 	os.MkdirAll(filepath.Dir(proj), 0o755)
 	os.WriteFile(proj, []byte("[models.\"Qwen3-8B\"]\ncontext_window = 4096\n"), 0o644)
-	c, err := Load(Input{Files: []string{proj}, Project: proj, Env: env})
+	// Trusted: an untrusted project may not set a window the user left
+	// to the model (TestUntrustedProjectReasoningAndWindow).
+	c, err := Load(Input{Files: []string{proj}, Project: proj, Trusted: true, Env: env})
 	if err != nil || c.Models["Qwen3-8B"].ContextWindow != 4096 {
 		t.Errorf("a model's own name in capitals: %v, %+v", err, c.Models)
 	}
@@ -245,5 +247,22 @@ func TestTrustQuestionShowsMCPSettingsBesideServers(t *testing.T) {
 	all := strings.Join(shown, "\n")
 	if !strings.Contains(all, "mcp.timeout = ") || !strings.Contains(all, "s1") {
 		t.Errorf("the question shows:\n%s\nwant mcp.timeout and the server s1", all)
+	}
+}
+
+// TestRefusedTableLeavesNothingBehind: TOML decoding adds a project's
+// entries to the user's tables in place; a refused table is the user's
+// again, without the project's entries.
+func TestRefusedTableLeavesNothingBehind(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "user.toml")
+	os.WriteFile(user, []byte("[mcp.servers.mine]\ncommand = \"mine\"\n"), 0o644)
+	proj := writeProject(t, dir, "[mcp.servers.evil]\ncommand = \"evil\"\n")
+	c, err := Load(Input{Files: []string{user, proj}, Project: proj, Env: map[string]string{"GEMINI_API_KEY": "k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.MCP.Servers["evil"]; ok || len(c.MCP.Servers) != 1 {
+		t.Errorf("servers %v: want the user's mine alone", c.MCP.Servers)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // exactly the settings that trusting it would apply, each whole (long
 // blanks counted, see termtext.ShowBlanks).
 func AskTrust(ctx context.Context, in io.Reader, out io.Writer, root string, settings []config.PendingSetting) (bool, error) {
-	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, or run programs:\n", termtext.Escape(root))
+	fmt.Fprintf(out, "\nThis project (%s) has settings that can send your data or keys elsewhere, run programs, or raise your limits:\n", termtext.Escape(root))
 	for _, s := range settings {
 		fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termtext.Escape(termtext.ShowBlanks(s.Shown)), "\n", "\n    "))
 	}

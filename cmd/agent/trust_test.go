@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 )
 
@@ -221,5 +222,34 @@ func TestTrustIsAskedOncePerProcess(t *testing.T) {
 					cfg.BaseURL, cfg.ProjectTrusted, strings.Count(tty.String(), "Trust it?"))
 			}
 		})
+	}
+}
+
+// TestUntrustedProjectReasoningSendsNoThinkingBudget: a cloned project's
+// reasoning = "high" waits for trust; untrusted, the request to Gemini
+// carries no thinking budget, and stderr names the setting; trusted,
+// it does.
+func TestUntrustedProjectReasoningSendsNoThinkingBudget(t *testing.T) {
+	e := newTrustEnv(t)
+	e.writeConfig("reasoning = \"high\"\ncontext_window = 5000000\n")
+	e.gemini.Push(llmtest.Say("ok"))
+	errOut, code := e.run(nil, "hello")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for i, r := range e.gemini.Requests() {
+		if r.ThinkingBudget != -1 {
+			t.Errorf("request %d: thinkingBudget %d from an untrusted project", i+1, r.ThinkingBudget)
+		}
+	}
+	if !strings.Contains(errOut, "not trusted") || !strings.Contains(errOut, "reasoning") || !strings.Contains(errOut, "context_window") {
+		t.Errorf("stderr does not name the settings waiting for trust:\n%s", errOut)
+	}
+	sent := len(e.gemini.Requests())
+	if errOut, code := e.run(nil, "--trust", "hello"); code != 0 {
+		t.Fatalf("trusted: exit %d: %s", code, errOut)
+	}
+	if r := e.gemini.Requests()[sent]; r.ThinkingBudget != llm.ReasoningHigh.ThinkingBudget() {
+		t.Errorf("trusted: thinkingBudget %d, want %d", r.ThinkingBudget, llm.ReasoningHigh.ThinkingBudget())
 	}
 }
