@@ -63,6 +63,8 @@ func TestCommandRules(t *testing.T) {
 		{"$(echo git) push", ask, `permissions.deny "run_command:rm -rf"`},
 		{"git -C . push", deny, `permissions.deny "run_command:git push"`}, // deny beats allow
 		{"go test $(rm -rf x)", deny, `permissions.deny "run_command:rm -rf"`},
+		// rm asks nothing without a terminal: rm -r removes the same tree.
+		{"rm -r -- x -f", deny, `permissions.deny "run_command:rm -rf"`},
 	} {
 		d, ok := p.Decide(question("run_command", "command", tc.cmd))
 		got := none

@@ -45,7 +45,14 @@ func TestDenyRules(t *testing.T) {
 		{line: "rm --recur --force x", want: Match},
 		{line: "rm -R --force x", want: Match},
 		{line: "rm -rf -- x", want: Match},
-		{line: "rm -r x", want: NoMatch},
+		// Without a terminal rm asks nothing: -f changes nothing a
+		// rule is about, and rm -rf means a recursive removal.
+		{line: "rm -r x", want: Match},
+		{line: "rm -R x", want: Match},
+		{line: "rm --recursive x", want: Match},
+		{line: "rm -r -- x -f", want: Match},
+		{line: "rm -ri x", want: Match},
+		{line: "rm -f x", want: NoMatch},
 		{line: "rm x", want: NoMatch},
 		{line: "rm -- -rf", want: NoMatch},
 		{line: "git push --force", want: Match},
@@ -422,5 +429,32 @@ EOF
 )" && timeout 60 git -C . status --short`
 	for b.Loop() {
 		r.Judge(Parse(line))
+	}
+}
+
+// TestRmForceIsNoCondition: rm's -f (--force) in a rule asks nothing of
+// the command, since without a terminal rm never asks; other programs'
+// flags stay conditions (git push --force is not every push).
+func TestRmForceIsNoCondition(t *testing.T) {
+	for _, tc := range []struct {
+		rule, line string
+		want       Verdict
+	}{
+		{"rm -f", "rm x", Match},
+		{"rm -f", "rm -r x", Match},
+		{"rm --recursive --force", "rm -R x", Match},
+		{"rm --recursive --force", "rm x", NoMatch},
+		{"rm -rf x", "rm -r -- x -f", Match},
+		{"rm -rf x", "rm -r -- y -f", NoMatch},
+		{"git push --force", "git push -f origin", Match},
+		{"git push --force", "git push origin", NoMatch},
+	} {
+		r, err := ParseRule(tc.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, why := r.Judge(Parse(tc.line)); got != tc.want {
+			t.Errorf("rule %q on %q: %v (%s), want %v", tc.rule, tc.line, got, why, tc.want)
+		}
 	}
 }

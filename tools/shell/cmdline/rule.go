@@ -59,7 +59,6 @@ func ParseRule(pattern string) (Rule, error) {
 	}
 	r.git = r.program == "git" && len(r.words) > 0
 	al := aliasesOf(r.program, r.words)
-	r.short = al.letters(r.short)
 	for _, l := range long {
 		if c, ok := al.short(l); ok {
 			r.short += string(c)
@@ -67,6 +66,7 @@ func ParseRule(pattern string) (Rule, error) {
 			r.long = append(r.long, l)
 		}
 	}
+	r.short = al.letters(r.short)
 	return r, nil
 }
 
@@ -236,12 +236,19 @@ func (a aliases) short(long string) (byte, bool) {
 	return 0, false
 }
 
+// rmLetters maps rm's option letters to what a rule is about: -R is -r,
+// and -f is dropped. rm's -f only keeps it from asking, and the agent's
+// commands have no terminal, where rm asks nothing: rm -r deletes the
+// tree rm -rf deletes (also as rm -r -- DIR -f, where -f is a file's
+// name). So a rule rm -rf means a recursive removal, and rm -f any.
+var rmLetters = strings.NewReplacer("R", "r", "f", "")
+
 // letters maps short option letters to their canonical ones.
 func (a aliases) letters(s string) string {
 	if a != "rm" {
 		return s
 	}
-	return strings.ReplaceAll(s, "R", "r")
+	return rmLetters.Replace(s)
 }
 
 // abbrev returns the letter of the long option that opt names or
