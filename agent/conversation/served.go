@@ -145,7 +145,7 @@ func guardedNotes(h http.Handler, g restGuard) http.Handler {
 		}
 		start := time.Now()
 		info := tools.CallInfo{SessionID: g.session, CallID: "rest-" + strconv.FormatInt(g.calls.Add(1), 10)}
-		params := restParams(r, id)
+		params, batch := restParams(r, id)
 		entry := agent.AuditEntry{Time: start, Session: info.SessionID, CallID: info.CallID, Tool: tool, Params: params}
 		def := tools.Definition{Name: tool, Writes: true}
 		if t, ok := g.reg.Lookup(tool); ok {
@@ -155,20 +155,49 @@ func guardedNotes(h http.Handler, g restGuard) http.Handler {
 		for k, v := range params {
 			values[k] = v
 		}
+		var ids []string
 		if res, rule := refusal(g.perms, def, tools.Input{Values: values}); res != nil {
 			writeRESTError(w, http.StatusForbidden, res.Code, res.Message)
 			entry.Outcome, entry.Code, entry.Rule = agent.OutcomeDenied, res.Code, rule
 		} else {
 			rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+			if batch != nil {
+				rec.keep = maxBatchAnswer
+			}
 			h.ServeHTTP(rec, r.WithContext(tools.WithInfo(r.Context(), info)))
 			entry.Outcome = agent.OutcomeOK
 			if rec.status >= 400 {
 				entry.Outcome, entry.Code = agent.OutcomeError, rec.code()
+			} else if tool == "note_create" {
+				ids = rec.created()
 			}
 		}
 		entry.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-		_ = g.audit.Record(entry)
+		for _, e := range restEntries(entry, batch, ids) {
+			_ = g.audit.Record(e)
+		}
 	})
+}
+
+// restEntries are the audit lines of one REST change: its own, or for a
+// batch one per note, each with the note's fields; a created note's
+// with the id it was given (ids, in the order of the notes).
+func restEntries(e agent.AuditEntry, batch []map[string]string, ids []string) []agent.AuditEntry {
+	if batch == nil {
+		if len(ids) == 1 {
+			e.Params["note_id"] = ids[0]
+		}
+		return []agent.AuditEntry{e}
+	}
+	out := make([]agent.AuditEntry, len(batch))
+	for i, p := range batch {
+		if i < len(ids) {
+			p["note_id"] = ids[i]
+		}
+		out[i] = e
+		out[i].Params = p
+	}
+	return out
 }
 
 // restTool names the note tool a REST request stands for, and the note's
@@ -181,8 +210,8 @@ func restTool(r *http.Request) (tool, id string) {
 	id = strings.TrimPrefix(rest, "/")
 	switch {
 	case r.Method == http.MethodPost && (id == "" || id == "batch"):
-		// A batch is many creations in one request: judged and
-		// audited as note_create, once.
+		// A batch is many creations in one request: judged as
+		// note_create once, audited one line a note.
 		return "note_create", ""
 	case (r.Method == http.MethodPut || r.Method == http.MethodPatch) && id != "":
 		return "note_update", id
@@ -192,30 +221,56 @@ func restTool(r *http.Request) (tool, id string) {
 	return "", ""
 }
 
+// maxBatchAnswer bounds the answer to POST /notes/batch kept for the
+// ids of its notes: MaxBatch ids, each at most 19 digits and a comma.
+const maxBatchAnswer = notes.MaxBatch*20 + 64
+
 // restParams are a change's parameters for the audit log: the note's id
-// and the body's fields (the log shortens long values). The body is read
-// up to the notes handler's own limit and handed on whole.
-func restParams(r *http.Request, id string) map[string]string {
-	params := map[string]string{}
+// and the body's fields (the log shortens long values); for a batch
+// (POST /notes/batch), each note's fields instead, so that every note
+// has its own line. The body is read up to the notes handler's own
+// limit and handed on whole.
+func restParams(r *http.Request, id string) (params map[string]string, batch []map[string]string) {
+	params = map[string]string{}
 	if id != "" {
 		params["note_id"] = id
 	}
 	if r.Body == nil {
-		return params
+		return params, nil
 	}
-	head, _ := io.ReadAll(io.LimitReader(r.Body, notes.DefaultMaxBody+1))
+	isBatch := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/batch")
+	limit := int64(notes.DefaultMaxBody)
+	if isBatch {
+		limit = notes.BatchMaxBody
+	}
+	head, _ := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(head, &fields) != nil {
-		return params
+		return params, nil
 	}
-	if notes, ok := fields["notes"]; ok && strings.HasSuffix(r.URL.Path, "/batch") {
-		var list []json.RawMessage
-		if json.Unmarshal(notes, &list) == nil {
-			params["notes"] = strconv.Itoa(len(list)) + " notes"
-		}
-		return params
+	if !isBatch {
+		return bodyParams(params, fields), nil
 	}
+	var list []map[string]json.RawMessage
+	if json.Unmarshal(fields["notes"], &list) != nil || len(list) == 0 {
+		return params, nil
+	}
+	if len(list) > notes.MaxBatch {
+		// Refused whole by the handler: one line says how many.
+		params["notes"] = strconv.Itoa(len(list)) + " notes"
+		return params, nil
+	}
+	batch = make([]map[string]string, len(list))
+	for i, n := range list {
+		batch[i] = bodyParams(map[string]string{}, n)
+	}
+	return params, batch
+}
+
+// bodyParams adds a JSON body's fields to params, strings as they are,
+// other values as JSON.
+func bodyParams(params map[string]string, fields map[string]json.RawMessage) map[string]string {
 	for k, v := range fields {
 		var s string
 		if json.Unmarshal(v, &s) == nil {
@@ -232,12 +287,14 @@ type readCloser struct {
 	io.Closer
 }
 
-// statusRecorder keeps a response's status, and the start of an error
-// response's body for its code.
+// statusRecorder keeps a response's status, the start of an error
+// response's body for its code, and up to keep bytes of a successful
+// one.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	body   []byte
+	keep   int
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -246,10 +303,31 @@ func (s *statusRecorder) WriteHeader(code int) {
 }
 
 func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status >= 400 && len(s.body) < 1024 {
-		s.body = append(s.body, b[:min(len(b), 1024-len(s.body))]...)
+	limit := s.keep
+	if s.status >= 400 {
+		limit = 1024
+	}
+	if len(s.body) < limit {
+		s.body = append(s.body, b[:min(len(b), limit-len(s.body))]...)
 	}
 	return s.ResponseWriter.Write(b)
+}
+
+// created are the ids a create gave, as the answer says them: a note's
+// Location (/notes/ID), or a batch's {"ids": [...]}.
+func (s *statusRecorder) created() []string {
+	if id, ok := strings.CutPrefix(s.Header().Get("Location"), "/notes/"); ok {
+		return []string{id}
+	}
+	var b struct{ IDs []int64 }
+	if json.Unmarshal(s.body, &b) != nil {
+		return nil
+	}
+	ids := make([]string, len(b.IDs))
+	for i, id := range b.IDs {
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	return ids
 }
 
 // Unwrap lets http.ResponseController reach the connection.

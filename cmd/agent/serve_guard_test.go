@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/tools/notes"
 )
 
 // TestServeKeepsTheGuards serves a project whose user denies writes under
@@ -83,8 +85,10 @@ func TestServeKeepsTheGuards(t *testing.T) {
 	if got := rest("PATCH", "/notes/999999", `{"content":"x"}`); got.Code != http.StatusNotFound {
 		t.Errorf("PATCH of a missing note: %d", got.Code)
 	}
-	if got := rest("POST", "/notes/batch", `{"notes":[{"title":"b1","content":"one"},{"title":"b2","content":"two"}]}`); got.Code != http.StatusCreated {
-		t.Errorf("POST /notes/batch: %d %s", got.Code, got.Body)
+	batch := rest("POST", "/notes/batch", `{"notes":[{"title":"b1","content":"one"},{"title":"b2","content":"two"}]}`)
+	var made struct{ IDs []int64 }
+	if batch.Code != http.StatusCreated || json.Unmarshal(batch.Body.Bytes(), &made) != nil || len(made.IDs) != 2 {
+		t.Fatalf("POST /notes/batch: %d %s", batch.Code, batch.Body)
 	}
 
 	entries := auditEntries(t, root)
@@ -94,7 +98,6 @@ func TestServeKeepsTheGuards(t *testing.T) {
 		{"note_create", agent.OutcomeOK, "", "", "plan"},
 		{"note_delete", agent.OutcomeDenied, "TOOL_POLICY_DENIED", `permissions.deny "note_delete"`, jsonNumber(note.ID)},
 		{"note_update", agent.OutcomeError, "NOTE_NOT_FOUND", "", "999999"},
-		{"note_create", agent.OutcomeOK, "", "", "2 notes"},
 	}
 	for _, w := range want {
 		found := false
@@ -108,6 +111,61 @@ func TestServeKeepsTheGuards(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no audit entry %+v in %+v", w, entries)
+		}
+	}
+}
+
+// TestServeBatchAuditsEachNote: a REST batch writes one audit line per
+// note, with its title and the id it was given, under the request's call
+// id; refused, one line per note too, with the rule; a single create's
+// line has its note's id.
+func TestServeBatchAuditsEachNote(t *testing.T) {
+	for _, deny := range []bool{false, true} {
+		root := t.TempDir()
+		cfg := config.Defaults()
+		if deny {
+			cfg.Permissions.Deny = []string{"note_create"}
+		}
+		sv, err := (&factory{io: &streams{}}).builder().Serve(t.Context(), root, cfg, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sv.Close()
+		rest := func(path, body string) *httptest.ResponseRecorder {
+			rec := httptest.NewRecorder()
+			sv.Notes.ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(body)))
+			return rec
+		}
+		one := rest("/notes", `{"title":"solo","content":"x"}`)
+		batch := rest("/notes/batch", `{"notes":[{"title":"b1","content":"one"},{"title":"b2","content":"two","folder":"imp"},{"title":"b3","content":"three"}]}`)
+		var made struct{ IDs []int64 }
+		json.Unmarshal(batch.Body.Bytes(), &made)
+		var single struct{ ID int64 }
+		json.Unmarshal(one.Body.Bytes(), &single)
+		entries := auditEntries(t, root)
+		if len(entries) != 4 {
+			t.Fatalf("deny %v: %d audit lines, want 1 for the note and 3 for the batch: %+v", deny, len(entries), entries)
+		}
+		if !deny && entries[0].Params["note_id"] != jsonNumber(single.ID) {
+			t.Errorf("the create's line %+v lacks its id %d", entries[0].Params, single.ID)
+		}
+		for i, e := range entries[1:] {
+			want := map[string]string{"title": fmt.Sprintf("b%d", i+1)}
+			if !deny {
+				want["note_id"] = jsonNumber(made.IDs[i])
+			}
+			for k, v := range want {
+				if e.Params[k] != v {
+					t.Errorf("deny %v: batch line %d has %s = %q, want %q: %+v", deny, i+1, k, e.Params[k], v, e)
+				}
+			}
+			if e.Tool != "note_create" || e.CallID != entries[1].CallID || e.CallID == entries[0].CallID ||
+				deny != (e.Outcome == agent.OutcomeDenied && e.Rule == `permissions.deny "note_create"`) {
+				t.Errorf("deny %v: batch line %d: %+v", deny, i+1, e)
+			}
+		}
+		if entries[2].Params["folder"] != "imp" {
+			t.Errorf("the second note's folder is not in its line: %+v", entries[2].Params)
 		}
 	}
 }
@@ -153,4 +211,22 @@ func auditEntries(t *testing.T, root string) []agent.AuditEntry {
 		es = append(es, e)
 	}
 	return es
+}
+
+// TestServeOversizedBatchIsOneLine: a batch over the limit, refused
+// whole, is one audit line saying how many notes it had, not thousands.
+func TestServeOversizedBatchIsOneLine(t *testing.T) {
+	root := t.TempDir()
+	sv, err := (&factory{io: &streams{}}).builder().Serve(t.Context(), root, config.Defaults(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sv.Close()
+	body := `{"notes":[` + strings.Repeat(`{"title":"a","content":"b"},`, notes.MaxBatch) + `{"title":"a","content":"b"}]}`
+	rec := httptest.NewRecorder()
+	sv.Notes.ServeHTTP(rec, httptest.NewRequest("POST", "/notes/batch", strings.NewReader(body)))
+	entries := auditEntries(t, root)
+	if rec.Code != http.StatusUnprocessableEntity || len(entries) != 1 || entries[0].Params["notes"] != fmt.Sprintf("%d notes", notes.MaxBatch+1) {
+		t.Errorf("%d; audit %+v", rec.Code, entries)
+	}
 }
