@@ -226,16 +226,22 @@ func TestTrustIsAskedOncePerProcess(t *testing.T) {
 }
 
 // TestUntrustedProjectReasoningSendsNoThinkingBudget: a cloned project's
-// reasoning = "high" waits for trust; untrusted, the request to Gemini
-// carries no thinking budget, and stderr names the setting; trusted,
-// it does.
+// reasoning = "high" waits for trust, and the trust question shows it;
+// untrusted, the request to Gemini carries no thinking budget, and
+// stderr names the setting; trusted, it does.
 func TestUntrustedProjectReasoningSendsNoThinkingBudget(t *testing.T) {
 	e := newTrustEnv(t)
 	e.writeConfig("reasoning = \"high\"\ncontext_window = 5000000\n")
 	e.gemini.Push(llmtest.Say("ok"))
-	errOut, code := e.run(nil, "hello")
+	tty := &ttyAnswer{Reader: strings.NewReader("n\n")}
+	errOut, code := e.run(tty, "hello")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"raise your limits", `config.toml: reasoning = "high"`, "config.toml: context_window = 5000000", "Trust it?"} {
+		if !strings.Contains(tty.String(), want) {
+			t.Errorf("the trust question lacks %q:\n%s", want, tty.String())
+		}
 	}
 	for i, r := range e.gemini.Requests() {
 		if r.ThinkingBudget != -1 {
