@@ -58,7 +58,6 @@ var settingClasses = map[string]keyClass{
 	"notes.space":    trustedProject,
 	"mcp.servers":    trustedProject,
 	"mcp.timeout":    trustedProject,
-	"tts.provider":   trustedProject, // gemini sends the text to Google with the user's key
 	"tts.base_url":   trustedProject,
 
 	"files.allow_secrets": userOnly,
@@ -84,6 +83,7 @@ var settingClasses = map[string]keyClass{
 	"reasoning":               raiseNeedsTrust,
 	"models.*.reasoning":      raiseNeedsTrust,
 	"tools.notes":             raiseNeedsTrust, // turning the note tools back on
+	"tts.provider":            raiseNeedsTrust, // espeak (offline) always; gemini sends the text to Google
 }
 
 // classify finds the entry of settingClasses that covers key: its name
@@ -120,6 +120,8 @@ func raised(rule string, key toml.Key, c, before *Config) bool {
 		return reasoningRaised(c.Models[key[1]].Reasoning, old, cmp.Or(old, before.Reasoning))
 	case "tools.notes":
 		return c.NotesOn() && !before.NotesOn()
+	case "tts.provider":
+		return c.TTS.Provider != before.TTS.Provider && !offlineSpeech(c.TTS.Provider)
 	}
 	return fieldInt(c, key) > fieldInt(before, key)
 }
@@ -151,4 +153,14 @@ func reasoningRaised(v, old, user string) bool {
 		return true
 	}
 	return slices.Index(reasoningLevels, v) > slices.Index(reasoningLevels, user)
+}
+
+// offlineSpeech reports whether tts.provider names the speech engine that
+// runs on this machine, sending the text nowhere.
+func offlineSpeech(provider string) bool {
+	switch strings.ToLower(strings.TrimSpace(provider)) {
+	case "espeak", "espeak-ng":
+		return true
+	}
+	return false
 }

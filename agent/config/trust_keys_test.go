@@ -156,3 +156,25 @@ func TestUntrustedProjectCannotTurnNotesBackOn(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrustedProjectSpeechStaysOffline: a project may choose the
+// offline espeak-ng, never Gemini's speech over the user's choice.
+func TestUntrustedProjectSpeechStaysOffline(t *testing.T) {
+	for _, tc := range []struct{ user, project, want string }{
+		{"", "espeak", "espeak"},
+		{"gemini", "espeak-ng", "espeak-ng"},
+		{"espeak", "gemini", "espeak"},
+		{"espeak", "", "espeak"},
+	} {
+		user := filepath.Join(t.TempDir(), "config.toml")
+		os.WriteFile(user, []byte("[tts]\nprovider = \""+tc.user+"\"\n"), 0o644)
+		proj := writeProject(t, t.TempDir(), "[tts]\nprovider = \""+tc.project+"\"\n")
+		c, err := Load(Input{Files: []string{user, proj}, Project: proj, Env: map[string]string{"GEMINI_API_KEY": "k"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.TTS.Provider != tc.want {
+			t.Errorf("user %q, project %q: tts.provider %q, want %q", tc.user, tc.project, c.TTS.Provider, tc.want)
+		}
+	}
+}
