@@ -49,7 +49,8 @@ func TestRunCutsPipedTextToTheContextBudget(t *testing.T) {
 	}
 	h.write(".agent/config.toml", "context_window = 8192\n")
 	h.stdin = strings.Repeat("a line of the log\n", 4000) // 72,000 bytes
-	_, errOut, code := h.run("summarise")
+	// Trusted: a window the user left to the model waits for trust.
+	_, errOut, code := h.run("--trust", "summarise")
 	if code != 0 || !strings.Contains(errOut, "the piped input was cut") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
