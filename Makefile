@@ -9,7 +9,7 @@ SHARED   ?= ../shared
 CORPUS   := $(SHARED)/corpus/parse
 FUZZTIME ?= 5m
 
-.PHONY: build install test unit race corpus bench bench-process fuzz lint clean
+.PHONY: build install test unit race corpus bench bench-process fuzz lint screenshot clean
 
 # The binary is static (CGO_ENABLED=0): nothing in it needs cgo, and a
 # dynamically linked one maps the C library and the dynamic loader into
@@ -67,6 +67,14 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# screenshot draws docs/chat.svg, the README's picture of the chat: the
+# real chat in tmux, answered by a scripted model on 127.0.0.1 (no key, no
+# network), its screen captured with colours and turned into an SVG by
+# cmd/agent/screenshot_test.go.
+screenshot: build
+	$(GO) test ./cmd/agent -run '^TestChatScreenshot$$' -count=1 -args \
+		-screenshot=$(CURDIR)/docs/chat.svg -screenshot-agent=$(CURDIR)/$(BIN)
 
 clean:
 	rm -rf bin

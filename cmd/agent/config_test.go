@@ -192,8 +192,8 @@ func TestModelFactoryMissingKey(t *testing.T) {
 }
 
 // agent config shows every section that is set, each value from its
-// file, secrets masked; and every key it prints is one the README
-// documents.
+// file, secrets masked; and every key it prints is one the configuration
+// page (docs/configuration.md) documents.
 func TestConfigCmdShowsEverySectionAndOnlyDocumentedKeys(t *testing.T) {
 	cleanEnv(t)
 	t.Setenv("GEMINI_API_KEY", "test-key")
@@ -247,7 +247,7 @@ headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
 			t.Errorf("agent config shows a secret (%s):\n%s", secret, out)
 		}
 	}
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,9 +256,9 @@ headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
 		if !ok || strings.HasPrefix(l, "#") || strings.HasPrefix(l, " ") {
 			continue
 		}
-		doc := string(readme)
+		doc := string(page)
 		if !strings.Contains(doc, name+" = ") && !strings.Contains(doc, "`"+name+"`") && !strings.Contains(doc, "."+name+"`") {
-			t.Errorf("agent config prints %q, which the README does not document", name)
+			t.Errorf("agent config prints %q, which docs/configuration.md does not document", name)
 		}
 	}
 }
