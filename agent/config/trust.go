@@ -42,6 +42,7 @@ var trustedOnly = []string{
 var userOnly = []string{
 	"files.allow_secrets",
 	"mcp.serve_token",
+	"mcp.unsandboxed",
 	"git",
 	"notes.database_url",
 	"notes.embeddings",
