@@ -280,6 +280,9 @@ func (cn *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
+		if gt, ok := t.(*groupTransport); ok {
+			err = gt.said(err)
+		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	cn.sess = sess
@@ -324,7 +327,7 @@ func (cn *conn) transport() (mcp.Transport, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &groupTransport{mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}}, nil
+		return &groupTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 			return nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)

@@ -66,6 +66,10 @@ func fakeServer(mode string) {
 	if mode == "dead" {
 		os.Exit(2)
 	}
+	if mode == "complain" {
+		os.Stderr.WriteString("starting\n/usr/bin/env: 'python9': No such file or directory\x1b[2J\n")
+		os.Exit(127)
+	}
 	if file, ok := strings.CutPrefix(mode, "child:"); ok {
 		// Starts a child that would outlive it, says its pid, then
 		// serves as usual.

@@ -3,12 +3,18 @@ package mcptool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // command is the server program's command, not yet started: in the
@@ -63,15 +69,40 @@ func selfServe(prog string, args []string) bool {
 // (in the sandbox, bubblewrap's) and ends the whole group once the
 // session is closed: the SDK ends the program itself (its stdin closed,
 // then SIGTERM, then SIGKILL), and what it started in turn (a child it
-// spawned, a runtime's helpers) is killed after it.
-type groupTransport struct{ mcp.CommandTransport }
+// spawned, a runtime's helpers) is killed after it. It keeps the end of
+// what the program writes on stderr, so that one that fails to start
+// can say why (an interpreter the sandbox does not show).
+type groupTransport struct {
+	mcp.CommandTransport
+	stderr *lastWords
+}
 
 func (t *groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	t.Command.Stderr = w
+	t.stderr = &lastWords{done: make(chan struct{})}
 	c, err := t.CommandTransport.Connect(ctx)
+	w.Close() // the program's copy is the only writer left
+	go t.stderr.read(r)
 	if err != nil {
 		return nil, err
 	}
 	return &groupConn{Connection: c, pgid: t.Command.Process.Pid}, nil
+}
+
+// said adds to err, the failure of a connection, the last line the
+// program wrote on stderr, if any, once it has ended (or after a moment).
+func (t *groupTransport) said(err error) error {
+	if t.stderr == nil {
+		return err
+	}
+	if line := t.stderr.line(time.Second); line != "" {
+		return fmt.Errorf("%w; it said: %s", err, line)
+	}
+	return err
 }
 
 type groupConn struct {
@@ -83,4 +114,42 @@ func (c *groupConn) Close() error {
 	err := c.Connection.Close()
 	syscall.Kill(-c.pgid, syscall.SIGKILL)
 	return err
+}
+
+// lastWords keeps the end of what a program writes on stderr.
+type lastWords struct {
+	mu   sync.Mutex
+	tail []byte
+	done chan struct{} // closed when every writer is gone
+}
+
+func (w *lastWords) read(r *os.File) {
+	defer close(w.done)
+	defer r.Close()
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		w.mu.Lock()
+		w.tail = append(w.tail, buf[:n]...)
+		if len(w.tail) > 4096 {
+			w.tail = append([]byte(nil), w.tail[len(w.tail)-1024:]...)
+		}
+		w.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// line is the last line written, as one line of at most 300 bytes for a
+// message, after waiting at most wait for the writers to be gone.
+func (w *lastWords) line(wait time.Duration) string {
+	select {
+	case <-w.done:
+	case <-time.After(wait):
+	}
+	w.mu.Lock()
+	text := strings.TrimSpace(string(w.tail))
+	w.mu.Unlock()
+	return termtext.Line(text[strings.LastIndexByte(text, '\n')+1:], 300)
 }

@@ -110,3 +110,14 @@ func TestSandboxedServerStartsThroughTheSandbox(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedServerSaysWhy: a server program that fails before it
+// answers is reported with the last line it wrote on stderr, escaped.
+func TestFailedServerSaysWhy(t *testing.T) {
+	c, servers := Discover(context.Background(), []Spec{fakeSpec(t, "broken", "complain")}, Options{Timeout: 10 * time.Second})
+	c.Close()
+	err := servers[0].Err
+	if err == nil || !strings.HasSuffix(err.Error(), "; it said: /usr/bin/env: 'python9': No such file or directory\\x1b[2J") {
+		t.Errorf("err = %v, want its last words on stderr, escaped", err)
+	}
+}
