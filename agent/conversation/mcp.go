@@ -61,7 +61,7 @@ func mcpSandbox(cfg config.Config, progs *programs.Resolver) func(mcptool.Spec, 
 	return func(s mcptool.Spec, prog string, args, env []string) (*exec.Cmd, error) {
 		bwrap, err := shell.FindBwrap(progs.Find)
 		if err != nil {
-			return nil, fmt.Errorf("a project's server runs only in the sandbox: %w (or name it in [mcp] unsandboxed of your own config)", err)
+			return nil, fmt.Errorf("a project's server runs only in the sandbox: %w; or let it run outside with [mcp] unsandboxed in your own config", err)
 		}
 		o := ShellOptions(cfg)
 		o.Env = progs.Environ(os.Environ())
