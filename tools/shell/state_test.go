@@ -110,7 +110,7 @@ func waitFile(t *testing.T, path string) {
 // project's MCP server starts: its environment is exactly the one given,
 // the home is hidden, a read-only folder shows through it, its own cache
 // folder is writable, the network is as asked, and it runs in a session
-// of its own.
+// of its own, with its data and /tmp bounded.
 func TestSandboxCommand(t *testing.T) {
 	needBwrap(t)
 	bwrap, err := FindBwrap(exec.LookPath)
@@ -129,7 +129,7 @@ func TestSandboxCommand(t *testing.T) {
 	dir := project(t, nil)
 	t.Setenv("AGENT_SANDBOX_PROBE", "leaked")
 	script := `env; cat "$HOME/.ssh/id_rsa" ` + tool + `/lib.txt; echo own > ` + cache + `/c.txt; touch ` + tool + `/x 2>/dev/null || echo tool-read-only
-echo made > made.txt; echo "interfaces=$(grep -vc -e lo: -e Inter -e face /proc/net/dev)"`
+echo made > made.txt; echo "interfaces=$(grep -vc -e lo: -e Inter -e face /proc/net/dev)"; echo "data=$(ulimit -d)"; echo "tmp=$(df -k /tmp | tail -1)"`
 	for _, net := range []bool{false, true} {
 		sb := Sandbox{Bwrap: bwrap, Root: dir, Home: home, ReadOnly: []string{tool}, Writable: []string{cache}, Network: net,
 			TmpSize: 1 << 20, MemoryLimit: 1 << 30, Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin", "ONLY=this"}}
@@ -145,7 +145,11 @@ echo made > made.txt; echo "interfaces=$(grep -vc -e lo: -e Inter -e face /proc/
 			t.Fatalf("network %v: %v: %s", net, err, b)
 		}
 		got := string(b)
-		for _, want := range []string{"ONLY=this", "toolchain-visible", "tool-read-only"} {
+		wants := []string{"ONLY=this", "toolchain-visible", "tool-read-only", "data=1048576\n"}
+		if SizeBounds(bwrap) {
+			wants = append(wants, " 1024 ") // /tmp's 1K-blocks
+		}
+		for _, want := range wants {
 			if !strings.Contains(got, want) {
 				t.Errorf("network %v: output lacks %q:\n%s", net, want, got)
 			}
