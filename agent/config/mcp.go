@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,6 +24,10 @@ type MCP struct {
 	// ServeToken is the bearer token `agent serve --http` asks for when
 	// AGENT_SERVE_TOKEN is not set.
 	ServeToken string `toml:"serve_token"`
+	// Unsandboxed names the project's servers that run outside the
+	// sandbox, as the person, once the project is trusted. Only the
+	// user's own config may set it.
+	Unsandboxed []string `toml:"unsandboxed"`
 }
 
 // MCPServer is one MCP server: a program spoken to over stdin/stdout
@@ -38,6 +43,10 @@ type MCPServer struct {
 	// It counts only in the user's own config: a project cannot declare
 	// its own tools harmless.
 	ReadOnly []string `toml:"read_only"`
+	// Network is false to start a project's server in the sandbox
+	// without the network; nil means with it. (A server of the user's
+	// own config runs outside the sandbox, with the network.)
+	Network *bool `toml:"network"`
 
 	// Origin is the file the server was defined in; FromProject is true
 	// when that file belongs to the project (its .agent/config.toml or
@@ -48,6 +57,17 @@ type MCPServer struct {
 
 // IsEnabled reports whether the server is switched on.
 func (s MCPServer) IsEnabled() bool { return s.Enabled == nil || *s.Enabled }
+
+// HasNetwork reports whether the server's sandbox has the network: unless
+// its entry says network = false.
+func (s MCPServer) HasNetwork() bool { return s.Network == nil || *s.Network }
+
+// Sandboxed reports whether the server s named name runs in the sandbox:
+// a program of the project's own files, unless the user's own
+// [mcp] unsandboxed names it.
+func (m MCP) Sandboxed(name string, s MCPServer) bool {
+	return s.FromProject && s.Command != "" && !slices.Contains(m.Unsandboxed, name)
+}
 
 // Limit is the discovery time limit of one server.
 func (m MCP) Limit() time.Duration {
@@ -122,6 +142,7 @@ type mcpJSON struct {
 		HTTPURL  string            `json:"httpUrl"` // Gemini CLI's name for url
 		Headers  map[string]string `json:"headers"`
 		Disabled bool              `json:"disabled"`
+		Network  *bool             `json:"network"` // false: the sandbox has no network
 	} `json:"mcpServers"`
 }
 
@@ -152,7 +173,7 @@ func LoadMCPJSON(path string) (map[string]MCPServer, error) {
 		enabled := !s.Disabled
 		out[name] = MCPServer{
 			Command: s.Command, Args: s.Args, Env: s.Env,
-			URL: url, Headers: s.Headers, Enabled: &enabled,
+			URL: url, Headers: s.Headers, Enabled: &enabled, Network: s.Network,
 			Origin: path, FromProject: true,
 		}
 	}

@@ -21,11 +21,16 @@ type MCPLaunch struct {
 	Headers     map[string]string
 	ReadOnly    []string
 	FromProject bool
+	// Sandboxed: the program runs in the sandbox (a project's server,
+	// unless the user's [mcp] unsandboxed names it); Network: with the
+	// network there.
+	Sandboxed, Network bool
 }
 
 // MCPLaunches turns the configured MCP servers of the project at root
 // into launches. The project's own servers (its .agent/config.toml and
-// .mcp.json) count only when c.ProjectTrusted, and never get the agent's
+// .mcp.json) count only when c.ProjectTrusted, run in the sandbox unless
+// the user's [mcp] unsandboxed names them, and never get the agent's
 // keys: a variable secret names (by name or value, see tools.SecretTest)
 // expands to nothing in them. getenv reads the environment. notes say,
 // one line each, which servers were left out or changed, and why.
@@ -67,6 +72,8 @@ func (c *Config) MCPLaunches(root string, getenv func(string) string, secret fun
 			Headers:     ex.table(s.Headers),
 			ReadOnly:    s.ReadOnly,
 			FromProject: s.FromProject,
+			Sandboxed:   c.MCP.Sandboxed(s.Name, s.MCPServer),
+			Network:     s.HasNetwork(),
 		})
 		if len(ex.blanked) > 0 {
 			notes = append(notes, fmt.Sprintf("mcp server %s: %s left empty: a project's server is never given the agent's keys", s.Name, strings.Join(ex.blanked, ", ")))

@@ -38,9 +38,11 @@ const maxMCPFiles = 64
 // such as "cd sub && ./ru?.sh", LD_PRELOAD=./lib.so, NODE_OPTIONS=
 // "--require ./hook.js", a PYTHONPATH-like list), whether or not it
 // exists yet (a build may make it), after ${VAR} expansion from env. The project's trust
-// covers them: a sandboxed command may write the project, and a server
-// runs outside the sandbox, so a script rewritten since the person
-// trusted the project makes it untrusted again.
+// covers them: a sandboxed command may write the project, so a script
+// rewritten since the person trusted the project makes it untrusted
+// again. (What they load is not covered: the sandbox the project's
+// servers run in is what keeps that from the person's files, unless
+// their own [mcp] unsandboxed lets a server out.)
 func MCPFiles(root string, env map[string]string) []MCPFile {
 	servers := projectMCPServers(root)
 	realRoot, err := filepath.EvalSymlinks(root)

@@ -33,7 +33,7 @@ func (c *Config) writeTTS(b *strings.Builder, line func(key, value string)) {
 // variable value is masked).
 func (c *Config) writeMCP(b *strings.Builder, line func(key, value string)) {
 	m := c.MCP
-	if m.Timeout == 0 && m.ServeToken == "" && len(m.Servers) == 0 {
+	if m.Timeout == 0 && m.ServeToken == "" && len(m.Unsandboxed) == 0 && len(m.Servers) == 0 {
 		return
 	}
 	b.WriteString("\n[mcp]\n")
@@ -42,6 +42,9 @@ func (c *Config) writeMCP(b *strings.Builder, line func(key, value string)) {
 	}
 	if m.ServeToken != "" {
 		line("mcp.serve_token", strconv.Quote(Mask(m.ServeToken)))
+	}
+	if len(m.Unsandboxed) > 0 {
+		line("mcp.unsandboxed", quotedList(m.Unsandboxed))
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.Servers)) {
 		s := m.Servers[name]
@@ -69,6 +72,9 @@ func (c *Config) writeMCP(b *strings.Builder, line func(key, value string)) {
 		}
 		if len(s.ReadOnly) > 0 {
 			line(key+".read_only", quotedList(s.ReadOnly))
+		}
+		if s.Network != nil {
+			line(key+".network", strconv.FormatBool(*s.Network))
 		}
 	}
 }

@@ -63,6 +63,7 @@ var settingClasses = map[string]keyClass{
 	"files.allow_secrets": userOnly,
 	"git":                 userOnly,
 	"mcp.serve_token":     userOnly,
+	"mcp.unsandboxed":     userOnly,
 	"notes.database_url":  userOnly,
 	"notes.embeddings":    userOnly,
 	"permissions":         userOnly,

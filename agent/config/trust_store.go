@@ -145,7 +145,7 @@ type PendingSetting struct {
 // send (MCPServer.CommandLine).
 func PendingTrust(c Config, env map[string]string, root string) []PendingSetting {
 	var out []PendingSetting
-	servers, serversKnown := projectServers(env, root)
+	servers, serversKnown := projectServers(c.MCP, env, root)
 	for _, ig := range c.Ignored {
 		if ig.UserOnly || ig.Key == "mcp.servers" && serversKnown {
 			continue // the servers are shown one by one below
@@ -157,12 +157,14 @@ func PendingTrust(c Config, env map[string]string, root string) []PendingSetting
 }
 
 // projectServers are the project's MCP servers as settings waiting for
-// trust: "<file>: MCP server NAME runs:" and the shell line it runs, or
-// "connects to:" and the URL with its headers. known is false when they
+// trust: "<file>: MCP server NAME runs" where it runs (in the sandbox,
+// with or without the network, or outside it as the user's own m.Unsandboxed
+// says) and the shell line it runs, or "connects to:" and the URL with its
+// headers. known is false when they
 // could not be read as the project's config would be once trusted; then
 // .mcp.json's servers are listed as they can be read, and the trust
 // question shows config.toml's [mcp] table as written.
-func projectServers(env map[string]string, root string) (out []PendingSetting, known bool) {
+func projectServers(m MCP, env map[string]string, root string) (out []PendingSetting, known bool) {
 	servers := UntrustedServers(env, root)
 	known = servers != nil
 	if !known {
@@ -181,13 +183,23 @@ func projectServers(env map[string]string, root string) (out []PendingSetting, k
 			file = rel
 		}
 		name := fmt.Sprintf("%s: MCP server %s", file, s.Name)
-		verb := "runs"
-		if s.Command == "" {
-			verb = "connects to"
-		}
-		out = append(out, PendingSetting{Name: name, Shown: name + " " + verb + ":\n" + s.CommandLine()})
+		out = append(out, PendingSetting{Name: name, Shown: name + " " + m.where(s) + ":\n" + s.CommandLine()})
 	}
 	return out, known
+}
+
+// where says, for the trust question, where the project's server s runs
+// and what it reaches there.
+func (m MCP) where(s NamedMCPServer) string {
+	switch {
+	case s.Command == "":
+		return "connects to"
+	case !m.Sandboxed(s.Name, s.MCPServer):
+		return "runs OUTSIDE the sandbox, as you, reaching your files and the network (your [mcp] unsandboxed names it)"
+	case s.HasNetwork():
+		return "runs in the sandbox (your home hidden, the project writable), with the network"
+	}
+	return "runs in the sandbox (your home hidden, the project writable), without the network"
 }
 
 // UntrustedServers are the project's MCP servers (its .agent/config.toml

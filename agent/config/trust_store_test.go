@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,7 +74,69 @@ func TestPendingTrustShowsEachServerWhole(t *testing.T) {
 	if want := ".agent/config.toml: base_url; .mcp.json: MCP server gh"; got != want {
 		t.Errorf("pending = %q, want %q (shell is the user's only: no trust applies it)", got, want)
 	}
-	if len(shown) == 2 && shown[1] != ".mcp.json: MCP server gh runs:\nT=\"${GH_TOKEN}\" npx -y 'two words'" {
+	if len(shown) == 2 && shown[1] != ".mcp.json: MCP server gh runs in the sandbox (your home hidden, the project writable), with the network:\nT=\"${GH_TOKEN}\" npx -y 'two words'" {
 		t.Errorf("the server is shown as %q", shown[1])
+	}
+}
+
+// TestPendingTrustSaysWhereEachServerRuns: the trust question says of
+// each project server whether it runs in the sandbox, with the network
+// or without (network = false in its entry), or outside it because the
+// user's own [mcp] unsandboxed names it; the project's own unsandboxed
+// list counts for nothing.
+func TestPendingTrustSaysWhereEachServerRuns(t *testing.T) {
+	root := t.TempDir()
+	xdg := t.TempDir()
+	env := map[string]string{"HOME": t.TempDir(), "XDG_CONFIG_HOME": xdg, "GEMINI_API_KEY": "k"}
+	os.MkdirAll(filepath.Join(xdg, "agent"), 0o700)
+	os.WriteFile(filepath.Join(xdg, "agent", "config.toml"), []byte("[mcp]\nunsandboxed = [\"mine\"]\n"), 0o600)
+	os.MkdirAll(filepath.Join(root, ".agent"), 0o755)
+	os.WriteFile(filepath.Join(root, ".agent", "config.toml"), []byte(`[mcp]
+unsandboxed = ["offline", "online"]
+[mcp.servers.offline]
+command = "python3"
+args = ["tools/srv.py"]
+network = false
+`), 0o644)
+	os.WriteFile(filepath.Join(root, MCPJSONFile), []byte(`{"mcpServers": {"online": {"command": "node", "args": ["s.js"]}, "mine": {"command": "srv"}, "remote": {"url": "https://x.example/mcp"}, "quiet": {"command": "q", "network": false}}}`), 0o644)
+	cfg, err := Load(Input{Files: DefaultFiles(env, root), Project: ProjectFile(root), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, p := range PendingTrust(cfg, env, root) {
+		shown = append(shown, strings.SplitN(p.Shown, "\n", 2)[0])
+	}
+	want := []string{
+		".mcp.json: MCP server mine runs OUTSIDE the sandbox, as you, reaching your files and the network (your [mcp] unsandboxed names it):",
+		".agent/config.toml: MCP server offline runs in the sandbox (your home hidden, the project writable), without the network:",
+		".mcp.json: MCP server online runs in the sandbox (your home hidden, the project writable), with the network:",
+		".mcp.json: MCP server quiet runs in the sandbox (your home hidden, the project writable), without the network:",
+		".mcp.json: MCP server remote connects to:",
+	}
+	if strings.Join(shown, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the trust question says\n%s\nwant\n%s", strings.Join(shown, "\n"), strings.Join(want, "\n"))
+	}
+
+	trusted, err := Load(Input{Files: DefaultFiles(env, root), Project: ProjectFile(root), Env: env, Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trusted.ProjectTrusted = true
+	launches, _, err := trusted.MCPLaunches(root, func(string) string { return "" }, func(string, string) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range launches {
+		got[l.Name] = fmt.Sprintf("sandboxed=%v network=%v", l.Sandboxed, l.Network)
+	}
+	for name, w := range map[string]string{
+		"mine": "sandboxed=false network=true", "offline": "sandboxed=true network=false",
+		"online": "sandboxed=true network=true", "quiet": "sandboxed=true network=false", "remote": "sandboxed=false network=true",
+	} {
+		if got[name] != w {
+			t.Errorf("%s: %s, want %s", name, got[name], w)
+		}
 	}
 }

@@ -135,10 +135,17 @@ func fileOptions(cfg config.Config) fsedit.Options {
 
 // Catalog builds the tools of the project at dir as a conversation has
 // them, with a fresh file session, for what only shows or parses them
-// (agent tools, parse, prompt) or serves them. The caller closes it.
+// (agent tools, parse, prompt); agent serve builds them without the MCP
+// servers (Serve). The caller closes it.
 func (b *Builder) Catalog(ctx context.Context, dir string, cfg config.Config) (*ToolSet, error) {
-	fr := b.FileRoot(dir, cfg)
-	set, err := b.tools(ctx, ToolInput{Root: dir, Cfg: cfg, Files: fsedit.NewSession(fr)})
+	return b.catalog(ctx, ToolInput{Root: dir, Cfg: cfg})
+}
+
+// catalog builds the tools in as Catalog does, with a fresh file session.
+func (b *Builder) catalog(ctx context.Context, in ToolInput) (*ToolSet, error) {
+	fr := b.FileRoot(in.Root, in.Cfg)
+	in.Files = fsedit.NewSession(fr)
+	set, err := b.tools(ctx, in)
 	if err != nil {
 		fr.Close()
 		return nil, err

@@ -2,13 +2,18 @@ package conversation
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/shell"
 )
 
 // MCPSpecs are the configured MCP servers of the project at root as
@@ -26,18 +31,83 @@ func MCPSpecs(cfg config.Config, root string, progs *programs.Resolver) ([]mcpto
 	launches, notes, err := cfg.MCPLaunches(root, getenv, tools.SecretTest(os.Environ(), cfg.SecretVars(), cfg.SecretValues()))
 	specs := make([]mcptool.Spec, len(launches))
 	for i, l := range launches {
-		specs[i] = mcptool.Spec(l)
+		specs[i] = mcptool.Spec{
+			Name: l.Name, Command: l.Command, Args: l.Args, Env: l.Env, Dir: l.Dir,
+			URL: l.URL, Headers: l.Headers, ReadOnly: l.ReadOnly, FromProject: l.FromProject,
+			Sandboxed: l.Sandboxed, Network: l.Network,
+		}
 	}
 	return specs, notes, err
 }
 
-// MCPOptions are the discovery options of cfg for the agent of version: server programs found by
-// progs, started with its trusted PATH (an interpreter a server's "#!"
-// line looks up is not taken from the project either), and never given
-// the agent's keys.
+// MCPOptions are the discovery options of cfg for the agent of version:
+// server programs found by progs, started with its trusted PATH (an
+// interpreter a server's "#!" line looks up is not taken from the
+// project either), never given the agent's keys, and a project's in the
+// sandbox (mcpSandbox).
 func MCPOptions(cfg config.Config, progs *programs.Resolver, version string) mcptool.Options {
 	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Environ: progs.Environ(os.Environ()),
-		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues()}
+		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues(), Sandbox: mcpSandbox(cfg, progs)}
+}
+
+// mcpSandbox starts a project's MCP server in the sandbox run_command
+// uses (shell.ProgramSandbox): the project writable, the home hidden but
+// for the tool folders of [shell] and the folders of a program found by
+// name, read-only; the network as its entry says; only the environment
+// it was given, with TMPDIR the sandbox's own /tmp. Bubblewrap is found
+// where no command could have planted it; without it the server does not
+// start.
+func mcpSandbox(cfg config.Config, progs *programs.Resolver) func(mcptool.Spec, string, []string, []string) (*exec.Cmd, error) {
+	return func(s mcptool.Spec, prog string, args, env []string) (*exec.Cmd, error) {
+		bwrap, err := shell.FindBwrap(progs.Find)
+		if err != nil {
+			return nil, fmt.Errorf("a project's server runs only in the sandbox: %w; or let it run outside with [mcp] unsandboxed in your own config", err)
+		}
+		o := ShellOptions(cfg)
+		o.Env = progs.Environ(os.Environ())
+		sb := shell.ProgramSandbox(s.Dir, o)
+		sb.Bwrap, sb.Network = bwrap, s.Network
+		sb.Env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR=/tmp")
+		if !strings.ContainsRune(s.Command, '/') {
+			sb.ReadOnly = append(slices.Clone(sb.ReadOnly), programDirs(prog, sb.Home)...)
+		}
+		return sb.Command(append([]string{prog}, args...)...)
+	}
+}
+
+// programDirs are the installation folders of a program found by name
+// (never one the project named by path, which could point anywhere), for
+// where it was found and where its file really is (a link into a tool's
+// installation): the folder holding it, or, when that is a bin or shims
+// folder, the one above, a toolchain's (~/.pyenv for pyenv's shims,
+// ~/.nvm/versions/node/v22 for nvm's node, a pipx venv). Never the home
+// itself, a folder holding it, or ~/.local, whose share folder keeps the
+// keyrings and the trash of many desktops.
+func programDirs(prog, home string) []string {
+	var dirs []string
+	add := func(file string) {
+		d := filepath.Dir(file)
+		if b := filepath.Base(d); b == "bin" || b == "shims" {
+			d = filepath.Dir(d)
+		}
+		if home != "" && (d == filepath.Join(home, ".local") || inFolder(d, home)) {
+			d = filepath.Dir(file)
+		}
+		if !inFolder(d, home) && d != "/" && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	add(prog)
+	if real, err := filepath.EvalSymlinks(prog); err == nil {
+		add(real)
+	}
+	return dirs
+}
+
+// inFolder reports whether path is dir or lies inside it.
+func inFolder(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return path != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // AddMCPTools discovers the configured servers' tools and adds them to

@@ -45,8 +45,9 @@ func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allo
 		return nil, err
 	}
 	// The tools that say they are never served (a command, a fetch:
-	// nobody is there to approve one) are left out by the server.
-	set, err := b.Catalog(ctx, dir, cfg)
+	// nobody is there to approve one) are left out by the server; MCP
+	// servers' tools are never served, so none is started.
+	set, err := b.catalog(ctx, ToolInput{Root: dir, Cfg: cfg, NoMCP: true})
 	if err != nil {
 		return nil, err
 	}

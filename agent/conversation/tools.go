@@ -33,6 +33,8 @@ type ToolInput struct {
 	// Programs finds the helper programs (bwrap, espeak-ng, MCP
 	// servers).
 	Programs *programs.Resolver
+	// NoMCP starts no MCP server: agent serve never offers their tools.
+	NoMCP bool
 }
 
 // ToolSet is a project's tool registry and what must be closed with it
@@ -155,7 +157,7 @@ func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, err
 	}
 	// Other servers' tools, waiting at most mcp.timeout for them; a
 	// project's own servers only once the project is trusted.
-	if b.MCP != nil {
+	if b.MCP != nil && !in.NoMCP {
 		closeMCP, err := b.MCP(ctx, in.Cfg, in.Root, in.Programs, set.reg)
 		if err != nil {
 			set.Close()

@@ -30,7 +30,7 @@ func newServeCmd(d *factory, runF func(*serveOptions) error) *cobra.Command {
 with the same sandbox, backups, audit log and permissions.deny rules as
 the agent's own calls.
 Only the reading tools are offered unless --allow-writes is given; the
-shell tool never is.
+shell tool never is, nor another MCP server's tools (none is started).
 
 --stdio speaks MCP on standard input and output (for a client that starts
 the agent itself). --http ADDR serves MCP over Streamable HTTP at /mcp, and

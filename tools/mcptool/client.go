@@ -36,6 +36,10 @@ type Spec struct {
 	// .mcp.json or .agent/config.toml): its Env never carries the
 	// agent's secrets (Options.Secrets), whatever it asks for.
 	FromProject bool
+	// Sandboxed starts the program through Options.Sandbox (a project's
+	// server, under bubblewrap); without that hook it does not start.
+	// Network says whether it has the network there.
+	Sandboxed, Network bool
 }
 
 // Options tune discovery and calls.
@@ -62,6 +66,11 @@ type Options struct {
 	// known otherwise (the serve token of the user's config), left out
 	// alike.
 	Secrets, SecretValues []string
+	// Sandbox makes the command that runs a Sandboxed server: its program
+	// (found as for any server), arguments and environment (as a server
+	// outside the sandbox would get them), run in s's sandbox. Its error
+	// is why the server does not start.
+	Sandbox func(s Spec, prog string, args, env []string) (*exec.Cmd, error)
 }
 
 // DefaultMaxResult is the most text one imported tool call returns.
@@ -271,6 +280,9 @@ func (cn *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	sess, err := client.Connect(ctx, t, nil)
 	if err != nil {
+		if gt, ok := t.(*groupTransport); ok {
+			err = gt.said(err)
+		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	cn.sess = sess
@@ -311,14 +323,11 @@ func (cn *conn) transport() (mcp.Transport, error) {
 	s := cn.spec
 	switch {
 	case s.Command != "":
-		prog, err := cn.program()
+		cmd, err := cn.command()
 		if err != nil {
 			return nil, err
 		}
-		cmd := exec.Command(prog, s.Args...)
-		cmd.Dir = s.Dir
-		cmd.Env = serverEnv(cn.childEnviron(), cn.opts.Secrets, cn.opts.SecretValues, s)
-		return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
+		return &groupTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}}, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
 			return nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)

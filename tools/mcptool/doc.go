@@ -10,7 +10,11 @@
 // answers with bounded text. Everything a server says (descriptions,
 // results, annotations) is untrusted data: descriptions are cut to one
 // line, results travel as content, and a server's own read-only hint is
-// ignored; only the user's config can exempt a tool from approval.
+// ignored; only the user's config can exempt a tool from approval. A
+// project's server (Spec.Sandboxed) starts only through Options.Sandbox,
+// which runs it under bubblewrap; each server program starts in a process
+// group of its own, ended whole when the server stops; this agent's own
+// serve is never started as a server.
 //
 // As a server it offers a Registry's tools over stdio (ServeStdio) or
 // Streamable HTTP (HTTPHandler), annotated read-only or destructive, with

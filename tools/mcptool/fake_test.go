@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -63,6 +65,20 @@ var fakeTools = []map[string]any{
 func fakeServer(mode string) {
 	if mode == "dead" {
 		os.Exit(2)
+	}
+	if mode == "complain" {
+		os.Stderr.WriteString("starting\n/usr/bin/env: 'python9': No such file or directory\x1b[2J\n")
+		os.Exit(127)
+	}
+	if file, ok := strings.CutPrefix(mode, "child:"); ok {
+		// Starts a child that would outlive it, says its pid, then
+		// serves as usual.
+		child := exec.Command("sleep", "300")
+		if child.Start() != nil {
+			os.Exit(4)
+		}
+		os.WriteFile(file, []byte(strconv.Itoa(child.Process.Pid)), 0o600)
+		mode = "ok"
 	}
 	if file, ok := strings.CutPrefix(mode, "env:"); ok {
 		// Says what environment it was given, then serves as usual.

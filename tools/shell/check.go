@@ -68,8 +68,9 @@ func (t *Tool) Check(ctx context.Context) []Finding {
 	} else {
 		mem.Detail = fmt.Sprintf("%s for each of its processes' data, by RLIMIT_DATA (no memory cgroup can be made here)", sizeText(t.opts.MemoryLimit))
 	}
-	tmp := Finding{Name: "/tmp and /dev/shm are bounded", OK: t.sized}
-	if t.sized {
+	sized := SizeBounds(t.bwrap)
+	tmp := Finding{Name: "/tmp and /dev/shm are bounded", OK: sized}
+	if sized {
 		tmp.Detail = sizeText(t.opts.TmpSize) + " each"
 	} else {
 		tmp.Detail = "this bubblewrap has no --size (0.5 and later have it)"

@@ -1,9 +1,14 @@
 // Package shell provides run_command: the model runs a project's tests and
 // builds with `sh -c`, inside a sandbox the kernel enforces (bubblewrap),
-// never behind a list of forbidden words.
+// never behind a list of forbidden words. It owns bubblewrap: Sandbox is
+// the one way any program runs under it, run_command's commands and the
+// programs a project defines (its MCP servers; ProgramSandbox gives them
+// run_command's settings), so that what the sandbox hides is written once.
 //
 // Inside the sandbox the project folder is writable except .git and
-// .agent (read-only), and every nested git repository found at the
+// .agent (read-only; the agent's records there, its sessions, audit log
+// and jobs with their output, are not there at all, even once written
+// during a command), and every nested git repository found at the
 // command's start, with the files their configs name for git to run or
 // read (read-only too); a repository the command creates, or such a file,
 // is moved into .agent/quarantine after it, and the result's alerts tell

@@ -64,7 +64,7 @@ func TestTmpIsBounded(t *testing.T) {
 	needBwrap(t)
 	tool := New(project(t, nil), Options{TmpSize: 8 << 20})
 	tool.setup()
-	if !tool.sized {
+	if !SizeBounds(tool.bwrap) {
 		if os.Getenv("CI") != "" {
 			t.Fatal("bubblewrap lacks --size (0.5 or later needed)")
 		}

@@ -257,3 +257,24 @@ func absDirs(dirs []string, home string) []string {
 	}
 	return out
 }
+
+// ProgramSandbox is the sandbox of a program the project at root defines
+// (an MCP server; hooks and language servers start the same way), with
+// run_command's settings o: the tool folders (ToolDirs, those under the
+// home on o.Env's PATH by default) read-only, but none of the caches,
+// which the person's own builds trust; o's tmp size and memory limit;
+// the home of o.Env hidden. The caller sets Bwrap, Network and Env, and
+// adds the program's own folders.
+func ProgramSandbox(root string, o Options) Sandbox {
+	o = o.withDefaults()
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	return Sandbox{
+		Root:        root,
+		Home:        envMap(o.Env)["HOME"],
+		ReadOnly:    o.ToolDirs,
+		TmpSize:     o.TmpSize,
+		MemoryLimit: o.MemoryLimit,
+	}
+}

@@ -230,16 +230,6 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// roBinds are the bubblewrap options that mount paths read-only, over the
-// writable project.
-func roBinds(paths []string) []string {
-	out := make([]string, 0, 3*len(paths))
-	for _, p := range paths {
-		out = append(out, "--ro-bind-try", p, p)
-	}
-	return out
-}
-
 // reportGit adds what the guard found to a command's result: the model
 // reads it in the content (or the message of an error), the person in
 // the alerts. A project too large to look through whole is said to the

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -33,7 +32,6 @@ type Tool struct {
 	once     sync.Once // finds bubblewrap and the limits on first use
 	bwrap    string
 	bwrapErr error // why there is no bwrap, when there is none
-	sized    bool  // this bubblewrap knows --size (0.5 and later)
 	limit    procLimit
 
 	toldPartial atomic.Bool // the person was told the git guard cannot see the whole project
@@ -126,13 +124,9 @@ func (t *Tool) setup() {
 		}
 		t.bwrap = t.opts.Bwrap
 		if t.bwrap == "" {
-			t.bwrap, t.bwrapErr = progs.Find("bwrap")
+			t.bwrap, t.bwrapErr = FindBwrap(progs.Find)
 		} else if _, err := exec.LookPath(t.bwrap); err != nil {
 			t.bwrap = ""
-		}
-		if t.bwrap != "" {
-			help, _ := exec.Command(t.bwrap, "--help").CombinedOutput()
-			t.sized = bytes.Contains(help, []byte("--size"))
 		}
 	})
 }
@@ -268,17 +262,10 @@ func (t *Tool) argv(c call, net bool) ([]string, *cgroup, error) {
 	}
 	argv := inner
 	if !t.opts.NoSandbox {
-		// .agent must exist to be mounted read-only; a command must not
-		// be able to create it (and plant settings or backups there).
-		if err := os.MkdirAll(filepath.Join(t.root, ".agent"), 0o755); err != nil {
-			return nil, nil, fmt.Errorf("make .agent: %w", err)
+		var err error
+		if argv, err = t.sandbox(c, net).Argv(inner...); err != nil {
+			return nil, nil, err
 		}
-		home := envMap(t.opts.Env)["HOME"]
-		var tmpSize int64
-		if t.sized {
-			tmpSize = t.opts.TmpSize
-		}
-		argv = append(append(append(append([]string{t.bwrap}, bwrapArgs(t.root, home, t.opts.Caches, t.opts.ToolDirs, net, tmpSize)...), roBinds(c.readOnly)...), "--"), inner...)
 	}
 	// A cgroup that cannot be made loses its limit, not the command.
 	cg, _ := t.limit.newCgroup(t.opts.ProcLimit+3, t.opts.MemoryLimit) // +3: launcher, bwrap, init
@@ -287,6 +274,22 @@ func (t *Tool) argv(c call, net bool) ([]string, *cgroup, error) {
 		dataKiB = max(t.opts.MemoryLimit>>10, 1)
 	}
 	return launch(argv, cg, dataKiB), cg, nil
+}
+
+// sandbox is the sandbox of one command: the project, the user's
+// caches writable and tool folders readable, the nested repositories
+// read-only.
+func (t *Tool) sandbox(c call, net bool) Sandbox {
+	return Sandbox{
+		Bwrap:     t.bwrap,
+		Root:      t.root,
+		Home:      envMap(t.opts.Env)["HOME"],
+		ReadOnly:  t.opts.ToolDirs,
+		Writable:  t.opts.Caches,
+		Protected: c.readOnly,
+		Network:   net,
+		TmpSize:   t.opts.TmpSize,
+	}
 }
 
 func (t *Tool) result(c call, net bool, o outcome, before, after snapshot) tools.Result {
