@@ -176,7 +176,7 @@ type gitReport struct {
 func (r gitReport) incomplete() string {
 	var parts []string
 	if len(r.unread) > 0 {
-		parts = append(parts, fmt.Sprintf("looking through the project took over %s, and these folders were not read: %s", r.limit, unchecked(r.unread)))
+		parts = append(parts, fmt.Sprintf("looking through the project took over %s; not read: %s", r.limit, unchecked(r.unread)))
 	}
 	if len(r.unreadable) > 0 {
 		names := r.unreadable[:min(len(r.unreadable), 8)]
