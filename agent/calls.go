@@ -23,7 +23,8 @@ type batch struct {
 // run answers every item of the reply in order, emitting a result event
 // for each, and returns the responses to send back. A Go error is a
 // failure of the program (a tool's infrastructure, the audit log, an
-// interrupted approval) and ends the run.
+// interrupted approval), or a call's result that stops the turn
+// (HaltError), and ends the run.
 func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]CallResult, error) {
 	results := make([]CallResult, 0, len(items))
 	// runErr ends the run after this call's answer when the call was
@@ -62,6 +63,9 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
 		if runErr != nil {
 			return results, runErr
+		}
+		if cr.Result.Halt != "" {
+			return results, &HaltError{Tool: cr.Tool, Reason: cr.Result.Halt}
 		}
 	}
 	return results, nil

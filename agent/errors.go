@@ -20,3 +20,14 @@ var ErrEmptyReply = errors.New("the model returned an empty reply")
 // ErrNoImages is returned when an image is attached for a model that
 // cannot see images.
 var ErrNoImages = errors.New("this model cannot see images")
+
+// HaltError ends a run after a call whose result says the turn must stop
+// (tools.Result.Halt): something the person must look at before the
+// model goes on. The call's answer is in the session, for the model's
+// next turn.
+type HaltError struct {
+	Tool   string
+	Reason string
+}
+
+func (e *HaltError) Error() string { return e.Tool + " stopped the turn: " + e.Reason }

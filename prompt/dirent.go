@@ -1,52 +1,21 @@
 package prompt
 
 import (
-	"io/fs"
-	"os"
 	"unsafe"
+
+	"github.com/agentcli/agent/internal/dirent"
 )
 
 // Entry types, as a folder listing reports them without a stat per entry.
 const (
-	typeOther byte = iota // device, socket, pipe
-	typeFile
-	typeDir
-	typeLink
+	typeOther = dirent.Other // device, socket, pipe
+	typeFile  = dirent.File
+	typeDir   = dirent.Dir
+	typeLink  = dirent.Link
 )
 
-// scanFunc lists the folder at path, calling fn for each entry except "."
-// and "..". The name passed to fn is only valid during the call: fn must
-// copy it (strings.Clone) to keep it. buf is scratch space the caller
-// reuses from folder to folder.
-type scanFunc func(path string, buf []byte, fn func(name string, typ byte)) error
-
-// typeOf maps a DirEntry's type bits to an entry type.
-func typeOf(m fs.FileMode) byte {
-	switch {
-	case m.IsRegular():
-		return typeFile
-	case m.IsDir():
-		return typeDir
-	case m&fs.ModeSymlink != 0:
-		return typeLink
-	}
-	return typeOther
-}
-
-// scanDirPortable lists a folder with os.File.ReadDir, which also avoids a
-// stat per entry where the system reports entry types.
-func scanDirPortable(path string, _ []byte, fn func(name string, typ byte)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	for _, e := range ents {
-		fn(e.Name(), typeOf(e.Type()))
-	}
-	return err
-}
+// scanFunc lists a folder (dirent.Func): dirent.Scan, or a test's.
+type scanFunc = dirent.Func
 
 // listing holds one folder's entries, read with a scanFunc. The names
 // live in one reused arena, so reading a folder allocates nothing once
@@ -61,7 +30,7 @@ type listing struct {
 
 type rawEntry struct {
 	off, n int
-	typ    byte
+	typ    dirent.Type
 }
 
 func (l *listing) read(scan scanFunc, path string) error {
@@ -70,7 +39,7 @@ func (l *listing) read(scan scanFunc, path string) error {
 	}
 	l.arena, l.ents = l.arena[:0], l.ents[:0]
 	l.hasGit, l.hasAgent = false, false
-	return scan(path, l.buf, func(name string, typ byte) {
+	return scan(path, l.buf, func(name string, typ dirent.Type) {
 		l.ents = append(l.ents, rawEntry{off: len(l.arena), n: len(name), typ: typ})
 		l.arena = append(l.arena, name...)
 		if typ == typeFile && len(name) >= len(gitIgnoreFile) && name[0] == '.' {

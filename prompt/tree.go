@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/agentcli/agent/internal/dirent"
 )
 
 // Defaults of TreeOptions.
@@ -128,7 +130,7 @@ func BuildTree(ctx context.Context, root string, opts TreeOptions) (Tree, error)
 		}
 	}
 	if opts.scan == nil {
-		opts.scan = scanDir
+		opts.scan = dirent.Scan
 	}
 	var l listing
 	if err := l.read(opts.scan, abs); err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcli/agent/internal/dirent"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -137,11 +138,11 @@ func TestTreeGolden(t *testing.T) {
 			t.Cleanup(func() { os.Chmod(secret, 0o755) })
 			// Root ignores permissions (as in CI): make the read fail
 			// the way it fails for everyone else.
-			opts.scan = func(p string, buf []byte, fn func(string, byte)) error {
+			opts.scan = func(p string, buf []byte, fn func(string, dirent.Type)) error {
 				if p == secret {
 					return &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission}
 				}
-				return scanDir(p, buf, fn)
+				return dirent.Scan(p, buf, fn)
 			}
 		}},
 	}
@@ -225,11 +226,11 @@ func TestTreeCancelledWhileCounting(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var calls atomic.Int32
-	opts := TreeOptions{Budget: 3, scan: func(p string, buf []byte, fn func(string, byte)) error {
+	opts := TreeOptions{Budget: 3, scan: func(p string, buf []byte, fn func(string, dirent.Type)) error {
 		if calls.Add(1) == 10 {
 			cancel()
 		}
-		return scanDir(p, buf, fn)
+		return dirent.Scan(p, buf, fn)
 	}}
 	if _, err := BuildTree(ctx, dir, opts); !errors.Is(err, context.Canceled) {
 		t.Fatalf("BuildTree cancelled mid-walk: error = %v, want context.Canceled", err)

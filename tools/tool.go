@@ -202,6 +202,14 @@ type Result struct {
 	// run's activity lines and its summary show them; Content should say
 	// the same to the model.
 	Alerts []string
+	// Halt, when set, ends the turn after this call, saying in one
+	// sentence what the person must look at before the model goes on
+	// (folders the git guard could not check after a command). The loop
+	// answers the reply's later calls as not run and asks the model
+	// nothing more until the person's next message; the run ends with
+	// an error saying it (agent run exits 1). Alerts should hold it too,
+	// and Content say it to the model, which reads it with its next turn.
+	Halt string
 	// Image is a picture for the model beside the text (see Image); nil
 	// for none.
 	Image *Image

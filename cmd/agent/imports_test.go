@@ -51,6 +51,7 @@ var importRules = map[string]importRule{
 	"internal/backoff":     {},
 	"internal/taskproject": {},
 	"internal/secretval":   {},
+	"internal/dirent":      {},
 
 	"agent/xmlcall": {vendors: []string{"github.com/beevik/etree"}},
 	"agent/config":  {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},

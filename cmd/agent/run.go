@@ -55,7 +55,8 @@ denied unless --yes (or --approval auto) allows them.
 Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 4, 3):
   0    answered (a truncated answer too, with a note)
-  1    failed (the model or a tool failed, the reply was empty)
+  1    failed (the model or a tool failed, the reply was empty, or a call
+       stopped the turn: folders the git guard could not check)
   2    bad usage (a flag, an unknown provider, the prompt)
   3    stopped at the iteration limit without an answer
   4    calls (writes, commands, fetches) were refused by the approval policy (rerun with --yes)

@@ -34,6 +34,8 @@ type runHarness struct {
 	// stderrTTY and openTTY stand for a controlling terminal.
 	stderrTTY bool
 	openTTY   func() (io.ReadWriteCloser, error)
+	// extra are tools beside read_file and write_file.
+	extra []tools.Tool
 }
 
 func newRunHarness(t *testing.T, replies ...string) *runHarness {
@@ -63,7 +65,7 @@ func (h *runHarness) registry() *tools.Registry {
 		}
 		return tools.Result{Message: "wrote " + a.FilePath, Changed: []string{a.FilePath}}, nil
 	}, tools.Writes())
-	return tools.NewRegistry(read, write)
+	return tools.NewRegistry(append([]tools.Tool{read, write}, h.extra...)...)
 }
 
 // run executes `agent run args...` with --dir set to the project and
@@ -446,6 +448,44 @@ func TestRunExitPrecedence(t *testing.T) {
 	} {
 		if got := exitCode(runExit(tc.ctx, tc.out, tc.err, io.Discard)); got != tc.want {
 			t.Errorf("%s: exit %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRunHaltExitsOne: a call whose result stops the turn (the git
+// guard could not check every folder) ends agent run with exit 1 and
+// its reason on stderr, in the summary's warnings and in stream-json's
+// error event; the model is asked nothing more.
+func TestRunHaltExitsOne(t *testing.T) {
+	const why = "not all of the project was checked for git repositories the command may have planted (node_modules/ (3 unread folders and all below))"
+	halting := tools.New("check", "Check.", func(context.Context, struct{}) (tools.Result, error) {
+		return tools.Result{Message: "checked", Content: "Warning: " + why + ".", Alerts: []string{why}, Halt: why}, nil
+	})
+	for _, format := range []string{"text", "stream-json"} {
+		h := newRunHarness(t, `<tool_call name="check" id="1"></tool_call>`, "Never asked.")
+		h.extra = []tools.Tool{halting}
+		out, errOut, code := h.run("--output-format", format, "go")
+		if code != exitFailed {
+			t.Errorf("%s: exit %d, want 1\n%s", format, code, errOut)
+		}
+		if n := len(h.model.Requests()); n != 1 {
+			t.Errorf("%s: %d requests, want 1", format, n)
+		}
+		switch format {
+		case "text":
+			if !strings.Contains(errOut, "  ! "+why) || !strings.Contains(errOut, "agent: warning: "+why) {
+				t.Errorf("the activity line and the summary do not warn: %s", errOut)
+			}
+			if !strings.Contains(errOut, "check stopped the turn: "+why) {
+				t.Errorf("stderr does not say why the run stopped: %s", errOut)
+			}
+		case "stream-json":
+			if !strings.Contains(out, `"alerts":["`+why) {
+				t.Errorf("stream-json's result event does not warn: %s", out)
+			}
+			if !strings.Contains(out, `{"type":"error"`) || !strings.Contains(out, "check stopped the turn: "+why) {
+				t.Errorf("stream-json has no error event saying why: %s", out)
+			}
 		}
 	}
 }

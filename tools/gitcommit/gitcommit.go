@@ -81,11 +81,14 @@ type staged struct {
 	names []string // the paths it changes
 	stat  string   // git diff --stat of it
 	top   string   // the repository's top folder
-	root  string   // the project folder, its links resolved
-	head  string   // HEAD's commit; "" before the first commit
-	index string   // the temporary index file
-	done  func()   // removes it
-	r     *runner  // git, as it ran for this call
+	// gitDir is the repository's git directory, links resolved: in top,
+	// or a linked worktree's or submodule's that names top back.
+	gitDir string
+	root   string  // the project folder, its links resolved
+	head   string  // HEAD's commit; "" before the first commit
+	index  string  // the temporary index file
+	done   func()  // removes it
+	r      *runner // git, as it ran for this call
 }
 
 // Preview builds what the call would commit and shows its summary and
@@ -111,8 +114,9 @@ func (t *Tool) Preview(ctx context.Context, in tools.Input) (tools.Preview, *too
 	if len(lines) > 40 {
 		lines = append(lines[:39], fmt.Sprintf("… and %d more lines", len(lines)-39))
 	}
-	if st.top != st.root {
-		lines = append(lines, "repository: "+st.top)
+	lines = append(lines, "repository: "+st.top)
+	if !within(st.top, st.gitDir) {
+		lines = append(lines, "git directory: "+st.gitDir)
 	}
 	lines = append(lines, "", "message:")
 	for _, l := range strings.Split(strings.TrimRight(a.Message, "\n"), "\n") {
@@ -245,6 +249,10 @@ func (t *Tool) stage(ctx context.Context, rawPaths string) (*staged, *tools.Resu
 		res := tools.Errorf(tools.CodePathOutsideRoot, "git's work tree %s does not hold the project; nothing was committed", top)
 		return nil, &res, nil
 	}
+	gitDir, res, err := gitDirOf(ctx, r, top)
+	if err != nil || res != nil {
+		return nil, res, err
+	}
 	if r.extra, err = r.repoFilters(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -252,7 +260,7 @@ func (t *Tool) stage(ctx context.Context, rawPaths string) (*staged, *tools.Resu
 	if err != nil {
 		return nil, nil, fmt.Errorf("git_commit: %w", err)
 	}
-	st := &staged{r: r, top: top, root: root, index: filepath.Join(dir, "index"), done: func() { os.RemoveAll(dir) }}
+	st := &staged{r: r, top: top, gitDir: gitDir, root: root, index: filepath.Join(dir, "index"), done: func() { os.RemoveAll(dir) }}
 	fail := func(what string, err error) (*staged, *tools.Result, error) {
 		st.done()
 		res, err := gitFailure(what, err)

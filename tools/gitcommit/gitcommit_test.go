@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -237,5 +238,75 @@ func TestRefusedCalls(t *testing.T) {
 	res, err := reg.Execute(ctx, tool, in)
 	if err != nil || res.Code != tools.CodeFileStale {
 		t.Errorf("commit after a change = %v %s %s, want FILE_STALE", err, res.Code, res.Message)
+	}
+}
+
+// TestQuestionNamesTheRepository: the question says which repository
+// the commit goes into, its top folder, even when it is the project's.
+func TestQuestionNamesTheRepository(t *testing.T) {
+	dir := repo(t)
+	write(t, dir, "a.txt", "a2\n")
+	pv, res := call(t, New(dir, Options{Git: gitPath(t)}), map[string]string{"message": "m", "paths": "a.txt"})
+	if res.IsError() {
+		t.Fatalf("commit failed: %s %s", res.Code, res.Message)
+	}
+	top, _ := filepath.EvalSymlinks(dir)
+	if !slices.Contains(pv.Lines, "repository: "+top) {
+		t.Errorf("the question does not name the repository %s:\n%s", top, strings.Join(pv.Lines, "\n"))
+	}
+}
+
+// TestGitEntryPointingElsewhereIsRefused: a project whose .git is a file
+// or a link to another repository (as a download may ship it) is not
+// committed into that repository.
+func TestGitEntryPointingElsewhereIsRefused(t *testing.T) {
+	other := repo(t) // the person's other repository
+	for _, plant := range []func(dir string) error{
+		func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: "+filepath.Join(other, ".git")+"\n"), 0o644)
+		},
+		func(dir string) error { return os.Symlink(filepath.Join(other, ".git"), filepath.Join(dir, ".git")) },
+	} {
+		dir := t.TempDir()
+		write(t, dir, "a.txt", "from the download\n")
+		if err := plant(dir); err != nil {
+			t.Fatal(err)
+		}
+		_, res := call(t, New(dir, Options{Git: gitPath(t)}), map[string]string{"message": "m", "paths": "a.txt"})
+		if res.Code != tools.CodePolicyDenied || !strings.Contains(res.Message, "outside") {
+			t.Errorf("a .git pointing at %s: %s %s, want TOOL_POLICY_DENIED", other, res.Code, res.Message)
+		}
+	}
+	if n := git(t, other, "rev-list", "--count", "HEAD"); n != "1" {
+		t.Errorf("the other repository has %s commits, want 1", n)
+	}
+}
+
+// TestLinkedWorktreeAndSubmoduleCommit: git's own ways of keeping a git
+// directory elsewhere, which name the work tree back, still commit; the
+// question shows where the git directory is.
+func TestLinkedWorktreeAndSubmoduleCommit(t *testing.T) {
+	main := repo(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, main, "worktree", "add", "-q", "-b", "side", wt)
+	super := repo(t)
+	git(t, super, "-c", "protocol.file.allow=always", "submodule", "--quiet", "add", main, "sub")
+	git(t, super, "commit", "-q", "-m", "add sub")
+	sub := filepath.Join(super, "sub")
+	git(t, sub, "config", "user.name", "Test")
+	git(t, sub, "config", "user.email", "test@example.invalid")
+	for _, dir := range []string{wt, sub} {
+		write(t, dir, "a.txt", "changed in "+filepath.Base(dir)+"\n")
+		pv, res := call(t, New(dir, Options{Git: gitPath(t)}), map[string]string{"message": "in " + filepath.Base(dir), "paths": "a.txt"})
+		if res.IsError() {
+			t.Errorf("%s: %s %s", dir, res.Code, res.Message)
+			continue
+		}
+		if !slices.ContainsFunc(pv.Lines, func(l string) bool { return strings.HasPrefix(l, "git directory: ") }) {
+			t.Errorf("%s: the question does not say where the git directory is:\n%s", dir, strings.Join(pv.Lines, "\n"))
+		}
+		if got := git(t, dir, "log", "-1", "--format=%s"); got != "in "+filepath.Base(dir) {
+			t.Errorf("%s: last commit %q", dir, got)
+		}
 	}
 }

@@ -24,8 +24,9 @@ func baseVar(name string) bool {
 // environ and s's own Env, without the agent's secrets (and, for a
 // project's server, without them in its Env either, whole or inside a
 // longer value). A base variable that looks like a secret
-// (tools.LooksSecret: an LC_ variable holding a password URL) is left
-// out too: the server's entry names what it needs.
+// (tools.LooksSecret: an LC_ variable holding a password URL or a token
+// such as ghp_...) is left out too: the server's entry names what it
+// needs.
 func serverEnv(environ, secrets, values []string, s Spec) []string {
 	secret := tools.SecretTest(environ, secrets, values)
 	var env []string

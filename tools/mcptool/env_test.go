@@ -77,3 +77,13 @@ func TestServerProgram(t *testing.T) {
 		t.Errorf("a server by path in Dir: %v, %d tools", servers[0].Err, len(servers[0].Tools))
 	}
 }
+
+// TestServerEnvironmentHasNoTokens: a variable of the base whose value is
+// a token by its form is left out, whatever its name.
+func TestServerEnvironmentHasNoTokens(t *testing.T) {
+	const token = "glpat-" + "aB3dE6gH9jK2mN5pQ8sT"
+	env := serverEnv([]string{"PATH=/usr/bin", "LC_IDENTIFICATION=" + token, "GH_ENTERPRISE_CRED=" + token, "LANG=C.UTF-8"}, nil, nil, Spec{Name: "s"})
+	if got := strings.Join(env, " "); got != "PATH=/usr/bin LANG=C.UTF-8" {
+		t.Errorf("serverEnv = %q", got)
+	}
+}

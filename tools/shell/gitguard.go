@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
-	"path/filepath"
-	"slices"
 	"syscall"
 	"time"
 )
@@ -15,7 +12,7 @@ import (
 // core.pager, hooks, filters) when a person types git status in it,
 // outside any sandbox. So a sandboxed command must not leave such a
 // repository behind: the ones there before it are mounted read-only
-// (found by a bounded walk at its start), with the files and folders
+// (found by a walk at its start, gitwalk.go), with the files and folders
 // their configs name (gitconfig.go), and a new one, which bubblewrap
 // cannot forbid ahead of time, is found after it and moved into
 // .agent/quarantine, where git does not look, and the person is told.
@@ -52,84 +49,6 @@ func idOf(fi fs.FileInfo) fileID {
 		return fileID{uint64(st.Dev), uint64(st.Ino)}
 	}
 	return fileID{}
-}
-
-// repoScan is the repositories of the project at one moment. A walk that
-// ran out of folders or time is incomplete, and why says so.
-type repoScan struct {
-	repos []repo
-	// markers are the entries named like gitMarkers seen anywhere, so
-	// that the ones a command added to a folder are told from the
-	// person's.
-	markers map[fileID]bool
-	why     string
-}
-
-// findRepos walks root breadth first, ignored folders included (a
-// repository in node_modules runs as well as any), reading at most
-// maxDirs folders within maxTime: the bounds of the changed-files scan.
-// Files are not looked at, only the names of folders' entries (and HEAD
-// and commondir where a folder has them), so a walk costs one read per
-// folder. Links are not followed; .agent at the top and the insides of
-// repositories are skipped.
-func findRepos(root string, maxDirs int, maxTime time.Duration) repoScan {
-	s := repoScan{markers: map[fileID]bool{}}
-	deadline := time.Now().Add(maxTime)
-	add := func(rel string, kind repoKind, whole bool) {
-		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
-			s.repos = append(s.repos, repo{rel: rel, id: idOf(fi), kind: kind, whole: whole})
-		}
-	}
-	queue := []string{""}
-	for read := 0; len(queue) > 0; read++ {
-		if read >= maxDirs {
-			s.why = fmt.Sprintf("the project has more than %d folders", maxDirs)
-			break
-		}
-		if read%64 == 0 && time.Now().After(deadline) {
-			s.why = fmt.Sprintf("looking through the project took over %s", maxTime)
-			break
-		}
-		rel := queue[0]
-		queue = queue[1:]
-		dir := filepath.Join(root, filepath.FromSlash(rel))
-		ents, err := readNames(dir)
-		if err != nil {
-			continue // unreadable: look at what can be seen
-		}
-		var names map[string]bool
-		whole := rel != ""
-		for _, e := range ents {
-			n := e.Name()
-			whole = whole && repoName(n)
-			if slices.Contains(gitMarkers, n) {
-				if names == nil {
-					names = map[string]bool{}
-				}
-				names[n] = true
-				if fi, err := os.Lstat(filepath.Join(dir, n)); err == nil {
-					s.markers[idOf(fi)] = true
-				}
-			}
-		}
-		if names != nil && isGitDir(dir, names) {
-			add(rel, gitDir, whole)
-			if whole {
-				continue
-			}
-		}
-		for _, e := range ents {
-			child := path.Join(rel, e.Name())
-			switch {
-			case e.Name() == ".git":
-				add(child, dotGit, false)
-			case rel == "" && e.Name() == ".agent":
-			case e.IsDir():
-				queue = append(queue, child)
-			}
-		}
-	}
-	return s
 }
 
 // readNames lists a folder without sorting it.
@@ -172,7 +91,7 @@ const maxProtected = 500
 // guardGit looks for the project's repositories before a command.
 func (t *Tool) guardGit() *gitGuard {
 	g := &gitGuard{root: t.root, env: envMap(t.opts.Env), known: map[fileID]bool{}, start: time.Now()}
-	g.before = findRepos(t.root, t.opts.ScanFiles, t.opts.ScanTime)
+	g.before = findRepos(t.root, t.opts.GitScanTime)
 	if len(g.before.repos) > maxProtected {
 		g.before.repos = g.before.repos[:maxProtected]
 		g.before.why = fmt.Sprintf("the project has more than %d git repositories", maxProtected)

@@ -1,11 +1,9 @@
 package shell
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,7 +186,7 @@ func TestGuardTakesOnlyWhatTheCommandTouched(t *testing.T) {
 	}
 	f.WriteString("\tfsmonitor = x\n")
 	f.Close()
-	rep := g.check(100, time.Second)
+	rep := g.check(time.Second)
 	if len(rep.moved) != 1 || rep.moved[0].rel != "touched/.git" || !rep.moved[0].unsure || rep.moved[0].err != nil {
 		t.Fatalf("moved %+v, want touched/.git alone", rep.moved)
 	}
@@ -198,43 +196,6 @@ func TestGuardTakesOnlyWhatTheCommandTouched(t *testing.T) {
 	_, alerts := rep.render()
 	if len(alerts) != 1 || !strings.Contains(alerts[0], "created or changed touched/.git") {
 		t.Errorf("alerts %q", alerts)
-	}
-}
-
-func TestFindReposIsBounded(t *testing.T) {
-	dir := project(t, map[string]string{"a/b/c/.git/config": "", "d/.git": "gitdir: x\n"})
-	s := findRepos(dir, 1000, time.Second)
-	var got []string
-	for _, r := range s.repos {
-		got = append(got, r.rel)
-	}
-	if s.why != "" || strings.Join(slices.Sorted(slices.Values(got)), " ") != ".git a/b/c/.git d/.git" {
-		t.Errorf("findRepos = %q (%s)", got, s.why)
-	}
-	if s := findRepos(dir, 2, time.Second); !strings.Contains(s.why, "more than 2 folders") {
-		t.Errorf("a bounded walk says %q", s.why)
-	}
-}
-
-// BenchmarkFindRepos is the guard's walk, run twice per command, over a
-// project of 1,000 folders of 10 files each with two nested repositories.
-func BenchmarkFindRepos(b *testing.B) {
-	dir := b.TempDir()
-	for i := range 1000 {
-		d := filepath.Join(dir, fmt.Sprintf("pkg%d", i/50), fmt.Sprintf("sub%d", i))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for j := range 10 {
-			os.WriteFile(filepath.Join(d, fmt.Sprintf("f%d.go", j)), nil, 0o644)
-		}
-	}
-	os.MkdirAll(filepath.Join(dir, "pkg1/sub60/.git"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "vendor/x/.git"), 0o755)
-	for b.Loop() {
-		if s := findRepos(dir, DefaultScanFiles, DefaultScanTime); len(s.repos) != 2 || s.why != "" {
-			b.Fatalf("found %v (%s)", s.repos, s.why)
-		}
 	}
 }
 
@@ -271,7 +232,7 @@ func TestQuarantineNeverLeavesTheProject(t *testing.T) {
 			g := New(dir, Options{}).guardGit()
 			// What the command plants: a .git file holding shell code.
 			os.WriteFile(filepath.Join(dir, "docs/.git"), []byte("touch /tmp/x # gitdir: nowhere\n"), 0o644)
-			rep := g.check(100, time.Second)
+			rep := g.check(time.Second)
 			if len(rep.moved) != 1 || rep.moved[0].err != nil {
 				t.Fatalf("moved %+v", rep.moved)
 			}

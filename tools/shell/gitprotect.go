@@ -182,10 +182,21 @@ func showPath(root, x string) string {
 
 // check looks for repositories the command created, or changed when the
 // walk before it had not reached them, and for paths git reads that it
-// made or replaced, and moves them into .agent/quarantine.
-func (g *gitGuard) check(maxDirs int, maxTime time.Duration) gitReport {
-	after := findRepos(g.root, maxDirs, maxTime)
-	rep := gitReport{why: after.why}
+// made or replaced, and moves them into .agent/quarantine. The report
+// names the folders it could not look into: those its time did not
+// reach, and those the command made unreadable.
+func (g *gitGuard) check(maxTime time.Duration) gitReport {
+	after := findRepos(g.root, maxTime)
+	rep := gitReport{unread: after.unread, limit: maxTime}
+	for id, rel := range after.unreadable {
+		// One unreadable before the command and left alone by it (its
+		// inode change time, which a chmod sets, is older) is the
+		// person's.
+		if _, known := g.before.unreadable[id]; !known || createdSince(filepath.Join(g.root, filepath.FromSlash(rel)), g.start) {
+			rep.unreadable = append(rep.unreadable, rel)
+		}
+	}
+	slices.Sort(rep.unreadable)
 	stamp := time.Now().Format("20060102-150405")
 	for _, r := range after.repos {
 		if g.known[r.id] {

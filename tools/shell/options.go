@@ -103,6 +103,10 @@ type Options struct {
 	// the result says the list was not made.
 	ScanFiles int
 	ScanTime  time.Duration
+	// GitScanTime bounds each walk of the git guard, which has no other
+	// bound (DefaultGitScanTime when 0): a walk after a command that
+	// runs out of it stops the turn (tools.Result.Halt).
+	GitScanTime time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -137,6 +141,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ScanTime <= 0 {
 		o.ScanTime = DefaultScanTime
+	}
+	if o.GitScanTime <= 0 {
+		o.GitScanTime = DefaultGitScanTime
 	}
 	if o.MemoryLimit <= 0 {
 		o.MemoryLimit = DefaultMemoryLimit()

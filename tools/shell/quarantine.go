@@ -163,7 +163,34 @@ type moved struct {
 // gitReport is what the guard found after a command.
 type gitReport struct {
 	moved []moved
-	why   string // the walk after the command stopped early
+	// unread are the folders the walk after the command did not read
+	// within limit; unreadable those the command made unreadable. Either
+	// means a planted repository may be there, unseen.
+	unread     []string
+	limit      time.Duration
+	unreadable []string
+}
+
+// incomplete names the folders the guard could not look into after the
+// command, and why, in one sentence; "" when it saw the whole project.
+func (r gitReport) incomplete() string {
+	var parts []string
+	if len(r.unread) > 0 {
+		parts = append(parts, fmt.Sprintf("looking through the project took over %s; not read: %s", r.limit, unchecked(r.unread)))
+	}
+	if len(r.unreadable) > 0 {
+		names := r.unreadable[:min(len(r.unreadable), 8)]
+		list := strings.Join(names, ", ")
+		if rest := len(r.unreadable) - len(names); rest > 0 {
+			list += fmt.Sprintf(" and %d more", rest)
+		}
+		parts = append(parts, "the command made folders that cannot be read: "+list)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "not all of the project was checked for git repositories the command may have planted (" + strings.Join(parts, "; ") +
+		"): do not run git in those folders until you have looked for .git entries and HEAD files there yourself"
 }
 
 // count is how many things were moved away: the markers of one folder
@@ -217,8 +244,9 @@ func (r gitReport) render() (text string, alerts []string) {
 	if len(r.moved) > 0 {
 		b.WriteString("Commands cannot create or change git repositories, nor the files git's config names: git is for the user to run.\n")
 	}
-	if r.why != "" {
-		fmt.Fprintf(&b, "Not all of the project was checked for new git repositories: %s.\n", r.why)
+	if why := r.incomplete(); why != "" {
+		alerts = append(alerts, why)
+		fmt.Fprintf(&b, "Warning: %s. The turn was stopped so that the user can check them first.\n", upperFirst(why))
 	}
 	return b.String(), alerts
 }
@@ -232,20 +260,21 @@ func upperFirst(s string) string {
 
 // reportGit adds what the guard found to a command's result: the model
 // reads it in the content (or the message of an error), the person in
-// the alerts. A project too large to look through whole is said to the
-// person once.
+// the alerts. Folders it could not look into stop the turn (r.Halt): the
+// person must check them before git runs there.
 func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
 	text, alerts := rep.render()
-	if rep.why != "" && t.toldPartial.CompareAndSwap(false, true) {
-		alerts = append(alerts, fmt.Sprintf("not all of this project is checked for git repositories that commands plant (%s): one planted beyond would not be found", rep.why))
-	}
 	r.Alerts = append(r.Alerts, alerts...)
+	r.Halt = rep.incomplete()
 	if text == "" {
 		return
 	}
 	if r.IsError() {
 		if len(rep.moved) > 0 {
 			r.Message += "; " + strings.TrimSuffix(strings.TrimPrefix(strings.SplitN(text, "\n", 2)[0], "Warning: "), ".")
+		}
+		if r.Halt != "" {
+			r.Message += "; " + r.Halt
 		}
 		return
 	}
@@ -255,6 +284,9 @@ func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
 			what = "planted git file"
 		}
 		r.Message += "; " + plural(rep.count(), what) + " moved away"
+	}
+	if r.Halt != "" {
+		r.Message += "; not all of the project could be checked for planted git repositories, so the turn stops here"
 	}
 	r.Content += "\n" + text
 }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentcli/agent/internal/termtext"
@@ -33,8 +32,6 @@ type Tool struct {
 	bwrap    string
 	bwrapErr error // why there is no bwrap, when there is none
 	limit    procLimit
-
-	toldPartial atomic.Bool // the person was told the git guard cannot see the whole project
 }
 
 // New returns run_command for the project folder root.
@@ -62,8 +59,8 @@ func New(root string, opts Options) *Tool {
 		// A shell over the network is a remote code execution service.
 		NotServed: true,
 		// The command's own timeout decides; this outer limit leaves room
-		// for the grace period and the two scans.
-		Timeout: opts.MaxTime + opts.Grace + 2*opts.ScanTime + 30*time.Second,
+		// for the grace period and the scans before and after it.
+		Timeout: opts.MaxTime + opts.Grace + 2*opts.ScanTime + 2*opts.GitScanTime + 30*time.Second,
 	}}
 }
 
@@ -225,7 +222,7 @@ func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
 	// not what it moved away.
 	var rep gitReport
 	if b.git != nil {
-		rep = b.git.check(t.opts.ScanFiles, t.opts.ScanTime)
+		rep = b.git.check(t.opts.GitScanTime)
 	}
 	after := scan(t.root, b.ig, t.opts.ScanFiles, t.opts.ScanTime)
 	r := t.result(c, b.net, o, b.files, after)

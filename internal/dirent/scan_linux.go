@@ -1,4 +1,4 @@
-package prompt
+package dirent
 
 import (
 	"os"
@@ -6,12 +6,12 @@ import (
 	"unsafe"
 )
 
-// scanDir lists a folder with getdents64 directly. os.File costs four
-// fcntl calls and a failed epoll registration per folder on top of
-// open/getdents/close, and an allocation per entry; counting a large tree
-// is mostly those system calls, so skipping them is what keeps the tree
-// as fast as `find`.
-func scanDir(path string, buf []byte, fn func(name string, typ byte)) error {
+// Scan lists a folder with getdents64 directly. os.File costs four fcntl
+// calls and a failed epoll registration per folder on top of
+// open/getdents/close, and an allocation per entry; walking a large tree
+// is mostly those system calls, so skipping them is what keeps a walk as
+// fast as `find`.
+func Scan(path string, buf []byte, fn func(name string, typ Type)) error {
 	var fd int
 	var err error
 	for {
@@ -35,13 +35,13 @@ func scanDir(path string, buf []byte, fn func(name string, typ byte)) error {
 		if n <= 0 {
 			return nil
 		}
-		parseDirents(path, buf[:n], fn)
+		parse(path, buf[:n], fn)
 	}
 }
 
-// parseDirents walks the linux_dirent64 records in b: d_ino (8 bytes),
-// d_off (8), d_reclen (2), d_type (1), then the NUL-terminated name.
-func parseDirents(dir string, b []byte, fn func(name string, typ byte)) {
+// parse walks the linux_dirent64 records in b: d_ino (8 bytes), d_off
+// (8), d_reclen (2), d_type (1), then the NUL-terminated name.
+func parse(dir string, b []byte, fn func(name string, typ Type)) {
 	for len(b) >= 19 {
 		reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
 		if reclen < 19 || reclen > len(b) {
@@ -63,21 +63,21 @@ func parseDirents(dir string, b []byte, fn func(name string, typ byte)) {
 			continue
 		}
 		s := unsafe.String(&name[0], len(name))
-		var typ byte
+		var typ Type
 		switch rec[18] {
 		case syscall.DT_REG:
-			typ = typeFile
+			typ = File
 		case syscall.DT_DIR:
-			typ = typeDir
+			typ = Dir
 		case syscall.DT_LNK:
-			typ = typeLink
+			typ = Link
 		case syscall.DT_UNKNOWN:
 			// Some file systems do not report types: ask.
 			if fi, err := os.Lstat(dir + "/" + s); err == nil {
-				typ = typeOf(fi.Mode().Type())
+				typ = TypeOf(fi.Mode().Type())
 			}
 		default:
-			typ = typeOther
+			typ = Other
 		}
 		fn(s, typ)
 	}

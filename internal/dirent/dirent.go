@@ -1,0 +1,55 @@
+// Package dirent lists a folder's entries, each name with its type, the
+// way a tree walk needs them: on Linux with getdents64 directly, never a
+// stat per entry where the file system reports types.
+package dirent
+
+import (
+	"io/fs"
+	"os"
+)
+
+// Type is an entry's type, as a folder listing reports it.
+type Type byte
+
+// Entry types.
+const (
+	Other Type = iota // device, socket, pipe
+	File
+	Dir
+	Link
+)
+
+// Func lists the folder at path, calling fn for each entry except "."
+// and "..". The name passed to fn is only valid during the call: fn must
+// copy it (strings.Clone) to keep it. buf is scratch space the caller
+// reuses from folder to folder (32 KiB is plenty). Scan and Portable are
+// Funcs.
+type Func func(path string, buf []byte, fn func(name string, typ Type)) error
+
+// TypeOf maps a DirEntry's type bits to an entry type.
+func TypeOf(m fs.FileMode) Type {
+	switch {
+	case m.IsRegular():
+		return File
+	case m.IsDir():
+		return Dir
+	case m&fs.ModeSymlink != 0:
+		return Link
+	}
+	return Other
+}
+
+// Portable lists a folder with os.File.ReadDir, which also avoids a stat
+// per entry where the system reports entry types.
+func Portable(path string, _ []byte, fn func(name string, typ Type)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	for _, e := range ents {
+		fn(e.Name(), TypeOf(e.Type()))
+	}
+	return err
+}
