@@ -12,7 +12,7 @@ import (
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/providers"
-	"github.com/agentcli/agent/agent/ttsview"
+	ttsui "github.com/agentcli/agent/agent/ui/tts"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/fsedit/backup"
@@ -78,7 +78,7 @@ func (f *factory) builder() *conversation.Builder {
 		BackupKey:   f.backupKey,
 		Programs:    f.programs,
 		Version:     version,
-		Speech:      func(cfg config.Config) tts.Settings { return ttsview.SpeechSettings(cfg, f.environ(), "") },
+		Speech:      func(cfg config.Config) tts.Settings { return ttsui.SpeechSettings(cfg, f.environ(), "") },
 		Notes: func(cfg config.Config, root string) notes.Store {
 			return conversation.LazyNotes(cfg, root, f.environ())
 		},

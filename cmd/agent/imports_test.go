@@ -82,20 +82,20 @@ var importRules = map[string]importRule{
 	"agent/startup/quiet": {},
 	// The TUI drives a conversation and shows its tools; it never builds
 	// a provider (no concrete provider package) and knows no CLI.
-	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/ui/chat": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
 	// agent run's face prints a run's events, shows its waits, asks on
 	// the terminal and attaches the person's images to the
 	// conversation; like the TUI it builds no provider and knows no
 	// CLI, nor the TUI's kit.
-	"agent/runview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/ui/run": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: notTop},
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
-	"agent/catalogview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/catalog": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// agent tts's face: the speech engines, their settings from the
 	// configuration, no CLI.
-	"agent/ttsview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/tts": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 
@@ -243,7 +243,7 @@ func TestImportRuleCatchesUpwardImports(t *testing.T) {
 		{"tools/fsedit", module + "/cmd/agent"},
 		{"internal/termtext", "golang.org/x/text/width"},
 		{"agent/llm/gemini", "github.com/openai/openai-go/v3"},
-		{"agent/tui", module + "/agent/llm/providers"},
+		{"agent/ui/chat", module + "/agent/llm/providers"},
 	} {
 		if bad := importRules[c.pkg].violations(c.pkg, []string{c.dep}); len(bad) == 0 {
 			t.Errorf("the rule of %s allows %s", c.pkg, c.dep)

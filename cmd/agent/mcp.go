@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/catalogview"
 	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/ui/catalog"
 	"github.com/agentcli/agent/tools/mcptool"
 )
 
@@ -51,7 +51,7 @@ approval; "auto" one your own config lists as read_only.`,
 			written := conversation.MCPWritten(cfg, root)
 			c, servers := mcptool.Discover(cmd.Context(), specs, conversation.MCPOptions(cfg, progs, version))
 			defer c.Close()
-			return catalogview.MCPList(d.io.Out, specs, written, servers, pending, notes)
+			return catalog.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")

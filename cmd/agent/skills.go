@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/catalogview"
 	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/ui/catalog"
 )
 
 func newSkillsCmd(d *factory) *cobra.Command {
@@ -35,7 +35,7 @@ project) is a warning on stderr.`,
 			for _, p := range set.Problems {
 				d.warn(p.String())
 			}
-			return catalogview.Skills(d.io.Out, set, env["HOME"])
+			return catalog.Skills(d.io.Out, set, env["HOME"])
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")
