@@ -13,6 +13,7 @@ import (
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tts"
 )
 
@@ -112,20 +113,20 @@ func (b *Builder) backupKey() []byte {
 // with the configured file and backup settings, so that every command
 // prunes backups by the same rules. Listings and searches hide what the
 // file tree hides (prompt's rules). The caller closes it.
-func (b *Builder) FileRoot(dir string, cfg config.Config) *fsedit.Root {
+func (b *Builder) FileRoot(dir string, cfg config.Config) *sandbox.Root {
 	return b.fileRoot(dir, fileOptions(cfg))
 }
 
-func (b *Builder) fileRoot(dir string, opts fsedit.Options) *fsedit.Root {
-	opts.NewIgnorer = func(dir string) (fsedit.Ignorer, error) { return prompt.NewIgnore(dir) }
+func (b *Builder) fileRoot(dir string, opts sandbox.Options) *sandbox.Root {
+	opts.NewIgnorer = func(dir string) (sandbox.Ignorer, error) { return prompt.NewIgnore(dir) }
 	opts.BackupKey = b.backupKey
-	return fsedit.NewRoot(dir, opts)
+	return sandbox.NewRoot(dir, opts)
 }
 
 // fileOptions maps the configuration's file and backup settings onto the
 // file tools' options.
-func fileOptions(cfg config.Config) fsedit.Options {
-	return fsedit.Options{
+func fileOptions(cfg config.Config) sandbox.Options {
+	return sandbox.Options{
 		MaxReadBytes:   int64(cfg.Files.ReadLimit),
 		BackupMaxAge:   time.Duration(cfg.Backups.MaxAge),
 		BackupMaxBytes: int64(cfg.Backups.MaxSize),

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // ReadCommand reads the chat's custom command file name (review.md): the
@@ -24,7 +24,7 @@ func (c *Conversation) ReadCommand(user bool, name string) ([]byte, error) {
 	)
 	if user {
 		shown = filepath.Join(c.b.UserDir, "commands", name)
-		data, size, err = fsedit.ReadUserText(shown, limit)
+		data, size, err = sandbox.ReadUserText(shown, limit)
 	} else {
 		shown = filepath.Join(".agent", "commands", name)
 		data, size, err = c.root.ReadCommand(name, limit)

@@ -17,6 +17,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // Conversation is one conversation with the agent and everything it
@@ -40,7 +41,7 @@ type Conversation struct {
 	// root is the file tools' sandbox, the one of the conversation:
 	// also the instruction files' reader, and what /undo, /redo,
 	// /rewind and /backups work through.
-	root  *fsedit.Root
+	root  *sandbox.Root
 	tools *ToolSet
 	// prompt is the system prompt as built (its sections).
 	prompt prompt.Prompt
@@ -69,7 +70,7 @@ func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Eve
 		if err != nil {
 			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
 		}
-		ctx = fsedit.WithRun(ctx, turn.Run)
+		ctx = sandbox.WithRun(ctx, turn.Run)
 		c.approval.SetTurn(turn.N)
 	}
 	if strings.TrimSpace(text) != "" {
@@ -235,7 +236,7 @@ func (c *Conversation) Config() config.Config { return c.cfg }
 func (c *Conversation) Dir() string { return c.dir }
 
 // Root returns the project's file sandbox; the conversation closes it.
-func (c *Conversation) Root() *fsedit.Root { return c.root }
+func (c *Conversation) Root() *sandbox.Root { return c.root }
 
 // Tools returns the conversation's tool registry.
 func (c *Conversation) Tools() *tools.Registry { return c.tools.reg }

@@ -11,7 +11,7 @@ import (
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // FixedPromptTarget is the size the never-changing part of the prompt
@@ -39,14 +39,14 @@ type promptSettings struct {
 // the tools of reg and the [tree] configuration (config.Defaults().Tree
 // when nothing is configured). It is the one place the prompt is built:
 // `agent run` sends p.String(), and `agent prompt` prints exactly that.
-func (b *Builder) SystemPrompt(ctx context.Context, files *fsedit.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
+func (b *Builder) SystemPrompt(ctx context.Context, files *sandbox.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
 	return b.promptForm(ctx, files, NewToolSet(reg), tree, false)
 }
 
 // promptForm builds the system prompt in its full or small-window form;
 // the small form describes the set's essential tools only (every tool
 // when the set names none).
-func (b *Builder) promptForm(ctx context.Context, files *fsedit.Root, set *ToolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
+func (b *Builder) promptForm(ctx context.Context, files *sandbox.Root, set *ToolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
@@ -75,7 +75,7 @@ func (c PromptChoice) FormName() string { return formNames[c.Fit.Index] }
 // and for Ollama sized to what the full prompt needs; then the budget
 // takes the full prompt, the same with a smaller file tree, or the
 // small-window form, the first that leaves room to work.
-func (b *Builder) fitSystemPrompt(ctx context.Context, files *fsedit.Root, set *ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (PromptChoice, error) {
+func (b *Builder) fitSystemPrompt(ctx context.Context, files *sandbox.Root, set *ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (PromptChoice, error) {
 	var ch PromptChoice
 	full, err := b.promptForm(ctx, files, set, tree, false)
 	if err != nil {

@@ -7,9 +7,9 @@ import (
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // FeatureSize is how many bytes of the tools section one optional
@@ -32,7 +32,7 @@ var promptFeatures = []struct {
 
 // featureSizes measures each feature of set in the form ch chose, by
 // building the prompt again without it and comparing the tools sections.
-func (b *Builder) featureSizes(ctx context.Context, files *fsedit.Root, set *ToolSet, tree config.Tree, ch PromptChoice) []FeatureSize {
+func (b *Builder) featureSizes(ctx context.Context, files *sandbox.Root, set *ToolSet, tree config.Tree, ch PromptChoice) []FeatureSize {
 	small := ch.FormName() == "small-window"
 	var out []FeatureSize
 	for _, f := range promptFeatures {

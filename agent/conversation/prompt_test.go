@@ -10,6 +10,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // testCatalog returns the built-in tools of a fresh project with the
@@ -83,7 +84,7 @@ func TestPromptWithoutTools(t *testing.T) {
 func TestPromptFixedPartSize(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "README.md"), "# Demo\n")
-	root := fsedit.NewRoot(dir, fsedit.Options{})
+	root := sandbox.NewRoot(dir, sandbox.Options{})
 	defer root.Close()
 	reg := tools.NewRegistry(fsedit.NewTools(root)...)
 	p, err := (&Builder{}).SystemPrompt(t.Context(), root, reg, config.Defaults().Tree)

@@ -9,7 +9,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/shell/cmdline"
 )
 
@@ -21,7 +21,7 @@ import (
 // (tools.Param.Command), a note rule the note tools that write. Paths
 // are matched as the file tools resolve them under root, so "docs/../x"
 // or a symlink into a denied folder is judged by where the write lands.
-func permissions(cfg config.Config, root *fsedit.Root, defs []tools.Definition) (agent.Permissions, error) {
+func permissions(cfg config.Config, root *sandbox.Root, defs []tools.Definition) (agent.Permissions, error) {
 	var p agent.Permissions
 	k := ruleKinds{defs: defs, allowCommands: map[string][]cmdline.Rule{}}
 	for _, l := range []struct {
@@ -81,7 +81,7 @@ func (k *ruleKinds) named() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-func (k *ruleKinds) rule(pr config.PermissionRule, root *fsedit.Root, deny bool) (agent.Rule, error) {
+func (k *ruleKinds) rule(pr config.PermissionRule, root *sandbox.Root, deny bool) (agent.Rule, error) {
 	def, known := k.find(pr.Tool)
 	if known && def.RunsPrograms() {
 		return k.commandRule(pr, deny)
@@ -95,7 +95,7 @@ func (k *ruleKinds) rule(pr config.PermissionRule, root *fsedit.Root, deny bool)
 	if err := projectRelative(pr.Pattern); err != nil {
 		return agent.Rule{}, err
 	}
-	g, err := fsedit.ParseGlob(pr.Pattern)
+	g, err := sandbox.ParseGlob(pr.Pattern)
 	if err != nil {
 		return agent.Rule{}, fmt.Errorf("%v: write a glob like \"docs/**\" or \"*.md\"", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // knownTools are the definitions of every tool the agent has, as the real
@@ -35,7 +35,7 @@ func knownTools(t *testing.T, dir string) (defs []tools.Definition, question fun
 // itself is tools/shell/cmdline's, tested there.
 func TestCommandRules(t *testing.T) {
 	dir := t.TempDir()
-	root := fsedit.NewRoot(dir, fsedit.Options{})
+	root := sandbox.NewRoot(dir, sandbox.Options{})
 	defer root.Close()
 	defs, question := knownTools(t, dir)
 	p, err := permissions(config.Config{Permissions: config.Permissions{
@@ -85,7 +85,7 @@ func TestCommandRules(t *testing.T) {
 
 func TestPermissionRulesPerTool(t *testing.T) {
 	dir := t.TempDir()
-	root := fsedit.NewRoot(dir, fsedit.Options{})
+	root := sandbox.NewRoot(dir, sandbox.Options{})
 	defer root.Close()
 	cfg := config.Config{Permissions: config.Permissions{
 		Allow: []string{"write_file:docs/**", "run_command:go test"},
@@ -121,7 +121,7 @@ func TestPermissionRulesPerTool(t *testing.T) {
 
 func TestBadPermissionRules(t *testing.T) {
 	dir := t.TempDir()
-	root := fsedit.NewRoot(dir, fsedit.Options{})
+	root := sandbox.NewRoot(dir, sandbox.Options{})
 	defer root.Close()
 	defs, _ := knownTools(t, dir)
 	for rule, want := range map[string]string{

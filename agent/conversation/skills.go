@@ -5,13 +5,13 @@ import (
 
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/skills"
 )
 
 // FindSkills discovers the skills of the project of files and of the
 // user whose configuration folder is userDir (its skills folder).
-func FindSkills(files *fsedit.Root, userDir string) *skills.Set {
+func FindSkills(files *sandbox.Root, userDir string) *skills.Set {
 	src := skills.Sources{Project: files}
 	if userDir != "" {
 		src.UserDir = filepath.Join(userDir, "skills")

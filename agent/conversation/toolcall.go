@@ -11,14 +11,14 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // RunCalls runs calls through reg, one change set for all, the way the
 // agent runs a model's calls, and writes each <tool_response> to w
 // (without its content when quiet); failed says a call failed.
 func RunCalls(ctx context.Context, reg *tools.Registry, calls []xmlcall.Call, quiet bool, w io.Writer) (failed bool, err error) {
-	changeSet := fsedit.NewChangeSetID(time.Now())
+	changeSet := sandbox.NewChangeSetID(time.Now())
 	for i, c := range calls {
 		c.ID = fmt.Sprint(i + 1)
 		ctx := tools.WithInfo(ctx, tools.CallInfo{CallID: c.ID, ChangeSet: changeSet})

@@ -17,6 +17,7 @@ import (
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tools/web"
 	"github.com/agentcli/agent/tts"
@@ -186,9 +187,9 @@ func (b *Builder) audioTool(ctx context.Context, in ToolInput) tools.Tool {
 
 // audioWriter writes the audio tool's files through the sandbox, with a
 // backup of any file replaced, so that undo restores or removes it.
-type audioWriter struct{ root *fsedit.Root }
+type audioWriter struct{ root *sandbox.Root }
 
-var wavOnly = fsedit.PutOptions{Extensions: []string{".wav"}, Overwrite: true}
+var wavOnly = sandbox.PutOptions{Extensions: []string{".wav"}, Overwrite: true}
 
 func (w audioWriter) Check(_ context.Context, rel string) (*tools.Result, error) {
 	return w.root.CheckPut(rel, wavOnly)
@@ -214,7 +215,7 @@ func gitCommitTool(in ToolInput) tools.Tool {
 	if err != nil {
 		return nil
 	}
-	return gitcommit.New(in.Root, gitcommit.Options{Git: git, Hooks: in.Cfg.Git.Hooks, AutoCommit: in.Cfg.Git.AutoCommit, Secret: fsedit.IsSecretName})
+	return gitcommit.New(in.Root, gitcommit.Options{Git: git, Hooks: in.Cfg.Git.Hooks, AutoCommit: in.Cfg.Git.AutoCommit, Secret: sandbox.IsSecretName})
 }
 
 // inRepository reports whether dir or a folder above it has a .git.

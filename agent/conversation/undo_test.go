@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 func fileOf(dir, name string) string {

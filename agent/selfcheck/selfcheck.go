@@ -22,7 +22,7 @@ import (
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // Scenario is one self-check: it sets up its project in the checker's
@@ -38,7 +38,7 @@ type Checker struct {
 	// Verbose prints each model reply and the responses it got.
 	Verbose bool
 	dir     string
-	root    *fsedit.Root
+	root    *sandbox.Root
 	reg     *tools.Registry
 	conv    *conversation.Conversation
 	model   *scriptedReply

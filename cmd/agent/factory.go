@@ -14,10 +14,10 @@ import (
 	"github.com/agentcli/agent/agent/llm/providers"
 	ttsui "github.com/agentcli/agent/agent/ui/tts"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/fsedit/backup"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tts"
 )
@@ -191,14 +191,14 @@ func (f *factory) model(ctx context.Context, cfg config.Config) (llm.Model, erro
 
 // fileRoot returns the file tools' sandbox for the project folder dir
 // with the configured file settings. The caller closes it.
-func (f *factory) fileRoot(dir string, cfg config.Config) *fsedit.Root {
+func (f *factory) fileRoot(dir string, cfg config.Config) *sandbox.Root {
 	return f.builder().FileRoot(dir, cfg)
 }
 
 // configuredFileRoot returns the sandbox for the project folder dir (""
 // is the current folder) with the configured file settings, so that
 // every command prunes backups by the same rules.
-func (f *factory) configuredFileRoot(dir string) (*fsedit.Root, error) {
+func (f *factory) configuredFileRoot(dir string) (*sandbox.Root, error) {
 	dir, err := projectFolder(dir)
 	if err != nil {
 		return nil, err

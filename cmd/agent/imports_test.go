@@ -100,21 +100,26 @@ var importRules = map[string]importRule{
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 
 	// The tools: the tools package, and their own leaves.
-	"tools":               {project: []string{"internal/..."}},
-	"tools/fsedit":        {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/fsedit/backup": {project: []string{"internal/..."}},
-	// The backups shown to a person: the file tools' reports, no more.
-	"tools/fsedit/backupview": {project: []string{"tools", "tools/fsedit", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/programs":          {}, // decides what runs outside the sandbox: depends on nothing that could widen that
-	"tools/shell":             {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/fsedit/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/shell/cmdline":     {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
-	"tools/web":               {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
-	"tools/gitcommit":         {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
-	"tools/mcptool":           {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
-	"tools/notes":             {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/notes/embedding":   {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
-	"tools/notes/notesview":   {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
-	"tools/notes/notestest":   {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
+	"tools": {project: []string{"internal/..."}},
+	// The project's sandbox: where a path may go, how a file is opened,
+	// replaced atomically, backed up and restored; below every tool that
+	// touches a project file.
+	"tools/sandbox":        {project: []string{"tools", "tools/sandbox/backup", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	"tools/sandbox/backup": {project: []string{"internal/..."}},
+	// The backups shown to a person: the sandbox's reports, no more.
+	"tools/sandbox/backupview": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	// The four file tools, on the sandbox.
+	"tools/fsedit":          {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
+	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
+	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/sandbox/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
+	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
+	"tools/gitcommit":       {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
+	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
+	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
+	"tools/notes/notesview": {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
+	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
 	// The jobs know no shell: package shell runs their commands.
 	"tools/jobs": {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	// The jobs shown to a person.
@@ -122,7 +127,7 @@ var importRules = map[string]importRule{
 	// The front-matter reader is a leaf: skills and custom commands (the
 	// chat) share it.
 	"tools/frontmatter": {project: []string{"internal/..."}},
-	"tools/skills":      {project: []string{"tools", "tools/fsedit/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
+	"tools/skills":      {project: []string{"tools", "tools/sandbox/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
 	"tools/audio":       {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 
 	// Speech: a leaf beside the tools.

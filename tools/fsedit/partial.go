@@ -11,7 +11,8 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 // maxCapture bounds the removed lines a partial write keeps for its diff
@@ -30,7 +31,7 @@ const spliceBufSize = 256 << 10
 // file's size: only the removed lines (up to maxCapture) and a few lines
 // of context are kept.
 type splicer struct {
-	out     *replacement
+	out     *sandbox.Replacement
 	style   string // the break new lines get
 	open    bool   // a line was written whose break is not yet written
 	pending string // that line's own break; "" means style
@@ -69,7 +70,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	a := e.args
 	total := e.seen.lines
 	if a.StartLine == nil {
-		return tools.Errorf(tools.CodeInvalidRange, "partial needs start_line (and end_line to replace lines); %s has %s: start_line %d appends, start_line alone inserts before that line", e.t.asked, plural(total, "line", "lines"), total+1), nil
+		return tools.Errorf(tools.CodeInvalidRange, "partial needs start_line (and end_line to replace lines); %s has %s: start_line %d appends, start_line alone inserts before that line", e.t.Asked, sandbox.Plural(total, "line", "lines"), total+1), nil
 	}
 	start := *a.StartLine
 	end := start - 1 // start_line alone inserts: the harmless reading
@@ -77,40 +78,40 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		end = *a.EndLine
 	}
 	if start < 1 || start > total+1 || end < start-1 || end > total {
-		return tools.Errorf(tools.CodeInvalidRange, "start_line %d and end_line %d do not fit %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.asked, plural(total, "line", "lines"), total, total+1), nil
+		return tools.Errorf(tools.CodeInvalidRange, "start_line %d and end_line %d do not fit %s, which has %s; replace lines within 1-%d, use start_line %d to append, or end_line = start_line - 1 to insert before start_line", start, end, e.t.Asked, sandbox.Plural(total, "line", "lines"), total, total+1), nil
 	}
 	if !rangeSeen(e.seen.known, start, end, total) {
-		return tools.Errorf(tools.CodeFileStale, "you have not read the lines of %s that this partial write replaces (%s; you have seen %s in its current state); read them first with read_file start_line and end_line, then write", e.t.asked, describeRange(start, end), describeSeen(e.seen.known)), nil
+		return tools.Errorf(tools.CodeFileStale, "you have not read the lines of %s that this partial write replaces (%s; you have seen %s in its current state); read them first with read_file start_line and end_line, then write", e.t.Asked, describeRange(start, end), describeSeen(e.seen.known)), nil
 	}
-	if from, delta, moved := s.movedBy(e.info.ChangeSet, e.t.rel, max(start, end)); moved {
-		return tools.Errorf(tools.CodeFileStale, "%s", staleShift(e.t.asked, from, delta)), nil
+	if from, delta, moved := s.movedBy(e.info.ChangeSet, e.t.Rel, max(start, end)); moved {
+		return tools.Errorf(tools.CodeFileStale, "%s", staleShift(e.t.Asked, from, delta)), nil
 	}
 	added := splitContent(a.Content)
 	e.known = shiftSpans(e.seen.known, start, end, len(added), e.info.CallID)
 
-	rep, err := s.newReplacement(e, keptMode(e.fi))
+	rep, err := s.newReplacement(e, sandbox.KeptMode(e.fi))
 	if err != nil {
-		return tools.Result{}, describeWriteErr(e.t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
-	rep.watch(ctx)
-	defer rep.abort()
-	rep.pauseHash()
+	rep.Watch(ctx)
+	defer rep.Abort()
+	rep.PauseHash()
 	// The old content is checked against the read with CRC-32C (with its
 	// size and mtime): SHA-256 would double the time of a write to a huge
 	// file. Its SHA-256 for the manifest is the one taken at the read.
-	fp := &fingerprint{r: e.src}
+	fp := sandbox.NewFingerprint(e.src)
 	br := bufio.NewReaderSize(fp, spliceBufSize)
 	sp := &splicer{out: rep, style: firstBreak(br), start: start, end: end}
 	sp.h.start = max(1, start-contextLines)
 	var size int64
-	if head, _ := br.Peek(len(utf8BOM)); string(head) == utf8BOM {
+	if head, _ := br.Peek(len(sandbox.UTF8BOM)); string(head) == sandbox.UTF8BOM {
 		// The byte-order mark is not part of line 1's text: it stays
 		// when line 1 is replaced.
-		rep.WriteString(utf8BOM)
-		br.Discard(len(utf8BOM))
-		size = int64(len(utf8BOM))
+		rep.WriteString(sandbox.UTF8BOM)
+		br.Discard(len(sandbox.UTF8BOM))
+		size = int64(len(sandbox.UTF8BOM))
 		if len(added) > 0 {
-			added[0] = strings.TrimPrefix(added[0], utf8BOM)
+			added[0] = strings.TrimPrefix(added[0], sandbox.UTF8BOM)
 		}
 	}
 
@@ -120,15 +121,15 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	line, copied, last, err := copyLines(br, rep, start-contextLines-1)
 	size += copied
 	if err != nil {
-		return tools.Result{}, describeWriteErr(e.t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
 	// The copied prefix is the old one: its hash resumes from the read's
 	// last checkpoint before it rather than starting over.
-	cp := lastBefore(e.seen.cps, size)
-	if err := rep.resumeHash(e.f, cp); err != nil {
-		return tools.Result{}, describeWriteErr(e.t.rel, err)
+	cp := sandbox.LastBefore(e.seen.cps, size)
+	if err := rep.ResumeHash(e.f, cp); err != nil {
+		return tools.Result{}, sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
-	e.resumedAt = cp.off
+	e.resumedAt = cp.Off
 	lineStart, inserted := true, false
 	for {
 		if lineStart && inserted && line > end+contextLines {
@@ -139,7 +140,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 			n, err := br.WriteTo(rep)
 			size += n
 			if err != nil {
-				return tools.Result{}, describeWriteErr(e.t.rel, err)
+				return tools.Result{}, sandbox.DescribeWriteErr(e.t.Rel, err)
 			}
 			break
 		}
@@ -182,7 +183,7 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 			break
 		}
 		if err != nil {
-			return tools.Result{}, fmt.Errorf("read %s: %w", e.t.rel, err)
+			return tools.Result{}, fmt.Errorf("read %s: %w", e.t.Rel, err)
 		}
 		if line&0xffff == 0 && ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
@@ -201,15 +202,15 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 	if sp.open && finalNewline { // the range reached the end of the file
 		sp.beginLine()
 	}
-	if fp.crc != e.seen.crc || size != e.seen.size {
-		return tools.Result{}, errStale
+	if fp.CRC != e.seen.crc || size != e.seen.size {
+		return tools.Result{}, sandbox.ErrStale
 	}
 	oldSum := hex.EncodeToString(e.seen.sum[:])
-	if fp.nul {
-		return binaryResult(e.t.asked), nil
+	if fp.NUL {
+		return sandbox.BinaryResult(e.t.Asked), nil
 	}
 	if sp.badLine > 0 {
-		return tools.Errorf(tools.CodeUnsupportedType, "line %d of %s holds bytes that are not valid UTF-8, which replacing it would lose; leave that line out of the range", sp.badLine, e.t.asked), nil
+		return tools.Errorf(tools.CodeUnsupportedType, "line %d of %s holds bytes that are not valid UTF-8, which replacing it would lose; leave that line out of the range", sp.badLine, e.t.Asked), nil
 	}
 	if sp.h.removedCount > len(sp.h.removed) {
 		// Too many removed lines were seen to compare all of them.
@@ -231,16 +232,16 @@ func (s *Session) partial(ctx context.Context, e *edit) (tools.Result, error) {
 		ending = endingCRLF
 	}
 	delta := newTotal - total
-	s.noteShift(e.info.ChangeSet, e.t.rel, end+1, delta, false)
+	s.noteShift(e.info.ChangeSet, e.t.Rel, end+1, delta, false)
 	meta := writeMeta(total, newTotal, ending, e.info.ChangeSet, blob)
 	if len(added) > 0 {
 		meta = append(meta, tools.Attr{Name: "written", Value: fmt.Sprintf("%d-%d", start, start+len(added)-1)})
 	}
 	return tools.Result{
-		Message:  fmt.Sprintf("%s; %s now has %s (was %d)%s%s", describeSplice(start, end, total, len(added)), e.t.rel, plural(newTotal, "line", "lines"), total, describeWritten(start, len(added), end, delta), backupNote(blob)),
+		Message:  fmt.Sprintf("%s; %s now has %s (was %d)%s%s", describeSplice(start, end, total, len(added)), e.t.Rel, sandbox.Plural(newTotal, "line", "lines"), total, describeWritten(start, len(added), end, delta), backupNote(blob)),
 		Metadata: meta,
-		Content:  sp.h.render(e.t.rel),
-		Changed:  []string{e.t.rel},
+		Content:  sp.h.render(e.t.Rel),
+		Changed:  []string{e.t.Rel},
 	}, nil
 }
 
@@ -304,17 +305,17 @@ func firstBreak(br *bufio.Reader) string {
 func describeSplice(start, end, total, n int) string {
 	switch {
 	case end == start-1 && start == total+1:
-		return fmt.Sprintf("appended %s", plural(n, "line", "lines"))
+		return fmt.Sprintf("appended %s", sandbox.Plural(n, "line", "lines"))
 	case end == start-1:
-		return fmt.Sprintf("inserted %s before line %d", plural(n, "line", "lines"), start)
+		return fmt.Sprintf("inserted %s before line %d", sandbox.Plural(n, "line", "lines"), start)
 	case n == 0:
 		return fmt.Sprintf("deleted lines %d-%d", start, end)
 	}
-	return fmt.Sprintf("replaced lines %d-%d (%s) with %s", start, end, plural(end-start+1, "line", "lines"), plural(n, "line", "lines"))
+	return fmt.Sprintf("replaced lines %d-%d (%s) with %s", start, end, sandbox.Plural(end-start+1, "line", "lines"), sandbox.Plural(n, "line", "lines"))
 }
 
 func placeholderPartial(e *edit, n int, line string, removed int) tools.Result {
-	return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain, and it replaces %d longer lines of %s; send the real lines, or narrow start_line-end_line to the lines you change", n, line, removed, e.t.asked)
+	return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain, and it replaces %d longer lines of %s; send the real lines, or narrow start_line-end_line to the lines you change", n, line, removed, e.t.Asked)
 }
 
 // copyLines copies the first n lines of br to w verbatim, in bulk, and

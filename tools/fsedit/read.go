@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 //go:embed read_file.md
@@ -26,7 +27,7 @@ type ReadArgs struct {
 
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
-	return tools.New("read_file", readDesc, guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
+	return tools.New("read_file", readDesc, sandbox.Guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
 }
 
 // maxBudgetLines is the most lines a whole read cut by the read budget
@@ -35,7 +36,7 @@ const maxBudgetLines = 2000
 
 // readBudget is Options.ReadBudget now; 0 for none.
 func (s *Session) readBudget() int64 {
-	if f := s.root.opts.ReadBudget; f != nil {
+	if f := s.root.Options().ReadBudget; f != nil {
 		return int64(max(f(), 0))
 	}
 	return 0
@@ -45,14 +46,14 @@ func (s *Session) readBudget() int64 {
 const readBufSize = 64 << 10
 
 func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
-	t, rf, err := s.root.fileTargetFor(a.FilePath, true)
+	t, rf, err := s.root.FileTargetFor(a.FilePath, true)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if rf != nil {
-		return rf.result(), nil
+		return rf.Result(), nil
 	}
-	if t.info == nil {
+	if t.Info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "file not found: %s; list_directory or search_files show what exists", a.FilePath), nil
 	}
 	start, end := 1, 0 // end 0: to the end of the file
@@ -66,20 +67,20 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if start < 1 || (a.EndLine != nil && end < start) {
 		return tools.Errorf(tools.CodeInvalidRange, "invalid range %d-%d: lines are numbered from 1 and end_line must not be before start_line", start, end), nil
 	}
-	limit := s.root.opts.MaxReadBytes
+	limit := s.root.Options().MaxReadBytes
 
-	f, fi, err := s.root.openRead(t)
+	f, fi, err := s.root.OpenRead(t)
 	if err != nil {
-		if rf, ok := asRefusal(t, err); ok {
-			return rf.result(), nil
+		if rf, ok := sandbox.AsRefusal(t, err); ok {
+			return rf.Result(), nil
 		}
 		return tools.Result{}, err
 	}
 	defer f.Close()
-	if forPerson(ctx) {
-		if err := linkedRefusal(fi); err != nil {
+	if sandbox.IsForPerson(ctx) {
+		if err := sandbox.LinkedRefusal(fi); err != nil {
 			// For the person, who knows which file they named.
-			return tools.Errorf(RefusalCode(err), "%v", err), nil
+			return tools.Errorf(sandbox.RefusalCode(err), "%v", err), nil
 		}
 	}
 	if mime := sniffImage(f); mime != "" || imageName(t) {
@@ -104,18 +105,19 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		cut, lineOff       int
 	)
 
-	fp := &fingerprint{r: f, sha: newAsyncHash()}
-	defer fp.sha.Sum()
+	fp := sandbox.NewFingerprint(f)
+	fp.SHA = sandbox.NewAsyncHash()
+	defer fp.SHA.Sum()
 	br := bufio.NewReaderSize(fp, readBufSize)
 	enc := fileUTF16(f)
 	if enc != "" && fi.Size() > replaceKeep {
-		return tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools read UTF-16 files up to %s", a.FilePath, humanSize(fi.Size()), humanSize(replaceKeep)), nil
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools read UTF-16 files up to %s", a.FilePath, sandbox.HumanSize(fi.Size()), sandbox.HumanSize(replaceKeep)), nil
 	}
 	if enc != "" {
 		// The fingerprint is of the bytes on disk; the lines are of the text.
 		raw, err := io.ReadAll(fp)
 		if err != nil {
-			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+			return tools.Result{}, fmt.Errorf("read %s: %w", t.Rel, err)
 		}
 		text, ok := decodeUTF16(raw, enc)
 		if !ok {
@@ -131,7 +133,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	bom := false
 	for {
 		piece, err := br.ReadSlice('\n')
-		if c.st.size == 0 && strings.HasPrefix(string(piece[:min(len(piece), 3)]), utf8BOM) {
+		if c.st.size == 0 && strings.HasPrefix(string(piece[:min(len(piece), 3)]), sandbox.UTF8BOM) {
 			bom = true
 		}
 		line := c.st.lines + 1
@@ -163,7 +165,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 			break
 		}
 		if err != nil {
-			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+			return tools.Result{}, fmt.Errorf("read %s: %w", t.Rel, err)
 		}
 		if line&0xffff == 0 && ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
@@ -171,10 +173,10 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	st := c.finish()
 	if ranged && start > st.lines && !(start == 1 && st.lines == 0) {
-		return tools.Errorf(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", start, a.FilePath, plural(st.lines, "line", "lines")), nil
+		return tools.Errorf(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", start, a.FilePath, sandbox.Plural(st.lines, "line", "lines")), nil
 	}
 	if stopped && cut == 0 {
-		return tools.Errorf(tools.CodeFileTooLarge, "line 1 of %s alone is over what fits in the conversation now (%s); search_files finds what you need in it", a.FilePath, humanSize(budget)), nil
+		return tools.Errorf(tools.CodeFileTooLarge, "line 1 of %s alone is over what fits in the conversation now (%s); search_files finds what you need in it", a.FilePath, sandbox.HumanSize(budget)), nil
 	}
 	if stopped {
 		end = cut
@@ -183,9 +185,9 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		end = st.lines
 	}
 	if overflow {
-		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
+		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, sandbox.HumanSize(limit), linesThatFit(st, limit)), nil
 	}
-	sum := fp.sha.Sum()
+	sum := fp.SHA.Sum()
 	// Ranges of an unchanged file add up, so a file over the read limit
 	// can still be rewritten once every line was read.
 	seen := lineSpan{from: start, to: end, call: callID(ctx)}
@@ -193,14 +195,14 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		seen = lineSpan{from: 1, to: 0, call: seen.call}
 	}
 	known := []lineSpan{seen}
-	if prev, ok := s.recall(t.rel); ok && prev.sum == sum && prev.matches(fi) {
+	if prev, ok := s.recall(t.Rel); ok && prev.sum == sum && prev.matches(fi) {
 		known = append(prev.known, seen)
 	}
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, known: known})
+	s.remember(t.Rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.CRC, lines: st.lines, cps: fp.SHA.CPs, known: known})
 
 	text := out.String()
 	if bom && start == 1 {
-		text = strings.TrimPrefix(text, utf8BOM)
+		text = strings.TrimPrefix(text, sandbox.UTF8BOM)
 	}
 	if st.ending != endingLF {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -209,21 +211,21 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if enc != "" {
 		encoding, bom = enc, true
 	}
-	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.rel, min(start, end), end, st.lines)
+	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.Rel, min(start, end), end, st.lines)
 	if stopped {
 		msg += fmt.Sprintf("; the rest does not fit in the conversation now: continue with start_line %d", cut+1)
 	}
 	if st.badCount > 0 {
 		encoding = "utf-8 (invalid bytes)"
 		text = strings.ToValidUTF8(text, "\uFFFD")
-		msg += fmt.Sprintf("; %s (first: %s) hold bytes that are not valid UTF-8, shown as \uFFFD: change other lines with partial writes, which keep those bytes", plural(st.badCount, "line", "lines"), joinInts(st.badLines))
+		msg += fmt.Sprintf("; %s (first: %s) hold bytes that are not valid UTF-8, shown as \uFFFD: change other lines with partial writes, which keep those bytes", sandbox.Plural(st.badCount, "line", "lines"), joinInts(st.badLines))
 	}
 	if a.LineNumbers {
 		text = numbered(text, start)
 	}
 	meta := []tools.Attr{
 		{Name: "size", Value: fmt.Sprint(fi.Size())},
-		{Name: "lines", Value: itoa(st.lines)},
+		{Name: "lines", Value: sandbox.Itoa(st.lines)},
 		{Name: "encoding", Value: encoding},
 		{Name: "line_ending", Value: st.ending},
 	}
@@ -234,7 +236,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		meta = append(meta, tools.Attr{Name: "final_newline", Value: "no"})
 	}
 	if stopped {
-		meta = append(meta, tools.Attr{Name: "next_line", Value: itoa(cut + 1)})
+		meta = append(meta, tools.Attr{Name: "next_line", Value: sandbox.Itoa(cut + 1)})
 	}
 	if bom {
 		// Shown without it; every write keeps it.
@@ -245,7 +247,7 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 
 // tooLarge answers FILE_TOO_LARGE for a whole-file read, counting the
 // lines so the model can pick a range that fits.
-func (s *Session) tooLarge(ctx context.Context, t target, r io.Reader, size int64) (tools.Result, error) {
+func (s *Session) tooLarge(ctx context.Context, t sandbox.Target, r io.Reader, size int64) (tools.Result, error) {
 	var c lineCounter
 	br := bufio.NewReaderSize(r, readBufSize)
 	for n := 0; ; n++ {
@@ -262,8 +264,8 @@ func (s *Session) tooLarge(ctx context.Context, t target, r io.Reader, size int6
 		}
 	}
 	st := c.finish()
-	limit := s.root.opts.MaxReadBytes
-	return tools.Errorf(tools.CodeFileTooLarge, "%s is %s with %d lines, over the %s read limit; read a range with start_line and end_line (about %d lines fit)", t.asked, humanSize(size), st.lines, humanSize(limit), linesThatFit(st, limit)), nil
+	limit := s.root.Options().MaxReadBytes
+	return tools.Errorf(tools.CodeFileTooLarge, "%s is %s with %d lines, over the %s read limit; read a range with start_line and end_line (about %d lines fit)", t.Asked, sandbox.HumanSize(size), st.lines, sandbox.HumanSize(limit), linesThatFit(st, limit)), nil
 }
 
 // linesThatFit estimates how many lines of an average length fit in limit.
@@ -285,7 +287,7 @@ func numbered(text string, first int) string {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	width := len(itoa(first + len(lines) - 1))
+	width := len(sandbox.Itoa(first + len(lines) - 1))
 	var b strings.Builder
 	b.Grow(len(text) + len(lines)*(width+2))
 	for i, l := range lines {
@@ -297,7 +299,7 @@ func numbered(text string, first int) string {
 func joinInts(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
-		parts[i] = itoa(n)
+		parts[i] = sandbox.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
 }

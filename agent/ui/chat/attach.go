@@ -15,7 +15,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm/imagefit"
 	"github.com/agentcli/agent/internal/atomicfile"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // An @path names a file to send with the message: a project file (read
@@ -126,7 +126,7 @@ func resolveAttachments(ctx context.Context, conv Conversation, root, prompt str
 		var flag error
 		fi, err := os.Stat(abs)
 		switch {
-		case fsedit.IsSecretName(abs):
+		case sandbox.IsSecretName(abs):
 			flag = fmt.Errorf("%s: the name says it holds secrets (keys, passwords), so it is not sent to the model", r.token)
 		case errors.Is(err, os.ErrNotExist):
 			flag = fmt.Errorf("%s: no such file", r.token)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm/llmtest"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func reply(s string) llmtest.Reply { return llmtest.Reply{Text: s} }
@@ -168,7 +168,7 @@ func TestSlashCommands(t *testing.T) {
 	cmdDir := filepath.Join(b.root, ".agent", "commands")
 	os.MkdirAll(cmdDir, 0o755)
 	os.WriteFile(filepath.Join(cmdDir, "review.md"), []byte("# Review a file\nReview $ARGUMENTS carefully.\n"), 0o644)
-	files := fsedit.NewRoot(b.root, fsedit.Options{})
+	files := sandbox.NewRoot(b.root, sandbox.Options{})
 	t.Cleanup(func() { files.Close() })
 	h := newHarness(t, b, Options{ReadCommand: func(_ bool, name string) ([]byte, error) {
 		data, _, err := files.ReadCommand(name, 1<<20)

@@ -11,7 +11,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm/imagefit"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // ImageFlagHelp is the help of agent run's --image.
@@ -24,7 +24,7 @@ const ImageFlagHelp = "attach an image file (PNG, JPEG, GIF or WebP) to the prom
 // Paths are relative to the current folder, as any argument.
 func AttachImages(ctx context.Context, conv *conversation.Conversation, paths []string) error {
 	for _, p := range paths {
-		if fsedit.IsSecretName(p) {
+		if sandbox.IsSecretName(p) {
 			return conversation.UsageErrorf("--image %s: the name says it holds secrets (keys, passwords), so it is not sent to the model", p)
 		}
 		data, err := readImageFile(p)

@@ -15,8 +15,8 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm"
-	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 // Streams are the run's standard streams and what is known of them.
@@ -70,13 +70,13 @@ func ReadPiped(ctx context.Context, in io.Reader, errOut io.Writer, notice, time
 
 // SummaryOf is what the run of out changed in the project at root, from
 // its calls and the project's backup manifest, since started.
-func SummaryOf(out *agent.Outcome, root *fsedit.Root, started time.Time) Summary {
+func SummaryOf(out *agent.Outcome, root *sandbox.Root, started time.Time) Summary {
 	return Summarize(out, backupEntries(root), started)
 }
 
 // backupEntries reads the project's backup manifest; a manifest that
 // cannot be read leaves the summary to the calls' own reports.
-func backupEntries(root *fsedit.Root) []backup.Entry {
+func backupEntries(root *sandbox.Root) []backup.Entry {
 	st, err := root.Backups()
 	if err != nil {
 		return nil

@@ -2,14 +2,15 @@ package run
 
 import (
 	"fmt"
-	"github.com/agentcli/agent/internal/termtext"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
+
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 // Summary is what a run changed and how to take it back: printed on
