@@ -2,7 +2,6 @@ package prompt
 
 import (
 	"io/fs"
-	"os"
 	"unsafe"
 )
 
@@ -31,21 +30,6 @@ func typeOf(m fs.FileMode) byte {
 		return typeLink
 	}
 	return typeOther
-}
-
-// scanDirPortable lists a folder with os.File.ReadDir, which also avoids a
-// stat per entry where the system reports entry types.
-func scanDirPortable(path string, _ []byte, fn func(name string, typ byte)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	for _, e := range ents {
-		fn(e.Name(), typeOf(e.Type()))
-	}
-	return err
 }
 
 // listing holds one folder's entries, read with a scanFunc. The names

@@ -21,17 +21,16 @@ func (c *Conversation) checkModelSpec(spec string) error {
 }
 
 // slashModels says whether cfg's provider names models with slashes:
-// the routers and local servers do, and an OpenAI-compatible server of
-// the user's own may; Gemini, Anthropic and OpenAI itself do not.
+// its preset says so (the routers and local servers), and an
+// OpenAI-compatible server of the user's own (openai at another address)
+// may; Gemini, Anthropic and OpenAI itself do not.
 func slashModels(cfg config.Config) bool {
-	switch cfg.Provider {
-	case "openrouter", "ollama", "llamacpp", "lmstudio", "venice":
+	p, _ := config.LookupPreset(cfg.Provider)
+	if p.SlashModels {
 		return true
-	case "openai":
-		base := strings.TrimRight(cfg.BaseURL, "/")
-		return base != "" && base != strings.TrimRight(config.OpenAIURL, "/")
 	}
-	return false
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	return cfg.Provider == "openai" && base != "" && base != strings.TrimRight(config.OpenAIURL, "/")
 }
 
 // missingKeyInWords says, in the chat's words, what to set for a

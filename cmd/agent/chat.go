@@ -95,15 +95,6 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 	return chat.Run(ctx, m, d.io.In, d.io.Out)
 }
 
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 // conversation is the conversation the flags ask for: the one place
 // that turns run's and chat's flags into the conversation's options.
 func (o *runOptions) conversation() conversation.Options {

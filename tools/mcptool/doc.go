@@ -12,7 +12,7 @@
 // line, results travel as content, and a server's own read-only hint is
 // ignored; only the user's config can exempt a tool from approval.
 //
-// As a server it offers a Registry's tools over stdio (ServeStdio) or
-// Streamable HTTP (HTTPHandler), annotated read-only or destructive, with
+// As a server it offers a Registry's tools (NewServer; agent/serve runs
+// it over stdio) or Streamable HTTP (HTTPHandler), annotated read-only or destructive, with
 // writing tools left out unless allowed.
 package mcptool

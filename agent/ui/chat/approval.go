@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // Asker is the loop's agent.Asker in the chat: it asks in the chat's
@@ -80,17 +80,17 @@ func (q *question) layout(st *styles, width, rows int) layout {
 	w := innerWidth(width)
 	var l layout
 	p := q.q.Preview
-	title := st.warn.Render("Allow ") + st.tool.Render(visible(q.q.Tool.Name)) + st.warn.Render("?") + " " + visible(tools.ShowBlanks(p.Summary))
+	title := st.warn.Render("Allow ") + st.tool.Render(termtext.Drawn(q.q.Tool.Name)) + st.warn.Render("?") + " " + termtext.Drawn(termtext.ShowBlanks(p.Summary))
 	l.title = strings.Split(ansi.Wrap(title, w, ""), "\n")
 	if q.typing {
-		l.keys = strings.Split(ansi.Hardwrap("Why not? (told to the model; Enter sends) "+visible(q.reason)+"▏", w, true), "\n")
+		l.keys = strings.Split(ansi.Hardwrap("Why not? (told to the model; Enter sends) "+termtext.Drawn(q.reason)+"▏", w, true), "\n")
 	} else {
 		scope := p.ScopeLabel
 		if scope == "" {
 			scope = q.q.Tool.Name
 		}
 		keys := st.key.Render("y") + " yes  " + st.key.Render("n") + " no  " + st.key.Render("r") + " no, with a reason  " +
-			st.key.Render("a") + " always (" + visible(tools.ShowBlanks(scope)) + ")  " + st.dim.Render("esc stops")
+			st.key.Render("a") + " always (" + termtext.Drawn(termtext.ShowBlanks(scope)) + ")  " + st.dim.Render("esc stops")
 		l.keys = strings.Split(ansi.Wrap(keys, w, ""), "\n")
 	}
 	if q.bodyWidth != w || q.body == nil {
@@ -110,12 +110,12 @@ func (q *question) layout(st *styles, width, rows int) layout {
 func (q *question) wrapBody(st *styles, w int) []string {
 	body := []string{}
 	for _, l := range q.q.Preview.Lines {
-		for _, row := range wrapRows(visible(tools.ShowBlanks(l)), w) {
+		for _, row := range wrapRows(termtext.Drawn(termtext.ShowBlanks(l)), w) {
 			body = append(body, st.dim.Render(row))
 		}
 	}
 	if d := q.q.Preview.Diff; d != "" {
-		for _, l := range strings.Split(strings.TrimRight(visible(d), "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(termtext.Drawn(d), "\n"), "\n") {
 			for _, row := range wrapRows(l, w) {
 				body = append(body, st.diffRow(l, row))
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/xmlcall"
-	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // card is the chat's view of one tool call: shown when the call is
@@ -107,7 +107,7 @@ func keyParams(ps []xmlcall.Param) string {
 			}
 		}
 	}
-	return visible(tools.ShowBlanks(strings.Join(parts, " ")))
+	return termtext.Drawn(termtext.ShowBlanks(strings.Join(parts, " ")))
 }
 
 // view renders the card on one line, truncated to width, and its alerts
@@ -139,17 +139,17 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 		case agent.OutcomeOK:
 			msg := ""
 			if r.Result.Message != "" {
-				msg = " " + st.dim.Render(visible(r.Result.Message))
+				msg = " " + st.dim.Render(termtext.Drawn(r.Result.Message))
 			}
 			if r.Rule != "" {
 				// The user's rule let it run unasked: say which.
-				msg += " " + st.dim.Render("· allowed by "+visible(r.Rule))
+				msg += " " + st.dim.Render("· allowed by "+termtext.Drawn(r.Rule))
 			}
 			tail = st.ok.Render("✓") + dur + msg
 		case agent.OutcomeSkipped:
 			tail = st.dim.Render("– skipped")
 		default:
-			tail = st.fail.Render("✗ "+r.Result.Code) + dur + " " + visible(r.Result.Message)
+			tail = st.fail.Render("✗ "+r.Result.Code) + dur + " " + termtext.Drawn(r.Result.Message)
 		}
 	}
 	line := head + "  " + tail
@@ -160,7 +160,7 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 		line += c.alerts(st, width)
 	} else if c.running && !waiting {
 		for _, l := range c.outputLines() {
-			l = st.dim.Render("    │ ") + visible(l)
+			l = st.dim.Render("    │ ") + termtext.Drawn(l)
 			if width > 0 && ansi.StringWidth(l) > width-1 {
 				l = ansi.Truncate(l, width-1, "…")
 			}
@@ -175,7 +175,7 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 func (c *card) alerts(st *styles, width int) string {
 	var b strings.Builder
 	for _, a := range c.result.Result.Alerts {
-		text := visible(a)
+		text := termtext.Drawn(a)
 		if width > 8 {
 			text = ansi.Wrap(text, width-6, "")
 		}
@@ -202,7 +202,7 @@ func (c *card) full(st *styles, width int) string {
 	if body == "" {
 		body = r.Message
 	}
-	lines := strings.Split(strings.TrimRight(visible(body), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(termtext.Drawn(body), "\n"), "\n")
 	const most = 200
 	for i, l := range lines {
 		if i == most {

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools/frontmatter"
 )
 
@@ -111,24 +112,24 @@ func commandHelp(read func() ([]byte, error)) (help, args string) {
 		return "", ""
 	}
 	if err != nil {
-		return ansi.Truncate(visible("✗ "+err.Error()), 60, "…"), ""
+		return ansi.Truncate(termtext.Drawn("✗ "+err.Error()), 60, "…"), ""
 	}
 	matter, body, err := frontmatter.Parse(string(b))
 	if err != nil {
-		return ansi.Truncate(visible("✗ front matter: "+err.Error()), 60, "…"), ""
+		return ansi.Truncate(termtext.Drawn("✗ front matter: "+err.Error()), 60, "…"), ""
 	}
 	if a, ok := matter.Text("argument-hint"); ok {
-		args = ansi.Truncate(oneLine(visible(a)), 30, "…")
+		args = ansi.Truncate(oneLine(termtext.Drawn(a)), 30, "…")
 	}
 	if d, ok := matter.Text("description"); ok && strings.TrimSpace(d) != "" {
-		return ansi.Truncate(oneLine(visible(strings.TrimSpace(d))), 60, "…"), args
+		return ansi.Truncate(oneLine(termtext.Drawn(strings.TrimSpace(d))), 60, "…"), args
 	}
 	if len(body) > 4096 {
 		body = body[:4096]
 	}
 	for _, l := range strings.Split(body, "\n") {
 		if l = strings.TrimSpace(strings.TrimLeft(l, "#")); l != "" {
-			return ansi.Truncate(visible(l), 60, "…"), args
+			return ansi.Truncate(termtext.Drawn(l), 60, "…"), args
 		}
 	}
 	return "", args
@@ -227,7 +228,7 @@ func (m *Model) slashCommand(text string, reloaded bool) tea.Cmd {
 		// Perhaps a command file added since the list was read.
 		return m.reloadCustom(text)
 	}
-	m.println(m.st.fail.Render("  ✗ ") + "unknown command /" + visible(name) + " (/help lists them)")
+	m.println(m.st.fail.Render("  ✗ ") + "unknown command /" + termtext.Drawn(name) + " (/help lists them)")
 	return nil
 }
 
@@ -323,9 +324,9 @@ func (p *picker) view(st *styles, width int) string {
 	lines = append(lines, st.heading.Render("/"+p.command)+st.dim.Render("  ↑↓ choose · enter picks · esc cancels"))
 	start := max(0, p.sel-7)
 	for i := start; i < len(p.choices) && i < start+8; i++ {
-		l := "  " + visible(p.choices[i].Label)
+		l := "  " + termtext.Drawn(p.choices[i].Label)
 		if i == p.sel {
-			l = st.selected.Render("▸ " + visible(p.choices[i].Label))
+			l = st.selected.Render("▸ " + termtext.Drawn(p.choices[i].Label))
 		}
 		lines = append(lines, ansi.Truncate(l, max(width-1, 10), "…"))
 	}

@@ -15,12 +15,11 @@ import (
 // for).
 
 type lang struct {
-	keywords    map[string]bool
-	line        []string // line comment starts
-	blockOpen   string
-	blockClose  string
-	backquotes  bool // `raw strings`
-	hashComment bool
+	keywords   map[string]bool
+	line       []string // line comment starts
+	blockOpen  string
+	blockClose string
+	backquotes bool // `raw strings`
 }
 
 var (

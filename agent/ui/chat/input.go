@@ -26,9 +26,8 @@ func newEditor(width int) textarea.Model {
 	t.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
 	// The textarea's own clipboard keys run xclip or wl-paste from the
 	// plain PATH (atotto/clipboard); Ctrl+V is the chat's (clipboard.go)
-	// and copying is the terminal's.
+	// and copying is the terminal's (this textarea copies nothing itself).
 	t.KeyMap.Paste.SetEnabled(false)
-	t.KeyMap.CopySelection.SetEnabled(false)
 	t.SetVirtualCursor(false)
 	t.SetStyles(editorStyles(true))
 	t.SetWidth(max(width-1, 10))

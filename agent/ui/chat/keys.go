@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // key handles a key press. The order matters: a pending question or
@@ -247,7 +248,7 @@ func (m *Model) pickerKey(s string) tea.Cmd {
 	case "enter":
 		m.picker = nil
 		c := p.choices[p.sel]
-		m.println(m.st.dim.Render("  /" + p.command + " " + visible(c.Label)))
+		m.println(m.st.dim.Render("  /" + p.command + " " + termtext.Drawn(c.Label)))
 		cmd, _ := m.command(p.command)
 		return m.runCommand(cmd, c.Value)
 	}

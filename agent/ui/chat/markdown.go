@@ -3,6 +3,7 @@ package chat
 import (
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -180,7 +181,7 @@ func (m *markdown) renderBlock() string {
 
 // codeLine renders one line of a code block: highlighted, behind a gutter.
 func (m *markdown) codeLine(l string, comment *bool) string {
-	code := m.st.highlight(m.lang, visible(l), comment)
+	code := m.st.highlight(m.lang, termtext.Drawn(l), comment)
 	gutter := m.st.dim.Render("  │ ")
 	if w := m.width - 4; w > 10 && ansi.StringWidth(code) > w {
 		code = ansi.Hardwrap(code, w, true)
@@ -205,7 +206,7 @@ func (m *markdown) render(lines []string) string {
 		}
 	}
 	for _, l := range lines {
-		l = visible(l)
+		l = termtext.Drawn(l)
 		t := strings.TrimSpace(l)
 		indent := strings.Repeat(" ", min(len(l)-len(strings.TrimLeft(l, " ")), 8))
 		switch {

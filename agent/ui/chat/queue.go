@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -54,7 +55,7 @@ func (m *Model) queueView() string {
 	}
 	var b strings.Builder
 	for _, q := range m.queue {
-		line := "  ⧗ queued: " + oneLine(visible(q.shown))
+		line := "  ⧗ queued: " + oneLine(termtext.Drawn(q.shown))
 		b.WriteString(m.st.dim.Render(ansi.Truncate(line, max(m.width-1, 10), "…")))
 		b.WriteByte('\n')
 	}

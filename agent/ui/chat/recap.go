@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentcli/agent/internal/termtext"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -34,8 +35,8 @@ func (m *Model) recap() string {
 	b.WriteString(m.st.dim.Render(head))
 	for _, e := range turns {
 		b.WriteString("\n")
-		b.WriteString(ansi.Truncate(m.st.userMark.Render("› ")+m.st.user.Render(oneLine(visible(e.Prompt))), width, "…"))
-		lines := nonEmptyLines(visible(e.Reply))
+		b.WriteString(ansi.Truncate(m.st.userMark.Render("› ")+m.st.user.Render(oneLine(termtext.Drawn(e.Prompt))), width, "…"))
+		lines := nonEmptyLines(termtext.Drawn(e.Reply))
 		if e.Calls > 0 {
 			calls := fmt.Sprintf("(%d tool calls)", e.Calls)
 			if e.Calls == 1 {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 const (
@@ -80,14 +81,14 @@ func (m *Model) attached(msg attachedMsg) tea.Cmd {
 	m.flagged = ""
 	m.println(m.userLine(msg.shown))
 	for _, n := range msg.notes {
-		m.println(m.st.dim.Render("  ⎘ " + visible(n)))
+		m.println(m.st.dim.Render("  ⎘ " + termtext.Drawn(n)))
 	}
 	return m.startRun(msg.prompt)
 }
 
 // userLine renders the user's message for the scrollback.
 func (m *Model) userLine(s string) string {
-	lines := strings.Split(visible(s), "\n")
+	lines := strings.Split(termtext.Drawn(s), "\n")
 	refs := attachRefs(s, m.files)
 	for i, l := range lines {
 		mark := "  "
@@ -151,7 +152,7 @@ func (m *Model) event(e agent.Event) {
 	if e.Type != eventThought && m.thought.Len() > 0 {
 		for _, l := range strings.Split(strings.TrimSpace(m.thought.String()), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
-				m.println(m.st.dim.Render("  ∴ " + visible(l)))
+				m.println(m.st.dim.Render("  ∴ " + termtext.Drawn(l)))
 			}
 		}
 		m.thought.Reset()
@@ -217,7 +218,7 @@ func (m *Model) event(e agent.Event) {
 	case agent.EventRetry:
 		m.md = newMarkdown(&m.st, m.width)
 		// Line by line: a style pads a block of lines to its widest.
-		rows := strings.Split(hang(oneLine(visible(retryText(e))), m.width, 4), "\n")
+		rows := strings.Split(hang(oneLine(termtext.Drawn(retryText(e))), m.width, 4), "\n")
 		for i, r := range rows {
 			rows[i] = m.st.dim.Render(r)
 		}
@@ -328,7 +329,7 @@ func (m *Model) mergeInfo(i Info) Info {
 // errorLine is a failure as one calm line, wrapped at word boundaries
 // under its mark when longer than the window.
 func (m *Model) errorLine(err error) string {
-	return m.st.fail.Render("  ✗ ") + hang(oneLine(visible(err.Error())), m.width, 4)
+	return m.st.fail.Render("  ✗ ") + hang(oneLine(termtext.Drawn(err.Error())), m.width, 4)
 }
 
 // hang wraps one line of text to width at word boundaries (a word longer

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/mattn/go-runewidth"
 
 	"github.com/agentcli/agent/agent/startup"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // settleDelay is how long after start the chat does what it put off so
@@ -19,15 +19,15 @@ const settleDelay = 150 * time.Millisecond
 //
 //   - the garbage collector waits until the prompt is drawn
 //     (startup.PauseGC);
-//   - go-runewidth's 2 MB table of character widths, which the renderer
-//     needs for the first character past U+0300 (the prompt's ›), is
-//     built on the other core meanwhile.
+//   - the 2 MB table of character widths behind x/ansi's WcWidth, which
+//     the renderer needs for the first character past U+0300 (the
+//     prompt's ›), is built on the other core meanwhile.
 //
 // The chat puts the collector back settleDelay after it starts, or when it
 // ends.
 func Prepare() {
 	startup.PauseGC()
-	prepared.Do(func() { go runewidth.RuneWidth('›') })
+	prepared.Do(func() { go ansi.WcWidth.StringWidth("›") })
 }
 
 var prepared sync.Once

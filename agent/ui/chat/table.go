@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
+	"github.com/agentcli/agent/internal/termtext"
 )
 
 // A markdown table (| a | b | lines, the second a |---|:--:| separator)
@@ -74,13 +75,13 @@ func (m *markdown) renderTable(lines []string) (string, bool) {
 		return "", false
 	}
 	for i := range head {
-		head[i] = m.inline(visible(head[i]))
+		head[i] = m.inline(termtext.Drawn(head[i]))
 	}
 	var rows [][]string
 	for _, l := range lines[2:] {
 		r := cells(l)
 		for i := range r {
-			r[i] = m.inline(visible(r[i]))
+			r[i] = m.inline(termtext.Drawn(r[i]))
 		}
 		// Every row as wide as the header: missing cells empty, extra
 		// ones dropped, as markdown does.

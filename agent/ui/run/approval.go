@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentcli/agent/internal/termtext"
 	stdio "io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/agentcli/agent/internal/termtext"
+
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/tools"
 )
 
 // previewLines bounds the diff shown before a question; the rest is
@@ -46,7 +46,7 @@ func (t *TerminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 	}
 	for {
 		fmt.Fprintf(t.out, "\nallow %s? [y/N/a] (a = always: %s; n: reason to say why; d = whole diff) ",
-			termtext.Escape(tools.ShowBlanks(callSummary(&q.Call))), termtext.Escape(tools.ShowBlanks(always)))
+			termtext.Escape(termtext.ShowBlanks(callSummary(&q.Call))), termtext.Escape(termtext.ShowBlanks(always)))
 		line, err := t.ReadLine(ctx)
 		if err != nil && line == "" {
 			fmt.Fprintln(t.out)
@@ -77,9 +77,9 @@ func (t *TerminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 // of blanks counted (tools.ShowBlanks), and the terminal wraps them.
 func (t *TerminalAsker) show(q agent.Question, max int) {
 	p := q.Preview
-	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", termtext.Escape(tools.ShowBlanks(p.Summary))))
+	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", termtext.Escape(termtext.ShowBlanks(p.Summary))))
 	for _, l := range p.Lines {
-		fmt.Fprintf(t.out, "  %s\n", strings.ReplaceAll(termtext.Escape(tools.ShowBlanks(l)), "\n", "\n    "))
+		fmt.Fprintf(t.out, "  %s\n", strings.ReplaceAll(termtext.Escape(termtext.ShowBlanks(l)), "\n", "\n    "))
 	}
 	if p.Diff != "" {
 		fmt.Fprint(t.out, t.diff(termtext.Escape(p.Diff), max))

@@ -5,9 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
-
 	"github.com/agentcli/agent/internal/termtext"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // How much of a command's output `agent run` shows on stderr in text
@@ -111,7 +110,7 @@ func (v *outputView) draw() {
 
 // fit cuts a line to the terminal's width, less one column.
 func (v *outputView) fit(s string) string {
-	return runewidth.Truncate(s, max(v.width-1, 10), "…")
+	return ansi.TruncateWc(s, max(v.width-1, 10), "…")
 }
 
 // end shows what is left when the command is over: the line not ended,
