@@ -67,28 +67,6 @@ type Builder struct {
 	MCP func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error)
 }
 
-// Options say which conversation to build.
-type Options struct {
-	// Dir is the project folder, absolute.
-	Dir string
-	// Flags override the configuration (provider, model, limits).
-	Flags config.Flags
-	// SessionID resumes that session; Continue resumes the project's
-	// last one; neither starts a new one.
-	SessionID string
-	Continue  bool
-	// Model, when set, is used instead of the configured provider (a
-	// scripted model: the demo, the self-checks, tests); the
-	// configuration is then loaded without needing a provider, and the
-	// user's permission rules are left out: a script keeps to itself.
-	Model llm.Model
-	// System, when set, is the system prompt instead of the built one.
-	System string
-	// Policy is the approval policy the conversation starts with; the
-	// configured one when empty.
-	Policy agent.Policy
-}
-
 func (b *Builder) warn(msg string) {
 	if b.Warn != nil {
 		b.Warn(msg)
@@ -114,24 +92,13 @@ func (b *Builder) backupKey() []byte {
 // prunes backups by the same rules. Listings and searches hide what the
 // file tree hides (prompt's rules). The caller closes it.
 func (b *Builder) FileRoot(dir string, cfg config.Config) *sandbox.Root {
-	return b.fileRoot(dir, fileOptions(cfg))
+	return b.fileRoot(dir, FileOptions(cfg))
 }
 
 func (b *Builder) fileRoot(dir string, opts sandbox.Options) *sandbox.Root {
 	opts.NewIgnorer = func(dir string) (sandbox.Ignorer, error) { return prompt.NewIgnore(dir) }
 	opts.BackupKey = b.backupKey
 	return sandbox.NewRoot(dir, opts)
-}
-
-// fileOptions maps the configuration's file and backup settings onto the
-// file tools' options.
-func fileOptions(cfg config.Config) sandbox.Options {
-	return sandbox.Options{
-		MaxReadBytes:   int64(cfg.Files.ReadLimit),
-		BackupMaxAge:   time.Duration(cfg.Backups.MaxAge),
-		BackupMaxBytes: int64(cfg.Backups.MaxSize),
-		AllowSecrets:   cfg.Files.AllowSecrets,
-	}
 }
 
 // Catalog builds the tools of the project at dir as a conversation has
@@ -181,114 +148,25 @@ func (b *Builder) ToolSession(ctx context.Context, dir string, cfg config.Config
 }
 
 // New builds the conversation o asks for. On error nothing stays open.
-func (b *Builder) New(ctx context.Context, o Options) (c *Conversation, err error) {
-	c = &Conversation{b: b, opts: o, dir: o.Dir}
-	defer func() {
-		if err != nil {
-			c.Close()
-			c = nil
-		}
-	}()
-	sess, err := openSession(o.Dir, o.SessionID, o.Continue)
-	if err != nil {
-		return c, err
-	}
-	c.closers = append(c.closers, func() error { return c.agent.Session.Close() })
-	c.agent = &agent.Agent{Session: sess}
-	if o.Model != nil {
-		c.cfg, err = b.LocalConfig(o.Dir)
-	} else {
-		c.cfg, err = b.Config(ctx, o.Dir, o.Flags)
-	}
-	if errors.Is(err, config.ErrUnknownProvider) && o.Flags.Provider != "" {
-		return c, usage(err) // a mistyped --provider is bad usage
-	}
-	if err != nil {
-		return c, err
-	}
-	model := o.Model
-	if model == nil {
-		if model, err = b.Model(ctx, c.cfg); err != nil {
-			return c, err
-		}
-	}
-	if len(c.cfg.Files.ExtraExtensions) > 0 {
-		b.warn("note: files.extra_extensions (from " + c.cfg.Origin("files.extra_extensions") + ") is no longer needed and is ignored: every text file is editable")
-	}
-	// The context budget: every request fits the model's window, and a
-	// whole-file read is sized to what is left of it. A window the
-	// configuration does not know is asked of the model with the system
-	// prompt (see fitSystemPrompt).
-	win, src := c.cfg.Window()
-	budget := &agent.Budget{Window: win, Source: src}
-	reasoning, err := llm.ParseReasoning(c.cfg.EffectiveReasoning())
-	if err != nil {
-		return c, err
-	}
-	opts := fileOptions(c.cfg)
-	opts.ReadBudget = budget.ReadBudget
-	c.root = b.fileRoot(o.Dir, opts)
-	c.closers = append(c.closers, c.root.Close)
-	if err := c.root.CheckStateDir("sessions"); err != nil {
-		return c, err
-	}
-	// Before the first write of state: .agent/ starts with a .gitignore.
-	if err := EnsureStateDir(o.Dir); err != nil {
-		return c, err
-	}
-	if w := StateIgnoreWarning(o.Dir); w != "" {
-		b.warn("warning: " + w)
-	}
-	b.backupKey() // a key that cannot be kept is said now, not mid-chat
-	c.files = fsedit.NewSession(c.root)
-	budget.Reads = c.files
-	if err := loadFileState(c.files, o.Dir, sess.ID); err != nil {
-		return c, err
-	}
-	if c.tools, err = b.tools(ctx, ToolInput{Root: o.Dir, Cfg: c.cfg, Files: c.files}); err != nil {
-		return c, err
-	}
-	c.closers = append(c.closers, c.tools.Close)
+func (b *Builder) New(ctx context.Context, o Options) (*Conversation, error) {
+	return Open(ctx, b.world(), o)
+}
 
-	system := o.System
-	if system == "" {
-		if system, err = c.systemPrompt(ctx, sess, budget, llm.Request{Reasoning: reasoning}, model); err != nil {
-			return c, err
-		}
+// world is what a conversation takes from the Builder.
+func (b *Builder) world() World {
+	return World{
+		Config:      b.Config,
+		LocalConfig: b.LocalConfig,
+		Model:       b.Model,
+		FileRoot:    b.fileRoot,
+		Tools:       b.tools,
+		SystemPrompt: func(ctx context.Context, root *sandbox.Root, set *ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (prompt.Prompt, string, error) {
+			ch, err := b.fitSystemPrompt(ctx, root, set, tree, budget, req, model)
+			return ch.Prompt, ch.Fit.Text, err
+		},
+		Permissions: permissions,
+		Warn:        b.warn,
+		BackupKey:   b.backupKey,
+		UserDir:     b.UserDir,
 	}
-	audit := agent.NewAudit(o.Dir)
-	c.closers = append(c.closers, audit.Close)
-	if err := audit.Check(); err != nil { // before the model is asked, not mid-turn
-		return c, err
-	}
-	policy := o.Policy
-	if policy == "" {
-		policy = agent.Policy(c.cfg.Approval)
-	}
-	c.approval = agent.NewApproval(policy)
-	if o.Model == nil { // a scripted run keeps to its own script
-		if c.approval.Permissions, err = permissions(c.cfg, c.root, c.tools.defs()); err != nil {
-			return c, err
-		}
-	}
-	watcher := &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.Dir), c: c}
-	*c.agent = agent.Agent{
-		Model:         model,
-		Tools:         c.tools.reg,
-		Session:       sess,
-		System:        system,
-		MaxIterations: c.cfg.MaxIterations,
-		Approval:      c.approval,
-		Audit:         audit,
-		Watcher:       watcher,
-		Notices:       c.tools.notices(),
-		Reasoning:     reasoning,
-		Budget:        budget,
-		Instructions:  prompt.NewNested(o.Dir, 0, c.root).For,
-		Unshown:       c.prompt.Unshown,
-	}
-	if c.tools.explorer != nil {
-		c.tools.explorer.conv = c
-	}
-	return c, nil
 }

@@ -23,7 +23,7 @@ func (c *Conversation) ReadCommand(user bool, name string) ([]byte, error) {
 		shown string
 	)
 	if user {
-		shown = filepath.Join(c.b.UserDir, "commands", name)
+		shown = filepath.Join(c.w.UserDir, "commands", name)
 		data, size, err = sandbox.ReadUserText(shown, limit)
 	} else {
 		shown = filepath.Join(".agent", "commands", name)

@@ -30,7 +30,7 @@ import (
 // between runs (the chat refuses commands while a reply runs), except
 // SetPolicy, Policy and Info, which are safe at any time.
 type Conversation struct {
-	b    *Builder
+	w    World
 	opts Options
 	dir  string
 	cfg  config.Config
@@ -192,14 +192,14 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	} else {
 		flags.Model = spec
 	}
-	cfg, err := c.b.Config(ctx, c.dir, flags)
+	cfg, err := c.w.Config(ctx, c.dir, flags)
 	if err != nil {
 		return nil, err
 	}
 	if err := missingKeyInWords(cfg); err != nil {
 		return nil, err
 	}
-	model, err := c.b.Model(ctx, cfg)
+	model, err := c.w.Model(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +223,17 @@ func knownProvider(p string) bool {
 	_, ok := config.LookupPreset(p)
 	return ok
 }
+
+// Window is the model's context window in tokens (0 when unknown) and
+// where that figure came from.
+func (c *Conversation) Window() (tokens int, source string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.agent.Budget.Window, c.agent.Budget.Source
+}
+
+// Reasoning is the thinking level the conversation asks of its model.
+func (c *Conversation) Reasoning() llm.Reasoning { return c.agent.Reasoning }
 
 // Compact summarises the older turns of the conversation into one.
 func (c *Conversation) Compact(ctx context.Context) (llm.Usage, error) {
@@ -266,17 +277,17 @@ func (c *Conversation) ReadBudget() int { return c.agent.Budget.ReadBudget() }
 // that the provider's cache of the prefix still hits; a new catalog (a
 // tool added or changed) gets a new prompt.
 func (c *Conversation) systemPrompt(ctx context.Context, sess *agent.Session, budget *agent.Budget, req llm.Request, model llm.Model) (string, error) {
-	ch, err := c.b.fitSystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
+	p, text, err := c.w.SystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
 	if err != nil {
 		return "", err
 	}
-	c.prompt = ch.Prompt
-	key := catalogKey(ch.Prompt.Section("tools"))
+	c.prompt = p
+	key := catalogKey(p.Section("tools"))
 	if old, oldKey := sess.System(); old != "" && oldKey == key {
 		return old, nil
 	}
-	sess.SetSystem(ch.Fit.Text, key)
-	return ch.Fit.Text, nil
+	sess.SetSystem(text, key)
+	return text, nil
 }
 
 func catalogKey(catalog string) string {

@@ -78,7 +78,8 @@ func (e *explorer) run(ctx context.Context, a exploreArgs) (tools.Result, error)
 	if err != nil {
 		return tools.Result{}, err
 	}
-	budget := &agent.Budget{Window: c.agent.Budget.Window / exploreShare, Source: c.agent.Budget.Source, Reads: files}
+	window, source := c.Window()
+	budget := &agent.Budget{Window: window / exploreShare, Source: source, Reads: files}
 	child := &agent.Agent{
 		Model:         c.Model(),
 		Tools:         withRefusals(offered, e.set.reg),
@@ -86,7 +87,7 @@ func (e *explorer) run(ctx context.Context, a exploreArgs) (tools.Result, error)
 		System:        system,
 		MaxIterations: exploreIterations,
 		Approval:      agent.NewApproval(agent.PolicyNever), // nothing it has writes; and nothing may
-		Reasoning:     c.agent.Reasoning,
+		Reasoning:     c.Reasoning(),
 		Budget:        budget,
 	}
 	out, err := child.RunNested(ctx, a.Task)

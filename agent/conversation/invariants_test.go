@@ -186,7 +186,15 @@ func TestToolSessionCarriesReads(t *testing.T) {
 // conversation's sandbox (a link to a secret is refused, naming the
 // file), the user's from their folder.
 func TestReadCommand(t *testing.T) {
-	c, _, dir := newTestConversation(t, agent.PolicyAuto)
+	user := t.TempDir()
+	dir := t.TempDir()
+	b := testBuilder()
+	b.UserDir = user
+	c, err := b.New(t.Context(), Options{Dir: dir, Model: llmtest.Texts(), Policy: agent.PolicyAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
 	writeTestFile(t, filepath.Join(dir, ".agent", "commands", "review.md"), "Review $ARGUMENTS.\n")
 	writeTestFile(t, filepath.Join(dir, ".env"), "KEY=secret\n")
 	if err := os.Symlink(filepath.Join(dir, ".env"), filepath.Join(dir, ".agent", "commands", "env.md")); err != nil {
@@ -198,8 +206,6 @@ func TestReadCommand(t *testing.T) {
 	if b, err := c.ReadCommand(false, "env.md"); err == nil || !strings.Contains(err.Error(), filepath.Join(".agent", "commands", "env.md")) {
 		t.Errorf("ReadCommand(env.md) = %q, %v; want a refusal naming the file", b, err)
 	}
-	user := t.TempDir()
-	c.b.UserDir = user
 	writeTestFile(t, filepath.Join(user, "commands", "mine.md"), "Mine.\n")
 	if b, err := c.ReadCommand(true, "mine.md"); err != nil || string(b) != "Mine.\n" {
 		t.Errorf("ReadCommand(user mine.md) = %q, %v", b, err)
@@ -225,13 +231,13 @@ func TestSwitchModelTakesItsWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, w := c.agent.Budget.InUse(); w != 200000 {
+	if w, _ := c.Window(); w != 200000 {
 		t.Fatalf("window at start: %d, want 200000", w)
 	}
 	if _, err := c.SwitchModel(t.Context(), "small"); err != nil {
 		t.Fatal(err)
 	}
-	if _, w := c.agent.Budget.InUse(); w != 8192 {
+	if w, _ := c.Window(); w != 8192 {
 		t.Errorf("window after /model small: %d, want 8192", w)
 	}
 }

@@ -38,7 +38,7 @@ func NotesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, er
 	base, key, keyVar := e.Endpoint(env)
 	emb, err := embedding.New(embedding.Options{Provider: e.Provider, Model: e.Model, BaseURL: base, APIKey: key, Dimensions: e.Dimensions}, keyVar)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, UsageErrorf("%v", err)
 	}
 	return emb, nil
 }

@@ -21,14 +21,14 @@ func ProjectFolder(dir string) (string, error) {
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", usagef("--dir %s: no such folder", dir)
+		return "", UsageErrorf("--dir %s: no such folder", dir)
 	case errors.Is(err, fs.ErrPermission):
-		return "", usagef("--dir %s: permission denied", dir)
+		return "", UsageErrorf("--dir %s: permission denied", dir)
 	case err != nil:
-		return "", usagef("--dir: %v", err)
+		return "", UsageErrorf("--dir: %v", err)
 	}
 	if !info.IsDir() {
-		return "", usagef("--dir: %s is not a folder", dir)
+		return "", UsageErrorf("--dir: %s is not a folder", dir)
 	}
 	return abs, nil
 }

@@ -123,7 +123,7 @@ func (b *Builder) NextPrompt(ctx context.Context, dir string, cfg config.Config,
 		return PromptChoice{}, err
 	}
 	defer set.Close()
-	files := b.fileRoot(dir, fileOptions(cfg))
+	files := b.fileRoot(dir, FileOptions(cfg))
 	defer files.Close()
 	win, src := cfg.Window()
 	budget := &agent.Budget{Window: win, Source: src}

@@ -2,96 +2,22 @@ package conversation
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
-	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
-	"github.com/agentcli/agent/tools/programs"
 	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tools/web"
 	"github.com/agentcli/agent/tts"
 )
-
-// ToolInput is what building a project's tools takes.
-type ToolInput struct {
-	// Root is the project folder, absolute.
-	Root string
-	Cfg  config.Config
-	// Files is the file tools' session: what the model read, kept with
-	// the conversation.
-	Files *fsedit.Session
-	// Programs finds the helper programs (bwrap, espeak-ng, MCP
-	// servers).
-	Programs *programs.Resolver
-}
-
-// ToolSet is a project's tool registry and what must be closed with it
-// (stores, MCP clients).
-type ToolSet struct {
-	reg *tools.Registry
-	// essential names the tools the small-window prompt describes (the
-	// file tools and run_command); the others it only names. Empty means
-	// every tool.
-	essential []string
-	closers   []func() error
-	// notes is the store behind the note tools; nil when they are off.
-	notes notes.Store
-	// jobs are the background jobs of run_command; nil without it.
-	jobs *jobs.Manager
-	// explorer is the explore tool, linked to its conversation once that
-	// is built; nil without it.
-	explorer *explorer
-	// leftOut are the definitions of the tools the agent has but did not
-	// offer here (no speech engine, the notes off), which the user's
-	// rules may still name.
-	leftOut []tools.Definition
-}
-
-// NewToolSet is a set of exactly reg's tools, every one described in the
-// prompt (tests, and tools built by hand).
-func NewToolSet(reg *tools.Registry) *ToolSet { return &ToolSet{reg: reg} }
-
-// Registry returns the set's registry.
-func (s *ToolSet) Registry() *tools.Registry { return s.reg }
-
-// Close closes everything the set opened, the last opened first.
-func (s *ToolSet) Close() error {
-	var errs []error
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		errs = append(errs, s.closers[i]())
-	}
-	s.closers = nil
-	return errors.Join(errs...)
-}
-
-// notices are the events of the set's background jobs for the loop; nil
-// without jobs.
-func (s *ToolSet) notices() agent.Notices {
-	if s.jobs == nil {
-		return nil
-	}
-	return s.jobs
-}
-
-// defs are the definitions of every tool the set knows, offered or not.
-func (s *ToolSet) defs() []tools.Definition {
-	var out []tools.Definition
-	for _, t := range s.reg.Tools() {
-		out = append(out, t.Definition())
-	}
-	return append(out, s.leftOut...)
-}
 
 // tools builds a project's tools with the configured time limit, through
 // the Builder's Tools hook when it is set.
@@ -130,7 +56,7 @@ func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, err
 		set.reg.Add(t)
 	}
 	e, explore := b.exploreTool(in, set) // after the tools it reads with
-	set.explorer = e
+	set.link = func(c *Conversation) { e.conv = c }
 	set.reg.Add(explore)
 	if t := gitCommitTool(in); t != nil {
 		set.reg.Add(t)
