@@ -146,7 +146,7 @@ func (c *Conversation) Files(ctx context.Context) ([]string, error) {
 // the person (sandbox.ForPerson): a hard link, which may be another name
 // of .env, is refused.
 func (c *Conversation) Attach(ctx context.Context, path string) (string, error) {
-	res, err := c.tools.reg.Call(sandbox.ForPerson(ctx), "read_file", map[string]string{"file_path": path})
+	res, err := c.tools.Reg.Call(sandbox.ForPerson(ctx), "read_file", map[string]string{"file_path": path})
 	if err != nil {
 		return "", err
 	}
@@ -165,7 +165,7 @@ func (c *Conversation) clearCommand(context.Context, string) (Reply, error) {
 
 func (c *Conversation) toolsCommand(context.Context, string) (Reply, error) {
 	var sb strings.Builder
-	for _, t := range c.tools.reg.Tools() {
+	for _, t := range c.tools.Reg.Tools() {
 		def := t.Definition()
 		fmt.Fprintf(&sb, "- **%s** %s\n", def.Name, FirstSentence(def.Description))
 	}
@@ -231,14 +231,14 @@ func (c *Conversation) resumeCommand(_ context.Context, id string) (Reply, error
 	if err := c.Resume(id); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(c.session().Messages())), Cleared: true}, nil
+	return Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(c.Session().Messages())), Cleared: true}, nil
 }
 
 // notesCommand lists the latest notes, or searches them when a query is
 // given.
 func (c *Conversation) notesCommand(ctx context.Context, query string) (Reply, error) {
 	query = strings.TrimSpace(query)
-	store := c.tools.notes
+	store := c.tools.Notes
 	if store == nil {
 		return Reply{Text: "The note tools are off (tools.notes = false)."}, nil
 	}

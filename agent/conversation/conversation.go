@@ -64,7 +64,7 @@ type Conversation struct {
 // that undo and rewind take back a whole turn, and an "always" answer
 // given in it belongs to it.
 func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
-	sess := c.session()
+	sess := c.Session()
 	if strings.TrimSpace(text) != "" {
 		turn, err := sess.BeginTurn(text)
 		if err != nil {
@@ -95,7 +95,7 @@ func (c *Conversation) Close() error {
 	return errors.Join(errs...)
 }
 
-func (c *Conversation) session() *agent.Session {
+func (c *Conversation) Session() *agent.Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.agent.Session
@@ -141,7 +141,7 @@ func (c *Conversation) Sessions(n int) ([]string, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	current := c.session().ID
+	current := c.Session().ID
 	var ids []string
 	for i := len(ents) - 1; i >= 0 && len(ids) < n; i-- {
 		if id, ok := strings.CutSuffix(ents[i].Name(), ".jsonl"); ok && id != current {
@@ -187,7 +187,7 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 		return nil, err
 	}
 	flags := c.opts.Flags
-	if p, m, ok := strings.Cut(spec, "/"); ok && knownProvider(p) {
+	if p, m, ok := strings.Cut(spec, "/"); ok && KnownProvider(p) {
 		flags.Provider, flags.Model = p, m
 	} else {
 		flags.Model = spec
@@ -219,7 +219,7 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	return model, nil
 }
 
-func knownProvider(p string) bool {
+func KnownProvider(p string) bool {
 	_, ok := config.LookupPreset(p)
 	return ok
 }
@@ -250,22 +250,22 @@ func (c *Conversation) Dir() string { return c.dir }
 func (c *Conversation) Root() *sandbox.Root { return c.root }
 
 // Tools returns the conversation's tool registry.
-func (c *Conversation) Tools() *tools.Registry { return c.tools.reg }
+func (c *Conversation) Tools() *tools.Registry { return c.tools.Reg }
 
 // System returns the system prompt the model is sent.
 func (c *Conversation) System() string { return c.agent.System }
 
 // SessionID returns the id of the current session.
-func (c *Conversation) SessionID() string { return c.session().ID }
+func (c *Conversation) SessionID() string { return c.Session().ID }
 
 // DiscardUnanswered removes the current session's log when this
 // conversation started it and the model never replied in it (a run that
 // failed before its first answer): nothing is left to list or continue.
 // It reports whether it did.
-func (c *Conversation) DiscardUnanswered() (bool, error) { return c.session().Discard() }
+func (c *Conversation) DiscardUnanswered() (bool, error) { return c.Session().Discard() }
 
 // SessionPath returns the current session's log file.
-func (c *Conversation) SessionPath() string { return c.session().Path() }
+func (c *Conversation) SessionPath() string { return c.Session().Path() }
 
 // ReadBudget is how many bytes of a file may go whole into the context
 // window now; 0 when the window is not known.
@@ -306,7 +306,7 @@ type projectWatcher struct {
 }
 
 func (w *projectWatcher) Changes(ours []string) string {
-	note, undone := w.c.session().TakeNotes()
+	note, undone := w.c.Session().TakeNotes()
 	ours = append(slices.Clip(ours), undone...)
 	changed := w.snap.Changes(w.ctx, ours)
 	switch {

@@ -176,14 +176,14 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 	}
 	c.approval = agent.NewApproval(policy)
 	if o.Model == nil { // a scripted run keeps to its own script
-		if c.approval.Permissions, err = w.Permissions(c.cfg, c.root, c.tools.defs()); err != nil {
+		if c.approval.Permissions, err = w.Permissions(c.cfg, c.root, c.tools.Defs()); err != nil {
 			return c, err
 		}
 	}
 	watcher := &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.Dir), c: c}
 	*c.agent = agent.Agent{
 		Model:         model,
-		Tools:         c.tools.reg,
+		Tools:         c.tools.Reg,
 		Session:       sess,
 		System:        system,
 		MaxIterations: c.cfg.MaxIterations,
@@ -196,8 +196,8 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 		Instructions:  prompt.NewNested(o.Dir, 0, c.root).For,
 		Unshown:       c.prompt.Unshown,
 	}
-	if c.tools.link != nil {
-		c.tools.link(c)
+	if c.tools.Link != nil {
+		c.tools.Link(c)
 	}
 	return c, nil
 }

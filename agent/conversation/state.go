@@ -62,7 +62,7 @@ func fileStatePath(root, sessionID string) string {
 // missing state is an empty one.
 func loadFileState(files *fsedit.Session, root, sessionID string) error {
 	files.Forget()
-	if err := loadState(files, fileStatePath(root, sessionID)); err != nil {
+	if err := LoadState(files, fileStatePath(root, sessionID)); err != nil {
 		return fmt.Errorf("read file state: %w", err)
 	}
 	return nil
@@ -70,7 +70,7 @@ func loadFileState(files *fsedit.Session, root, sessionID string) error {
 
 // loadState adds the reads saved in the file at path to files; a missing
 // file adds none.
-func loadState(files *fsedit.Session, path string) error {
+func LoadState(files *fsedit.Session, path string) error {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -89,7 +89,7 @@ func saveFileState(files *fsedit.Session, root, sessionID string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save file state: %w", err)
 	}
-	if err := writeAtomically(path, files.SaveState); err != nil {
+	if err := WriteAtomically(path, files.SaveState); err != nil {
 		return fmt.Errorf("save file state: %w", err)
 	}
 	return nil
@@ -97,6 +97,6 @@ func saveFileState(files *fsedit.Session, root, sessionID string) error {
 
 // writeAtomically writes path, readable by the user only, whole or not
 // at all.
-func writeAtomically(path string, write func(io.Writer) error) error {
+func WriteAtomically(path string, write func(io.Writer) error) error {
 	return atomicfile.WriteFile(path, 0o600, write)
 }

@@ -13,7 +13,7 @@ import (
 // server's hub names, any OpenAI-compatible server of the user's own).
 func (c *Conversation) checkModelSpec(spec string) error {
 	p, _, ok := strings.Cut(spec, "/")
-	if !ok || knownProvider(p) || slashModels(c.cfg) {
+	if !ok || KnownProvider(p) || slashModels(c.cfg) {
 		return nil
 	}
 	return fmt.Errorf("%q is no provider the agent knows (%s); /model NAME picks another model of this provider",

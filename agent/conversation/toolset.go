@@ -28,56 +28,56 @@ type ToolInput struct {
 // ToolSet is a project's tool registry and what must be closed with it
 // (stores, MCP clients).
 type ToolSet struct {
-	reg *tools.Registry
+	Reg *tools.Registry
 	// essential names the tools the small-window prompt describes (the
 	// file tools and run_command); the others it only names. Empty means
 	// every tool.
-	essential []string
-	closers   []func() error
+	Essential []string
+	Closers   []func() error
 	// notes is the store behind the note tools; nil when they are off.
-	notes notes.Store
+	Notes notes.Store
 	// jobs are the background jobs of run_command; nil without it.
-	jobs *jobs.Manager
+	Jobs *jobs.Manager
 	// link, when set, is called with the conversation once it is built
 	// (the explore tool runs in it).
-	link func(*Conversation)
+	Link func(*Conversation)
 	// leftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.
-	leftOut []tools.Definition
+	LeftOut []tools.Definition
 }
 
 // NewToolSet is a set of exactly reg's tools, every one described in the
 // prompt (tests, and tools built by hand).
-func NewToolSet(reg *tools.Registry) *ToolSet { return &ToolSet{reg: reg} }
+func NewToolSet(reg *tools.Registry) *ToolSet { return &ToolSet{Reg: reg} }
 
 // Registry returns the set's registry.
-func (s *ToolSet) Registry() *tools.Registry { return s.reg }
+func (s *ToolSet) Registry() *tools.Registry { return s.Reg }
 
 // Close closes everything the set opened, the last opened first.
 func (s *ToolSet) Close() error {
 	var errs []error
-	for i := len(s.closers) - 1; i >= 0; i-- {
-		errs = append(errs, s.closers[i]())
+	for i := len(s.Closers) - 1; i >= 0; i-- {
+		errs = append(errs, s.Closers[i]())
 	}
-	s.closers = nil
+	s.Closers = nil
 	return errors.Join(errs...)
 }
 
 // notices are the events of the set's background jobs for the loop; nil
 // without jobs.
 func (s *ToolSet) notices() agent.Notices {
-	if s.jobs == nil {
+	if s.Jobs == nil {
 		return nil
 	}
-	return s.jobs
+	return s.Jobs
 }
 
 // defs are the definitions of every tool the set knows, offered or not.
-func (s *ToolSet) defs() []tools.Definition {
+func (s *ToolSet) Defs() []tools.Definition {
 	var out []tools.Definition
-	for _, t := range s.reg.Tools() {
+	for _, t := range s.Reg.Tools() {
 		out = append(out, t.Definition())
 	}
-	return append(out, s.leftOut...)
+	return append(out, s.LeftOut...)
 }

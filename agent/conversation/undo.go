@@ -43,7 +43,7 @@ func (c *Conversation) Undo(ctx context.Context) (Restored, error) {
 // conversation came after the undo (ErrRedoRewound), and records it as
 // Undo does.
 func (c *Conversation) Redo(ctx context.Context) (Restored, error) {
-	rep, err := Redo(ctx, c.root, c.session(), false)
+	rep, err := Redo(ctx, c.root, c.Session(), false)
 	if err != nil {
 		return Restored{}, err
 	}
@@ -54,7 +54,7 @@ func (c *Conversation) Redo(ctx context.Context) (Restored, error) {
 // another of the project's) what an undo or redo (kind) changed.
 func (c *Conversation) recordRestore(kind string, rep sandbox.RestoreReport) (Restored, error) {
 	out := Restored{Reports: []sandbox.RestoreReport{rep}}
-	sess := c.session()
+	sess := c.Session()
 	if files := rep.Changed(); len(files) > 0 {
 		var err error
 		if rep.Session == sess.ID {
@@ -72,7 +72,7 @@ func (c *Conversation) recordRestore(kind string, rep sandbox.RestoreReport) (Re
 
 // Turns are the turns of the conversation that can be rewound to, the
 // oldest first.
-func (c *Conversation) Turns() []agent.Turn { return c.session().Turns() }
+func (c *Conversation) Turns() []agent.Turn { return c.Session().Turns() }
 
 // Rewind takes the files and the conversation back to before the turn
 // whose run is run, together: the writes of that turn and every later
@@ -80,7 +80,7 @@ func (c *Conversation) Turns() []agent.Turn { return c.session().Turns() }
 // the "always" answers given since are forgotten. Restored.Turn is the
 // turn rewound to; its text is the message to edit and send again.
 func (c *Conversation) Rewind(ctx context.Context, run string) (Restored, error) {
-	sess := c.session()
+	sess := c.Session()
 	turns := sess.Turns()
 	i := slices.IndexFunc(turns, func(t agent.Turn) bool { return t.Run == run })
 	if i < 0 {

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
@@ -86,7 +87,7 @@ func Folder(name, dir string, keep bool) (abs string, cleanup func(), err error)
 
 // New builds a checker in the project folder dir (absolute, empty),
 // writing its marks to out.
-func New(ctx context.Context, b *conversation.Builder, dir string, out io.Writer) (*Checker, error) {
+func New(ctx context.Context, b *app.Builder, dir string, out io.Writer) (*Checker, error) {
 	model := &scriptedReply{}
 	conv, err := b.New(ctx, conversation.Options{
 		Dir:    dir,

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // broadFolder names root when it is the home folder or / (see
-// conversation.BroadFolder); "" otherwise.
+// app.BroadFolder); "" otherwise.
 func (f *factory) broadFolder(root string) string {
-	return conversation.BroadFolder(root, f.environ()["HOME"])
+	return app.BroadFolder(root, f.environ()["HOME"])
 }
 
 // confirmBroadFolder asks on the terminal before working in the home

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
@@ -66,8 +67,8 @@ func newFactory(io *streams) *factory { return &factory{io: io} }
 
 // builder is the conversation package's Builder, with this factory's
 // parts.
-func (f *factory) builder() *conversation.Builder {
-	return &conversation.Builder{
+func (f *factory) builder() *app.Builder {
+	return &app.Builder{
 		Config:      f.loadConfig,
 		LocalConfig: f.localConfig,
 		Model:       f.model,
@@ -80,10 +81,10 @@ func (f *factory) builder() *conversation.Builder {
 		Version:     version,
 		Speech:      func(cfg config.Config) tts.Settings { return ttsui.SpeechSettings(cfg, f.environ(), "") },
 		Notes: func(cfg config.Config, root string) notes.Store {
-			return conversation.LazyNotes(cfg, root, f.environ())
+			return app.LazyNotes(cfg, root, f.environ())
 		},
 		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error) {
-			return conversation.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
+			return app.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
 		},
 	}
 }
@@ -104,7 +105,7 @@ func (f *factory) backupKey() []byte {
 }
 
 // shellOptions are the [shell] settings as run_command's options.
-func shellOptions(cfg config.Config) shell.Options { return conversation.ShellOptions(cfg) }
+func shellOptions(cfg config.Config) shell.Options { return app.ShellOptions(cfg) }
 
 // environ returns the environment the configuration is read from.
 func (f *factory) environ() map[string]string {

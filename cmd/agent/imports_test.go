@@ -75,27 +75,32 @@ var importRules = map[string]importRule{
 	// and the tools; never the CLI, the TUI or a concrete provider (the
 	// speech engine brings its own SDK).
 	"agent/conversation": {project: []string{"agent", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
-	"agent/selfcheck":    {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	// The composition root: it builds conversations, their tools and
+	// what agent serve offers from the configuration; like the
+	// conversation, never the CLI, the TUI or a concrete provider.
+	"agent/app":       {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/selfcheck": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The start-up tricks run before everything: the standard library
 	// only (package quiet: syscall alone, see its test).
 	"agent/startup":       {},
 	"agent/startup/quiet": {},
 	// The TUI drives a conversation and shows its tools; it never builds
 	// a provider (no concrete provider package) and knows no CLI.
-	"agent/ui/chat": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/ui/chat": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
 	// agent run's face prints a run's events, shows its waits, asks on
 	// the terminal and attaches the person's images to the
 	// conversation; like the TUI it builds no provider and knows no
-	// CLI, nor the TUI's kit.
-	"agent/ui/run": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
-		anyVendor: true, banned: notTop},
+	// CLI, nor the TUI's kit (charm.land/...; x/ansi's character widths
+	// are no part of it).
+	"agent/ui/run": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
+		anyVendor: true, banned: slices.Concat(cli, []string{"charm.land/"})},
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
-	"agent/ui/catalog": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/catalog": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// agent tts's face: the speech engines, their settings from the
 	// configuration, no CLI.
-	"agent/ui/tts": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/tts": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 

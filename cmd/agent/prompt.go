@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/ui/catalog"
 	"github.com/agentcli/agent/prompt"
 )
@@ -99,5 +99,5 @@ func runPrompt(ctx context.Context, d *factory, o *promptOptions) error {
 }
 
 // projectFolder returns the project folder named by --dir, absolute
-// (conversation.ProjectFolder).
-func projectFolder(dir string) (string, error) { return conversation.ProjectFolder(dir) }
+// (app.ProjectFolder).
+func projectFolder(dir string) (string, error) { return app.ProjectFolder(dir) }

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/ui/catalog"
 )
 
@@ -31,7 +31,7 @@ project) is a warning on stderr.`,
 			files := d.fileRoot(root, cfg)
 			defer files.Close()
 			env := d.environ()
-			set := conversation.FindSkills(files, userConfigDir(env))
+			set := app.FindSkills(files, userConfigDir(env))
 			for _, p := range set.Problems {
 				d.warn(p.String())
 			}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/prompt"
 )
 
@@ -13,7 +13,7 @@ import (
 // the fixed part that every request repeats, and which form was chosen
 // for the model's window and why (or why none fits: fitErr), then what
 // each optional feature adds to the tools section.
-func PromptStats(w io.Writer, ch conversation.PromptChoice, fitErr error) error {
+func PromptStats(w io.Writer, ch app.PromptChoice, fitErr error) error {
 	p := ch.Prompt
 	var b strings.Builder
 	row := func(name string, bytes, tokens int) {
@@ -33,7 +33,7 @@ func PromptStats(w io.Writer, ch conversation.PromptChoice, fitErr error) error 
 	row("total", len(all), prompt.EstimateTokens(all))
 	// The file tools alone stay under the target (a test keeps them
 	// so); optional tools (commands, speech, notes, MCP) add to it.
-	fmt.Fprintf(&b, "\nrole + protocol + tools: %s bytes (the file tools' part is kept under %s)\n", groupDigits(fixed), groupDigits(conversation.FixedPromptTarget))
+	fmt.Fprintf(&b, "\nrole + protocol + tools: %s bytes (the file tools' part is kept under %s)\n", groupDigits(fixed), groupDigits(app.FixedPromptTarget))
 	instr := "none"
 	if p.InstructionsFile != "" {
 		instr = p.InstructionsFile

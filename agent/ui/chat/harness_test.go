@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
@@ -43,7 +44,7 @@ func newTestConv(t testing.TB, replies ...llmtest.Reply) *testConv {
 	s := llmtest.NewScript(replies...)
 	s.ModelName = "script/test-model"
 	b := &testConv{root: root, script: s}
-	builder := &conversation.Builder{
+	builder := &app.Builder{
 		LocalConfig: func(string) (config.Config, error) { return config.Defaults(), nil },
 		// /model builds a scripted model of the name asked for.
 		Config: func(_ context.Context, _ string, f config.Flags) (config.Config, error) {

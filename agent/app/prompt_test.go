@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"path/filepath"

@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
@@ -40,18 +41,18 @@ func TestChatRewind(t *testing.T) {
 		rewrite("2", "a.txt", "two\n")+create("3", "new/b.txt", "bee\n"), "Done two.",
 		"Just talking.",
 		"Fresh answer.")
-	b.say(t, "first")
-	b.say(t, "second")
-	b.say(t, "third")
+	say(t, b, "first")
+	say(t, b, "second")
+	say(t, b, "third")
 	if fileOf(dir, "a.txt") != "two\n" || fileOf(dir, "new/b.txt") != "bee\n" {
 		t.Fatalf("setup: a=%q b=%q", fileOf(dir, "a.txt"), fileOf(dir, "new/b.txt"))
 	}
 
-	r := b.command(t, "rewind", "")
+	r := command(t, b, "rewind", "")
 	if len(r.Choices) != 3 || !strings.Contains(r.Choices[0].Label, "third") || !strings.Contains(r.Choices[2].Label, "first") {
 		t.Fatalf("rewind choices = %+v", r.Choices)
 	}
-	r = b.command(t, "rewind", r.Choices[1].Value) // before "second"
+	r = command(t, b, "rewind", r.Choices[1].Value) // before "second"
 	if r.Input != "second" || !r.Cleared {
 		t.Errorf("rewind reply = %+v, want the input refilled with %q", r, "second")
 	}
@@ -61,7 +62,7 @@ func TestChatRewind(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
 		t.Errorf("the folder the rewound turn made is still there: %v", err)
 	}
-	msgs := b.session().Messages()
+	msgs := b.Session().Messages()
 	if last := msgs[len(msgs)-1]; last.Text != "Done one." {
 		t.Errorf("conversation after rewind ends with %q", last.Text)
 	}
@@ -73,21 +74,21 @@ func TestChatRewind(t *testing.T) {
 
 	// A rewind clears what could be redone, in the chat and for
 	// `agent redo` (which reads the session from disk).
-	if r := b.command(t, "redo", ""); !strings.Contains(r.Text, "Nothing to redo") {
+	if r := command(t, b, "redo", ""); !strings.Contains(r.Text, "Nothing to redo") {
 		t.Errorf("/redo after the rewind = %q, want nothing to redo", r.Text)
 	}
 	if fileOf(dir, "a.txt") != "one\n" {
 		t.Errorf("a.txt after /redo = %q, want the rewound state", fileOf(dir, "a.txt"))
 	}
 	root := (&Builder{}).FileRoot(dir, config.Defaults())
-	if rewound, err := RedoRewound(root, nil); err != nil || !rewound {
+	if rewound, err := conversation.RedoRewound(root, nil); err != nil || !rewound {
 		t.Errorf("redoRewound from disk = %v, %v; want true", rewound, err)
 	}
 	root.Close()
 
 	// The next message goes on from the rewound state, with no note of
 	// the rewound files as changed by someone else.
-	b.say(t, "second, better")
+	say(t, b, "second, better")
 	req := script.Requests()[len(script.Requests())-1]
 	if n := len(req.Messages); n != len(msgs)+1 {
 		t.Errorf("request after rewind has %d messages, want %d", n, len(msgs)+1)
@@ -118,24 +119,24 @@ func TestChatUndoTellsTheModel(t *testing.T) {
 	b, script, dir := newTestConversation(t, agent.PolicyAuto,
 		create("1", "a.txt", "one\n"), "Done.",
 		"Talk.", "Noted.", "Still here.")
-	b.say(t, "make a")
-	b.say(t, "talk") // the watcher now knows a.txt
-	r := b.command(t, "undo", "")
+	say(t, b, "make a")
+	say(t, b, "talk") // the watcher now knows a.txt
+	r := command(t, b, "undo", "")
 	if !strings.Contains(r.Text, "Undid turn 1") || fileOf(dir, "a.txt") != "<missing>" {
 		t.Fatalf("/undo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
 	}
-	b.say(t, "what now")
+	say(t, b, "what now")
 	last := script.Requests()[3].Messages
 	text := last[len(last)-1].Text
 	if !strings.HasPrefix(text, `[The user undid your edits of turn 1 ("make a"): a.txt`) || strings.Contains(text, "outside the agent") {
 		t.Errorf("message after /undo = %q", text)
 	}
-	b.say(t, "and now")
+	say(t, b, "and now")
 	last = script.Requests()[4].Messages
 	if text := last[len(last)-1].Text; text != "and now" {
 		t.Errorf("the note came twice: %q", text)
 	}
-	if r := b.command(t, "redo", ""); !strings.Contains(r.Text, "Redid turn 1") || fileOf(dir, "a.txt") != "one\n" {
+	if r := command(t, b, "redo", ""); !strings.Contains(r.Text, "Redid turn 1") || fileOf(dir, "a.txt") != "one\n" {
 		t.Errorf("/redo = %q, a.txt %q", r.Text, fileOf(dir, "a.txt"))
 	}
 }
@@ -152,7 +153,7 @@ func TestChatUndoRefusesPlantedBackups(t *testing.T) {
 	for name, content := range map[string]string{"a.md": safe, ".agent/backups/manifest.jsonl": string(line) + "\n", ".agent/backups/evil/1-a.md": payload} {
 		writeTestFile(t, filepath.Join(dir, name), content)
 	}
-	_, err := b.runCommand(t, "undo", "")
+	_, err := runCommand(t, b, "undo", "")
 	if err == nil || !strings.Contains(err.Error(), "not written by your agent") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("/undo of planted backups: %v", err)
 	}

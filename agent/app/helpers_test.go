@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools/notes"
 )
@@ -30,11 +31,11 @@ func testBuilder() *Builder {
 // newTestConversation is a real conversation (the builder, the file
 // tools, sessions and backups) over a scripted model in a temporary
 // project, starting with policy.
-func newTestConversation(t *testing.T, policy agent.Policy, replies ...string) (*Conversation, *llmtest.Script, string) {
+func newTestConversation(t *testing.T, policy agent.Policy, replies ...string) (*conversation.Conversation, *llmtest.Script, string) {
 	t.Helper()
 	dir := t.TempDir()
 	script := llmtest.Texts(replies...)
-	c, err := testBuilder().New(t.Context(), Options{Dir: dir, Model: script, Policy: policy})
+	c, err := testBuilder().New(t.Context(), conversation.Options{Dir: dir, Model: script, Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func newTestConversation(t *testing.T, policy agent.Policy, replies ...string) (
 }
 
 // say runs one turn, which must not fail, and returns its outcome.
-func (c *Conversation) say(t *testing.T, text string) *agent.Outcome {
+func say(t *testing.T, c *conversation.Conversation, text string) *agent.Outcome {
 	t.Helper()
 	out, err := c.Run(t.Context(), text, nil)
 	if err != nil {
@@ -53,7 +54,7 @@ func (c *Conversation) say(t *testing.T, text string) *agent.Outcome {
 }
 
 // runCommand runs the slash command name with args.
-func (c *Conversation) runCommand(t *testing.T, name, args string) (Reply, error) {
+func runCommand(t *testing.T, c *conversation.Conversation, name, args string) (conversation.Reply, error) {
 	t.Helper()
 	for _, cmd := range c.Commands() {
 		if cmd.Name == name {
@@ -61,13 +62,13 @@ func (c *Conversation) runCommand(t *testing.T, name, args string) (Reply, error
 		}
 	}
 	t.Fatalf("no command /%s", name)
-	return Reply{}, nil
+	return conversation.Reply{}, nil
 }
 
 // command runs the slash command name with args, which must not fail.
-func (c *Conversation) command(t *testing.T, name, args string) Reply {
+func command(t *testing.T, c *conversation.Conversation, name, args string) conversation.Reply {
 	t.Helper()
-	r, err := c.runCommand(t, name, args)
+	r, err := runCommand(t, c, name, args)
 	if err != nil {
 		t.Fatalf("/%s %s: %v", name, args, err)
 	}

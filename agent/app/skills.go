@@ -1,8 +1,9 @@
-package conversation
+package app
 
 import (
 	"path/filepath"
 
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/sandbox"
@@ -22,7 +23,7 @@ func FindSkills(files *sandbox.Root, userDir string) *skills.Set {
 // skillTool is the skill tool of a conversation, over the skills found
 // now; nil when there is none to offer. Each skill left out is one
 // warning line naming its folder.
-func (b *Builder) skillTool(in ToolInput) tools.Tool {
+func (b *Builder) skillTool(in conversation.ToolInput) tools.Tool {
 	root := in.Files.Root()
 	set := FindSkills(root, b.UserDir)
 	for _, p := range set.Problems {

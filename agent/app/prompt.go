@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/prompt"
@@ -40,13 +41,13 @@ type promptSettings struct {
 // when nothing is configured). It is the one place the prompt is built:
 // `agent run` sends p.String(), and `agent prompt` prints exactly that.
 func (b *Builder) SystemPrompt(ctx context.Context, files *sandbox.Root, reg *tools.Registry, tree config.Tree) (prompt.Prompt, error) {
-	return b.promptForm(ctx, files, NewToolSet(reg), tree, false)
+	return b.promptForm(ctx, files, conversation.NewToolSet(reg), tree, false)
 }
 
 // promptForm builds the system prompt in its full or small-window form;
 // the small form describes the set's essential tools only (every tool
 // when the set names none).
-func (b *Builder) promptForm(ctx context.Context, files *sandbox.Root, set *ToolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
+func (b *Builder) promptForm(ctx context.Context, files *sandbox.Root, set *conversation.ToolSet, tree config.Tree, small bool) (prompt.Prompt, error) {
 	opts, err := treeOptions(tree)
 	if err != nil {
 		return prompt.Prompt{}, err
@@ -75,7 +76,7 @@ func (c PromptChoice) FormName() string { return formNames[c.Fit.Index] }
 // and for Ollama sized to what the full prompt needs; then the budget
 // takes the full prompt, the same with a smaller file tree, or the
 // small-window form, the first that leaves room to work.
-func (b *Builder) fitSystemPrompt(ctx context.Context, files *sandbox.Root, set *ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (PromptChoice, error) {
+func (b *Builder) fitSystemPrompt(ctx context.Context, files *sandbox.Root, set *conversation.ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (PromptChoice, error) {
 	var ch PromptChoice
 	full, err := b.promptForm(ctx, files, set, tree, false)
 	if err != nil {
@@ -123,7 +124,7 @@ func (b *Builder) NextPrompt(ctx context.Context, dir string, cfg config.Config,
 		return PromptChoice{}, err
 	}
 	defer set.Close()
-	files := b.fileRoot(dir, FileOptions(cfg))
+	files := b.fileRoot(dir, conversation.FileOptions(cfg))
 	defer files.Close()
 	win, src := cfg.Window()
 	budget := &agent.Budget{Window: win, Source: src}
@@ -151,28 +152,28 @@ func treeOptions(t config.Tree) (prompt.TreeOptions, error) {
 	return prompt.TreeOptions{Budget: t.Budget, Style: style}, nil
 }
 
-func buildSystemPrompt(ctx context.Context, root string, set *ToolSet, s promptSettings) (prompt.Prompt, error) {
+func buildSystemPrompt(ctx context.Context, root string, set *conversation.ToolSet, s promptSettings) (prompt.Prompt, error) {
 	return prompt.Build(ctx, prompt.Options{
 		Root:     root,
 		Tools:    promptCatalog(set),
-		Examples: protocolExamples(set.reg),
+		Examples: protocolExamples(set.Reg),
 		Now:      s.now,
 		Tree:     s.tree,
 		UserDir:  s.userDir,
 		Small:    s.small,
 		Files:    s.files,
-		Skills:   skillCatalog(set.reg),
+		Skills:   skillCatalog(set.Reg),
 	})
 }
 
 // promptCatalog describes the registered tools for the prompt, in registry
 // order.
-func promptCatalog(set *ToolSet) []prompt.Tool {
+func promptCatalog(set *conversation.ToolSet) []prompt.Tool {
 	var out []prompt.Tool
-	for _, t := range set.reg.Tools() {
+	for _, t := range set.Reg.Tools() {
 		def := t.Definition()
 		pt := prompt.Tool{Name: def.Name, Description: def.Description,
-			Essential: len(set.essential) == 0 || slices.Contains(set.essential, def.Name),
+			Essential: len(set.Essential) == 0 || slices.Contains(set.Essential, def.Name),
 			OnDemand:  def.OnDemand}
 		for _, p := range def.Params {
 			pt.Params = append(pt.Params, prompt.Param{

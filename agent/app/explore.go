@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
@@ -49,12 +50,12 @@ type exploreArgs struct {
 // run.
 type explorer struct {
 	b    *Builder
-	in   ToolInput
-	set  *ToolSet // the parent's tools: the skill tool, and what to refuse
-	conv *Conversation
+	in   conversation.ToolInput
+	set  *conversation.ToolSet // the parent's tools: the skill tool, and what to refuse
+	conv *conversation.Conversation
 }
 
-func (b *Builder) exploreTool(in ToolInput, set *ToolSet) (*explorer, tools.Tool) {
+func (b *Builder) exploreTool(in conversation.ToolInput, set *conversation.ToolSet) (*explorer, tools.Tool) {
 	e := &explorer{b: b, in: in, set: set}
 	return e, tools.New(ExploreTool, exploreDesc, e.run, tools.NotServed(), tools.Timeout(exploreTimeout))
 }
@@ -71,7 +72,7 @@ func (e *explorer) run(ctx context.Context, a exploreArgs) (tools.Result, error)
 	root := e.in.Files.Root()
 	files := fsedit.NewSession(root) // its reads are not the main conversation's
 	offered := tools.NewRegistry(files.ReadTool(), files.ListTool(), files.SearchTool())
-	if t, ok := e.set.reg.Lookup(skills.ToolName); ok {
+	if t, ok := e.set.Reg.Lookup(skills.ToolName); ok {
 		offered.Add(t)
 	}
 	system, err := e.systemPrompt(ctx, offered)
@@ -82,7 +83,7 @@ func (e *explorer) run(ctx context.Context, a exploreArgs) (tools.Result, error)
 	budget := &agent.Budget{Window: window / exploreShare, Source: source, Reads: files}
 	child := &agent.Agent{
 		Model:         c.Model(),
-		Tools:         withRefusals(offered, e.set.reg),
+		Tools:         withRefusals(offered, e.set.Reg),
 		Session:       agent.NewMemorySession(),
 		System:        system,
 		MaxIterations: exploreIterations,
@@ -143,7 +144,7 @@ func (e *explorer) systemPrompt(ctx context.Context, reg *tools.Registry) (strin
 		return "", err
 	}
 	root := e.in.Files.Root()
-	p, err := buildSystemPrompt(ctx, root.Dir(), NewToolSet(reg), promptSettings{tree: opts, now: e.b.Now, userDir: e.b.UserDir, files: root})
+	p, err := buildSystemPrompt(ctx, root.Dir(), conversation.NewToolSet(reg), promptSettings{tree: opts, now: e.b.Now, userDir: e.b.UserDir, files: root})
 	if err != nil {
 		return "", err
 	}

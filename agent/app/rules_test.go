@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ func knownTools(t *testing.T, dir string) (defs []tools.Definition, question fun
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { set.Close() })
-	defs = set.defs()
+	defs = set.Defs()
 	return defs, func(tool, param, value string) agent.Question {
 		for _, d := range defs {
 			if d.Name == tool {

@@ -1,10 +1,11 @@
-package conversation
+package app
 
 import (
 	"context"
 	"path/filepath"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/notes/embedding"
 )
@@ -21,7 +22,7 @@ func OpenNotes(ctx context.Context, cfg config.Config, root string, env map[stri
 	}
 	path := cfg.NotesPath(root, env["HOME"])
 	if cfg.Notes.DatabaseURL == "" && filepath.Dir(path) == filepath.Join(root, ".agent") {
-		if err := EnsureStateDir(root); err != nil {
+		if err := conversation.EnsureStateDir(root); err != nil {
 			return nil, err
 		}
 	}
@@ -38,7 +39,7 @@ func NotesEmbedder(cfg config.Config, env map[string]string) (notes.Embedder, er
 	base, key, keyVar := e.Endpoint(env)
 	emb, err := embedding.New(embedding.Options{Provider: e.Provider, Model: e.Model, BaseURL: base, APIKey: key, Dimensions: e.Dimensions}, keyVar)
 	if err != nil {
-		return nil, UsageErrorf("%v", err)
+		return nil, conversation.UsageErrorf("%v", err)
 	}
 	return emb, nil
 }

@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
@@ -39,7 +40,7 @@ func TestExploreKeepsReadsOut(t *testing.T) {
 		llmtest.Reply{Text: "The retry count is 3, set in b.go line 1.", Usage: used(400, 40)},
 		llmtest.Reply{Text: "It is 3 (b.go).", Usage: used(500, 50)},
 	)
-	c, err := testBuilder().New(t.Context(), Options{Dir: dir, Model: script, Policy: agent.PolicyAuto})
+	c, err := testBuilder().New(t.Context(), conversation.Options{Dir: dir, Model: script, Policy: agent.PolicyAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestExploreCannotNest(t *testing.T) {
 		"nothing found",
 		"done",
 	)
-	out := c.say(t, "look")
+	out := say(t, c, "look")
 	if got := codes(out); got != "" {
 		t.Errorf("explore call codes = %q", got)
 	}
@@ -150,7 +151,7 @@ func TestExploreStops(t *testing.T) {
 		llmtest.Reply{Text: `<tool_call name="explore" id="1"><task>look</task></tool_call>`},
 		llmtest.Reply{Text: "thinking", Block: true},
 	)
-	c, err := testBuilder().New(t.Context(), Options{Dir: t.TempDir(), Model: script})
+	c, err := testBuilder().New(t.Context(), conversation.Options{Dir: t.TempDir(), Model: script})
 	if err != nil {
 		t.Fatal(err)
 	}

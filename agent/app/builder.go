@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
@@ -37,7 +38,7 @@ type Builder struct {
 	Model func(ctx context.Context, cfg config.Config) (llm.Model, error)
 	// Tools, when set, builds a project's tools instead of the agent's
 	// own (tests give a smaller set).
-	Tools func(ctx context.Context, in ToolInput) (*ToolSet, error)
+	Tools func(ctx context.Context, in conversation.ToolInput) (*conversation.ToolSet, error)
 
 	// UserDir is the user's configuration folder for the agent, whose
 	// AGENTS.md applies to every project; "" for none.
@@ -92,7 +93,7 @@ func (b *Builder) backupKey() []byte {
 // prunes backups by the same rules. Listings and searches hide what the
 // file tree hides (prompt's rules). The caller closes it.
 func (b *Builder) FileRoot(dir string, cfg config.Config) *sandbox.Root {
-	return b.fileRoot(dir, FileOptions(cfg))
+	return b.fileRoot(dir, conversation.FileOptions(cfg))
 }
 
 func (b *Builder) fileRoot(dir string, opts sandbox.Options) *sandbox.Root {
@@ -104,14 +105,14 @@ func (b *Builder) fileRoot(dir string, opts sandbox.Options) *sandbox.Root {
 // Catalog builds the tools of the project at dir as a conversation has
 // them, with a fresh file session, for what only shows or parses them
 // (agent tools, parse, prompt) or serves them. The caller closes it.
-func (b *Builder) Catalog(ctx context.Context, dir string, cfg config.Config) (*ToolSet, error) {
+func (b *Builder) Catalog(ctx context.Context, dir string, cfg config.Config) (*conversation.ToolSet, error) {
 	fr := b.FileRoot(dir, cfg)
-	set, err := b.tools(ctx, ToolInput{Root: dir, Cfg: cfg, Files: fsedit.NewSession(fr)})
+	set, err := b.tools(ctx, conversation.ToolInput{Root: dir, Cfg: cfg, Files: fsedit.NewSession(fr)})
 	if err != nil {
 		fr.Close()
 		return nil, err
 	}
-	set.closers = append([]func() error{fr.Close}, set.closers...)
+	set.Closers = append([]func() error{fr.Close}, set.Closers...)
 	return set, nil
 }
 
@@ -121,18 +122,18 @@ func (b *Builder) Catalog(ctx context.Context, dir string, cfg config.Config) (*
 // processes as a continued conversation does. save writes the state back
 // (atomically) and closes what was opened.
 func (b *Builder) ToolSession(ctx context.Context, dir string, cfg config.Config, state string) (reg *tools.Registry, save func() error, err error) {
-	if err := EnsureStateDir(dir); err != nil { // backups, notes
+	if err := conversation.EnsureStateDir(dir); err != nil { // backups, notes
 		return nil, nil, err
 	}
 	fr := b.FileRoot(dir, cfg)
 	files := fsedit.NewSession(fr)
 	if state != "" {
-		if err := loadState(files, state); err != nil {
+		if err := conversation.LoadState(files, state); err != nil {
 			fr.Close()
 			return nil, nil, err
 		}
 	}
-	set, err := b.tools(ctx, ToolInput{Root: dir, Cfg: cfg, Files: files})
+	set, err := b.tools(ctx, conversation.ToolInput{Root: dir, Cfg: cfg, Files: files})
 	if err != nil {
 		fr.Close()
 		return nil, nil, err
@@ -140,27 +141,27 @@ func (b *Builder) ToolSession(ctx context.Context, dir string, cfg config.Config
 	save = func() error {
 		var err error
 		if state != "" {
-			err = writeAtomically(state, files.SaveState)
+			err = conversation.WriteAtomically(state, files.SaveState)
 		}
 		return errors.Join(err, set.Close(), fr.Close())
 	}
-	return set.reg, save, nil
+	return set.Reg, save, nil
 }
 
 // New builds the conversation o asks for. On error nothing stays open.
-func (b *Builder) New(ctx context.Context, o Options) (*Conversation, error) {
-	return Open(ctx, b.world(), o)
+func (b *Builder) New(ctx context.Context, o conversation.Options) (*conversation.Conversation, error) {
+	return conversation.Open(ctx, b.world(), o)
 }
 
 // world is what a conversation takes from the Builder.
-func (b *Builder) world() World {
-	return World{
+func (b *Builder) world() conversation.World {
+	return conversation.World{
 		Config:      b.Config,
 		LocalConfig: b.LocalConfig,
 		Model:       b.Model,
 		FileRoot:    b.fileRoot,
 		Tools:       b.tools,
-		SystemPrompt: func(ctx context.Context, root *sandbox.Root, set *ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (prompt.Prompt, string, error) {
+		SystemPrompt: func(ctx context.Context, root *sandbox.Root, set *conversation.ToolSet, tree config.Tree, budget *agent.Budget, req llm.Request, model llm.Model) (prompt.Prompt, string, error) {
 			ch, err := b.fitSystemPrompt(ctx, root, set, tree, budget, req, model)
 			return ch.Prompt, ch.Fit.Text, err
 		},

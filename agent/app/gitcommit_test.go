@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/gitcommit"
@@ -78,7 +79,7 @@ const commitA = `<tool_call name="git_commit" id="1"><message>Update a</message>
 // message; after their yes exactly a.txt is committed.
 func TestGitCommitAfterYes(t *testing.T) {
 	dir := gitRepo(t)
-	c, err := gitBuilder().New(t.Context(), Options{Dir: dir, Model: llmtest.Texts(commitA, "done"), Policy: agent.PolicyAuto})
+	c, err := gitBuilder().New(t.Context(), conversation.Options{Dir: dir, Model: llmtest.Texts(commitA, "done"), Policy: agent.PolicyAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestGitCommitAfterYes(t *testing.T) {
 		asked = append(asked, q)
 		return agent.Answer{Decision: agent.Allow}, nil
 	}), "")
-	out := c.say(t, "commit a")
+	out := say(t, c, "commit a")
 	if len(asked) != 1 {
 		t.Fatalf("asked %d times, want once", len(asked))
 	}
@@ -108,13 +109,13 @@ func TestGitCommitAfterYes(t *testing.T) {
 // rule do not commit; the user's git.auto_commit does.
 func TestGitCommitNotByYes(t *testing.T) {
 	dir := gitRepo(t)
-	c, err := gitBuilder().New(t.Context(), Options{Dir: dir, Model: llmtest.Texts(commitA, "done"), Policy: agent.PolicyAuto})
+	c, err := gitBuilder().New(t.Context(), conversation.Options{Dir: dir, Model: llmtest.Texts(commitA, "done"), Policy: agent.PolicyAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	c.SetAsker(nil, "rerun with --yes")
-	out := c.say(t, "commit a")
+	out := say(t, c, "commit a")
 	if got := codes(out); got != tools.CodePolicyDenied || out.Calls[0].DecidedBy != "consent" {
 		t.Errorf("call = %+v, want refused by consent", out.Calls)
 	}
@@ -131,7 +132,7 @@ func TestGitCommitNotByYes(t *testing.T) {
 		cfg.Git.AutoCommit = true
 		return cfg, nil
 	}
-	c2, err := b.New(t.Context(), Options{Dir: dir, Model: llmtest.Texts(commitA, "done"), Policy: agent.PolicyAuto})
+	c2, err := b.New(t.Context(), conversation.Options{Dir: dir, Model: llmtest.Texts(commitA, "done"), Policy: agent.PolicyAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestGitCommitNotByYes(t *testing.T) {
 	if tool, _ := c2.Tools().Lookup(gitcommit.Name); tool == nil || tool.Definition().NeverAutoApproved {
 		t.Fatal("git.auto_commit did not make git_commit approvable")
 	}
-	out = c2.say(t, "commit a")
+	out = say(t, c2, "commit a")
 	if got := codes(out); got != "" || out.Calls[0].DecidedBy != "policy" {
 		t.Errorf("with git.auto_commit: %+v", out.Calls)
 	}

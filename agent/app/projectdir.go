@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentcli/agent/agent/conversation"
 )
 
 // ProjectFolder returns the project folder named by --dir (dir; "" is
@@ -21,14 +23,14 @@ func ProjectFolder(dir string) (string, error) {
 	info, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", UsageErrorf("--dir %s: no such folder", dir)
+		return "", conversation.UsageErrorf("--dir %s: no such folder", dir)
 	case errors.Is(err, fs.ErrPermission):
-		return "", UsageErrorf("--dir %s: permission denied", dir)
+		return "", conversation.UsageErrorf("--dir %s: permission denied", dir)
 	case err != nil:
-		return "", UsageErrorf("--dir: %v", err)
+		return "", conversation.UsageErrorf("--dir: %v", err)
 	}
 	if !info.IsDir() {
-		return "", UsageErrorf("--dir: %s is not a folder", dir)
+		return "", conversation.UsageErrorf("--dir: %s is not a folder", dir)
 	}
 	return abs, nil
 }

@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/audio"
@@ -21,7 +22,7 @@ import (
 
 // tools builds a project's tools with the configured time limit, through
 // the Builder's Tools hook when it is set.
-func (b *Builder) tools(ctx context.Context, in ToolInput) (*ToolSet, error) {
+func (b *Builder) tools(ctx context.Context, in conversation.ToolInput) (*conversation.ToolSet, error) {
 	if in.Programs == nil {
 		in.Programs = b.programs(in.Root, in.Cfg)
 	}
@@ -33,62 +34,62 @@ func (b *Builder) tools(ctx context.Context, in ToolInput) (*ToolSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	set.reg.Timeout = time.Duration(in.Cfg.ToolTimeout)
+	set.Reg.Timeout = time.Duration(in.Cfg.ToolTimeout)
 	return set, nil
 }
 
 // builtinTools is the agent's own tool set: the file tools of the
 // session, then each family that is available. It is the one place
 // where tools are added: a new tool is its folder and one line here.
-func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, error) {
-	set := &ToolSet{reg: tools.NewRegistry(in.Files.Tools()...)}
+func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (*conversation.ToolSet, error) {
+	set := &conversation.ToolSet{Reg: tools.NewRegistry(in.Files.Tools()...)}
 	// Background jobs: run_command's background flag, job_output and
 	// job_stop; stopped when the conversation closes.
-	set.jobs = jobsManager(in.Root)
-	set.closers = append(set.closers, set.jobs.Close)
-	set.reg.Add(shellTool(in, set.jobs))
-	set.reg.Add(web.New(web.Options{AllowHosts: in.Cfg.Web.AllowHosts, UserAgent: "agent/" + b.Version + " (web_fetch)"}))
-	set.essential = set.reg.Names()
-	for _, t := range jobs.Tools(set.jobs) { // after the essential tools: the small-window form only names them
-		set.reg.Add(t)
+	set.Jobs = jobsManager(in.Root)
+	set.Closers = append(set.Closers, set.Jobs.Close)
+	set.Reg.Add(shellTool(in, set.Jobs))
+	set.Reg.Add(web.New(web.Options{AllowHosts: in.Cfg.Web.AllowHosts, UserAgent: "agent/" + b.Version + " (web_fetch)"}))
+	set.Essential = set.Reg.Names()
+	for _, t := range jobs.Tools(set.Jobs) { // after the essential tools: the small-window form only names them
+		set.Reg.Add(t)
 	}
 	if t := b.skillTool(in); t != nil {
-		set.reg.Add(t)
+		set.Reg.Add(t)
 	}
 	e, explore := b.exploreTool(in, set) // after the tools it reads with
-	set.link = func(c *Conversation) { e.conv = c }
-	set.reg.Add(explore)
+	set.Link = func(c *conversation.Conversation) { e.conv = c }
+	set.Reg.Add(explore)
 	if t := gitCommitTool(in); t != nil {
-		set.reg.Add(t)
+		set.Reg.Add(t)
 	}
 	if t := b.audioTool(ctx, in); t != nil {
-		set.reg.Add(t)
+		set.Reg.Add(t)
 	} else {
-		set.leftOut = append(set.leftOut, audio.Definition())
+		set.LeftOut = append(set.LeftOut, audio.Definition())
 	}
 	if in.Cfg.NotesOn() && b.Notes != nil {
 		// Opened on first use: a run that never touches a note never
 		// creates the database.
 		store := b.Notes(in.Cfg, in.Root)
 		for _, t := range notes.Tools(store) {
-			set.reg.Add(t)
+			set.Reg.Add(t)
 		}
-		set.closers = append(set.closers, store.Close)
-		set.notes = store
+		set.Closers = append(set.Closers, store.Close)
+		set.Notes = store
 	} else {
 		for _, t := range notes.Tools(nil) {
-			set.leftOut = append(set.leftOut, t.Definition())
+			set.LeftOut = append(set.LeftOut, t.Definition())
 		}
 	}
 	// Other servers' tools, waiting at most mcp.timeout for them; a
 	// project's own servers only once the project is trusted.
 	if b.MCP != nil {
-		closeMCP, err := b.MCP(ctx, in.Cfg, in.Root, in.Programs, set.reg)
+		closeMCP, err := b.MCP(ctx, in.Cfg, in.Root, in.Programs, set.Reg)
 		if err != nil {
 			set.Close()
 			return nil, err
 		}
-		set.closers = append(set.closers, closeMCP)
+		set.Closers = append(set.Closers, closeMCP)
 	}
 	return set, nil
 }
@@ -96,7 +97,7 @@ func (b *Builder) builtinTools(ctx context.Context, in ToolInput) (*ToolSet, err
 // audioTool is audio_generation over the speech engines that are
 // available (a Gemini key, espeak-ng); nil when there are none, so the
 // model is not offered a tool that cannot work.
-func (b *Builder) audioTool(ctx context.Context, in ToolInput) tools.Tool {
+func (b *Builder) audioTool(ctx context.Context, in conversation.ToolInput) tools.Tool {
 	if b.Speech == nil {
 		return nil
 	}
@@ -133,7 +134,7 @@ func (w audioWriter) Put(ctx context.Context, rel string, data []byte) (bool, *t
 // with the git found in trusted places; nil when either is missing, so
 // the model is not offered a tool that cannot work. Its settings come
 // from the user's own configuration only.
-func gitCommitTool(in ToolInput) tools.Tool {
+func gitCommitTool(in conversation.ToolInput) tools.Tool {
 	if !inRepository(in.Root) {
 		return nil
 	}
@@ -165,14 +166,14 @@ func jobsManager(root string) *jobs.Manager {
 	return jobs.NewManager(jobs.Options{
 		Path:    filepath.Join(root, jobs.DefaultPath),
 		LogDir:  filepath.Join(root, jobs.DefaultLogDir),
-		Prepare: func() error { return EnsureStateDir(root) },
+		Prepare: func() error { return conversation.EnsureStateDir(root) },
 	})
 }
 
 // shellTool is run_command, configured from the user's own [shell] table
 // only (a project's is never read, see agent/config), its background
 // jobs kept by jm.
-func shellTool(in ToolInput, jm *jobs.Manager) tools.Tool {
+func shellTool(in conversation.ToolInput, jm *jobs.Manager) tools.Tool {
 	o := ShellOptions(in.Cfg)
 	o.Jobs = jm
 	o.Programs = in.Programs

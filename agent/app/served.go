@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/notes"
@@ -41,7 +42,7 @@ func (s *Served) Close() error { return s.close() }
 // Serve builds what agent serve offers for the project at dir: only the
 // tools that read, unless allowWrites.
 func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allowWrites bool) (*Served, error) {
-	if err := EnsureStateDir(dir); err != nil { // the audit log, notes, backups
+	if err := conversation.EnsureStateDir(dir); err != nil { // the audit log, notes, backups
 		return nil, err
 	}
 	// The tools that say they are never served (a command, a fetch:
@@ -50,7 +51,7 @@ func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allo
 	if err != nil {
 		return nil, err
 	}
-	reg := set.reg
+	reg := set.Reg
 	audit := agent.NewAudit(dir)
 	fr := b.FileRoot(dir, cfg)
 	closeAll := func() error { return errors.Join(audit.Close(), fr.Close(), set.Close()) }
@@ -58,7 +59,7 @@ func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allo
 		closeAll()
 		return nil, err
 	}
-	perms, err := permissions(cfg, fr, set.defs())
+	perms, err := permissions(cfg, fr, set.Defs())
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -72,8 +73,8 @@ func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allo
 		Observe:     auditObserver(audit),
 		Guard:       servedGuard(perms),
 	})
-	if set.notes != nil {
-		h := notes.NewHandler(set.notes, notes.HandlerOptions{ReadOnly: !allowWrites})
+	if set.Notes != nil {
+		h := notes.NewHandler(set.Notes, notes.HandlerOptions{ReadOnly: !allowWrites})
 		sv.Notes = guardedNotes(h, restGuard{perms: perms, reg: reg, audit: audit, session: session})
 	}
 	return sv, nil

@@ -1,4 +1,4 @@
-package conversation
+package app
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools"
@@ -22,9 +23,9 @@ func TestClearForgetsReads(t *testing.T) {
 		read("1", "a.txt"), "Read it.",
 		rewrite("2", "a.txt", "new\n"), "Tried.")
 	writeTestFile(t, filepath.Join(dir, "a.txt"), "old\n")
-	c.say(t, "read a.txt")
-	c.command(t, "clear", "")
-	out := c.say(t, "rewrite a.txt")
+	say(t, c, "read a.txt")
+	command(t, c, "clear", "")
+	out := say(t, c, "rewrite a.txt")
 	if got := codes(out); got != tools.CodeFileStale {
 		t.Errorf("rewrite after /clear answered %q, want %s", got, tools.CodeFileStale)
 	}
@@ -44,19 +45,19 @@ func TestResumeReplacesReads(t *testing.T) {
 		rewrite("2", "a.txt", "new\n"), "Tried.",
 		rewrite("3", "a.txt", "newer\n"), "Done.")
 	writeTestFile(t, filepath.Join(dir, "a.txt"), "old\n")
-	c.say(t, "hello") // a session that never reads a.txt
+	say(t, c, "hello") // a session that never reads a.txt
 	never := c.SessionID()
-	c.command(t, "clear", "")
-	c.say(t, "read a.txt")
+	command(t, c, "clear", "")
+	say(t, c, "read a.txt")
 	reader := c.SessionID()
-	if r := c.command(t, "resume", never); !r.Cleared {
+	if r := command(t, c, "resume", never); !r.Cleared {
 		t.Fatalf("/resume = %+v", r)
 	}
-	if got := codes(c.say(t, "rewrite a.txt")); got != tools.CodeFileStale {
+	if got := codes(say(t, c, "rewrite a.txt")); got != tools.CodeFileStale {
 		t.Errorf("rewrite after /resume of a session that never read it answered %q, want %s", got, tools.CodeFileStale)
 	}
-	c.command(t, "resume", reader)
-	if got := codes(c.say(t, "rewrite it now")); got != "" {
+	command(t, c, "resume", reader)
+	if got := codes(say(t, c, "rewrite it now")); got != "" {
 		t.Errorf("rewrite after /resume of the session that read it answered %q, want success", got)
 	}
 	if got := fileOf(dir, "a.txt"); got != "newer\n" {
@@ -84,20 +85,20 @@ func TestRewindForgetsAlways(t *testing.T) {
 		create("4", "e.txt", "e"), "Made e.")
 	ask := &alwaysAsker{}
 	c.SetAsker(ask, "")
-	c.say(t, "hello")
-	c.say(t, "make b") // turn 2: asked, "always"
-	c.say(t, "make c") // turn 3: not asked
+	say(t, c, "hello")
+	say(t, c, "make b") // turn 2: asked, "always"
+	say(t, c, "make c") // turn 3: not asked
 	if ask.asked != 1 {
 		t.Fatalf("asked %d times before the rewinds, want 1", ask.asked)
 	}
 	turns := c.Turns()
-	c.command(t, "rewind", turns[2].Run) // before turn 3: the always of turn 2 stays
-	c.say(t, "make d")
+	command(t, c, "rewind", turns[2].Run) // before turn 3: the always of turn 2 stays
+	say(t, c, "make d")
 	if ask.asked != 1 {
 		t.Errorf("asked %d times after a rewind to after the always, want 1", ask.asked)
 	}
-	c.command(t, "rewind", turns[1].Run) // before turn 2, which gave it
-	out := c.say(t, "make e")
+	command(t, c, "rewind", turns[1].Run) // before turn 2, which gave it
+	out := say(t, c, "make e")
 	if ask.asked != 2 || codes(out) != "" {
 		t.Errorf("asked %d times (result %q) after a rewind to before the always, want 2", ask.asked, codes(out))
 	}
@@ -111,10 +112,10 @@ func TestClearForgetsAlways(t *testing.T) {
 		create("3", "d.txt", "d"), "Made d.")
 	ask := &alwaysAsker{}
 	c.SetAsker(ask, "")
-	c.say(t, "make b")
-	c.say(t, "make c")
-	c.command(t, "clear", "")
-	c.say(t, "make d")
+	say(t, c, "make b")
+	say(t, c, "make c")
+	command(t, c, "clear", "")
+	say(t, c, "make d")
 	if ask.asked != 2 {
 		t.Errorf("asked %d times, want 2: once before /clear, once after", ask.asked)
 	}
@@ -125,11 +126,11 @@ func TestClearForgetsAlways(t *testing.T) {
 func TestSetPolicyIsTheConversations(t *testing.T) {
 	c, _, dir := newTestConversation(t, agent.PolicyAsk, create("1", "b.txt", "b"), "Refused.", create("2", "b.txt", "b"), "Made.")
 	c.SetPolicy(agent.PolicyPlan)
-	if got := codes(c.say(t, "make b")); got != tools.CodePolicyDenied || c.Info().Policy != agent.PolicyPlan {
+	if got := codes(say(t, c, "make b")); got != tools.CodePolicyDenied || c.Info().Policy != agent.PolicyPlan {
 		t.Errorf("in plan mode: %q, shown %s", got, c.Info().Policy)
 	}
 	c.SetPolicy(agent.PolicyAuto)
-	if got := codes(c.say(t, "make b")); got != "" || fileOf(dir, "b.txt") != "b" {
+	if got := codes(say(t, c, "make b")); got != "" || fileOf(dir, "b.txt") != "b" {
 		t.Errorf("under auto: %q, b.txt %q", got, fileOf(dir, "b.txt"))
 	}
 }
@@ -139,11 +140,11 @@ func TestSetPolicyIsTheConversations(t *testing.T) {
 // model's name.
 func TestModelKnowsEveryPreset(t *testing.T) {
 	for _, name := range config.PresetNames() {
-		if !knownProvider(name) {
+		if !conversation.KnownProvider(name) {
 			t.Errorf("knownProvider(%q) = false", name)
 		}
 	}
-	if knownProvider("bogus") {
+	if conversation.KnownProvider("bogus") {
 		t.Error(`knownProvider("bogus") = true`)
 	}
 }
@@ -190,7 +191,7 @@ func TestReadCommand(t *testing.T) {
 	dir := t.TempDir()
 	b := testBuilder()
 	b.UserDir = user
-	c, err := b.New(t.Context(), Options{Dir: dir, Model: llmtest.Texts(), Policy: agent.PolicyAuto})
+	c, err := b.New(t.Context(), conversation.Options{Dir: dir, Model: llmtest.Texts(), Policy: agent.PolicyAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestSwitchModelTakesItsWindow(t *testing.T) {
 		return cfg, nil
 	}
 	b.Model = func(context.Context, config.Config) (llm.Model, error) { return script, nil }
-	c, err := b.New(t.Context(), Options{Dir: dir, Flags: config.Flags{Model: "large"}})
+	c, err := b.New(t.Context(), conversation.Options{Dir: dir, Flags: config.Flags{Model: "large"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package conversation
+package app
 
 import (
 	"context"
 	"slices"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/gitcommit"
@@ -23,7 +24,7 @@ type FeatureSize struct {
 // each returns the tool set without it, nil when the set lacks it.
 var promptFeatures = []struct {
 	name    string
-	without func(*ToolSet) *ToolSet
+	without func(*conversation.ToolSet) *conversation.ToolSet
 }{
 	{"background jobs", withoutJobs},
 	{"explorer", withoutTool(ExploreTool)},
@@ -32,7 +33,7 @@ var promptFeatures = []struct {
 
 // featureSizes measures each feature of set in the form ch chose, by
 // building the prompt again without it and comparing the tools sections.
-func (b *Builder) featureSizes(ctx context.Context, files *sandbox.Root, set *ToolSet, tree config.Tree, ch PromptChoice) []FeatureSize {
+func (b *Builder) featureSizes(ctx context.Context, files *sandbox.Root, set *conversation.ToolSet, tree config.Tree, ch PromptChoice) []FeatureSize {
 	small := ch.FormName() == "small-window"
 	var out []FeatureSize
 	for _, f := range promptFeatures {
@@ -52,16 +53,16 @@ func (b *Builder) featureSizes(ctx context.Context, files *sandbox.Root, set *To
 // withoutJobs is set without background jobs (no job tools, run_command
 // without its background flag), to measure what they add to the prompt;
 // nil when set has none.
-func withoutJobs(set *ToolSet) *ToolSet {
-	if set.jobs == nil {
+func withoutJobs(set *conversation.ToolSet) *conversation.ToolSet {
+	if set.Jobs == nil {
 		return nil
 	}
 	jobTools := map[string]bool{}
-	for _, t := range jobs.Tools(set.jobs) {
+	for _, t := range jobs.Tools(set.Jobs) {
 		jobTools[t.Definition().Name] = true
 	}
 	reg := tools.NewRegistry()
-	for _, t := range set.reg.Tools() {
+	for _, t := range set.Reg.Tools() {
 		def := t.Definition()
 		if jobTools[def.Name] {
 			continue
@@ -72,7 +73,7 @@ func withoutJobs(set *ToolSet) *ToolSet {
 		}
 		reg.Add(t)
 	}
-	return &ToolSet{reg: reg, essential: set.essential}
+	return &conversation.ToolSet{Reg: reg, Essential: set.Essential}
 }
 
 // withDefinition is a tool shown with another definition (a parameter
@@ -86,17 +87,17 @@ func (w withDefinition) Definition() tools.Definition { return w.def }
 
 // withoutTool returns the function that makes set without the tool
 // called name (nil when set lacks it), to measure what it adds.
-func withoutTool(name string) func(*ToolSet) *ToolSet {
-	return func(set *ToolSet) *ToolSet {
-		if _, ok := set.reg.Lookup(name); !ok {
+func withoutTool(name string) func(*conversation.ToolSet) *conversation.ToolSet {
+	return func(set *conversation.ToolSet) *conversation.ToolSet {
+		if _, ok := set.Reg.Lookup(name); !ok {
 			return nil
 		}
 		reg := tools.NewRegistry()
-		for _, t := range set.reg.Tools() {
+		for _, t := range set.Reg.Tools() {
 			if t.Definition().Name != name {
 				reg.Add(t)
 			}
 		}
-		return &ToolSet{reg: reg, essential: set.essential}
+		return &conversation.ToolSet{Reg: reg, Essential: set.Essential}
 	}
 }
