@@ -254,6 +254,8 @@ func TestImportRuleCatchesUpwardImports(t *testing.T) {
 		{"internal/termtext", "golang.org/x/text/width"},
 		{"agent/llm/gemini", "github.com/openai/openai-go/v3"},
 		{"agent/ui/chat", module + "/agent/llm/providers"},
+		{"agent/conversation", module + "/agent/app"},
+		{"tools/sandbox", module + "/tools/fsedit"},
 	} {
 		if bad := importRules[c.pkg].violations(c.pkg, []string{c.dep}); len(bad) == 0 {
 			t.Errorf("the rule of %s allows %s", c.pkg, c.dep)
