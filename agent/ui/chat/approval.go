@@ -74,7 +74,7 @@ type layout struct {
 func innerWidth(width int) int { return max(min(width, 200)-4, 20) }
 
 // layout wraps every part to the dialog's width, never cutting: the title,
-// each fact (runs of blanks shown as ␠×N, see tools.ShowBlanks), the
+// each fact (runs of blanks shown as ␠×N, see termtext.ShowBlanks), the
 // diff, and the keys. rows is how many rows the dialog may take.
 func (q *question) layout(st *styles, width, rows int) layout {
 	w := innerWidth(width)

@@ -74,7 +74,7 @@ func (t *TerminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 
 // show writes the preview, its diff cut to max lines (0: all of it). The
 // facts (the command, the arguments) are written whole, their long runs
-// of blanks counted (tools.ShowBlanks), and the terminal wraps them.
+// of blanks counted (termtext.ShowBlanks), and the terminal wraps them.
 func (t *TerminalAsker) show(q agent.Question, max int) {
 	p := q.Preview
 	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", termtext.Escape(termtext.ShowBlanks(p.Summary))))
