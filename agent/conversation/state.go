@@ -68,7 +68,7 @@ func loadFileState(files *fsedit.Session, root, sessionID string) error {
 	return nil
 }
 
-// loadState adds the reads saved in the file at path to files; a missing
+// LoadState adds the reads saved in the file at path to files; a missing
 // file adds none.
 func LoadState(files *fsedit.Session, path string) error {
 	f, err := os.Open(path)
@@ -95,7 +95,7 @@ func saveFileState(files *fsedit.Session, root, sessionID string) error {
 	return nil
 }
 
-// writeAtomically writes path, readable by the user only, whole or not
+// WriteAtomically writes path, readable by the user only, whole or not
 // at all.
 func WriteAtomically(path string, write func(io.Writer) error) error {
 	return atomicfile.WriteFile(path, 0o600, write)

@@ -29,19 +29,19 @@ type ToolInput struct {
 // (stores, MCP clients).
 type ToolSet struct {
 	Reg *tools.Registry
-	// essential names the tools the small-window prompt describes (the
+	// Essential names the tools the small-window prompt describes (the
 	// file tools and run_command); the others it only names. Empty means
 	// every tool.
 	Essential []string
 	Closers   []func() error
-	// notes is the store behind the note tools; nil when they are off.
+	// Notes is the store behind the note tools; nil when they are off.
 	Notes notes.Store
-	// jobs are the background jobs of run_command; nil without it.
+	// Jobs are the background jobs of run_command; nil without it.
 	Jobs *jobs.Manager
-	// link, when set, is called with the conversation once it is built
+	// Link, when set, is called with the conversation once it is built
 	// (the explore tool runs in it).
 	Link func(*Conversation)
-	// leftOut are the definitions of the tools the agent has but did not
+	// LeftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.
 	LeftOut []tools.Definition
@@ -73,7 +73,7 @@ func (s *ToolSet) notices() agent.Notices {
 	return s.Jobs
 }
 
-// defs are the definitions of every tool the set knows, offered or not.
+// Defs are the definitions of every tool the set knows, offered or not.
 func (s *ToolSet) Defs() []tools.Definition {
 	var out []tools.Definition
 	for _, t := range s.Reg.Tools() {

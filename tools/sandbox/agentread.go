@@ -99,7 +99,7 @@ func (r *Root) readResolved(t Target, rel string, max int64) ([]byte, int64, err
 	return readBounded(f, fi.Size(), max)
 }
 
-// linkedRefusal refuses a regular file with more than one name (a hard
+// LinkedRefusal refuses a regular file with more than one name (a hard
 // link) for the agent's own readers. A hard link is judged by nothing:
 // .agent/commands/review.md linked to .env is the very inode of .env,
 // and no name or landing place says so. A checkout never makes one, so

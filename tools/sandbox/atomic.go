@@ -16,18 +16,18 @@ import (
 	"syscall"
 )
 
-// tmpMarker is part of every temp file name, so leftovers of a killed
+// TmpMarker is part of every temp file name, so leftovers of a killed
 // process can be recognised (and removed by the next write).
 const TmpMarker = ".agent-tmp-"
 
 // writeBufSize is the temp file's write buffer.
 const writeBufSize = 256 << 10
 
-// testHookWrap, when set by a test, wraps the temp file's writer, to
+// TestHookWrap, when set by a test, wraps the temp file's writer, to
 // inject failures such as a full disk.
 var TestHookWrap func(io.Writer) io.Writer
 
-// replacement is the new content of one file being written: a temp file
+// Replacement is the new content of one file being written: a temp file
 // in the same folder as the target, so the final rename is atomic.
 type Replacement struct {
 	dir     DirHandle
@@ -49,7 +49,7 @@ type Replacement struct {
 	ctx context.Context
 }
 
-// watch makes writes fail once ctx is done, so a cancelled write of a
+// Watch makes writes fail once ctx is done, so a cancelled write of a
 // large file stops within one buffer instead of copying all of it.
 func (r *Replacement) Watch(ctx context.Context) { r.ctx = ctx }
 
@@ -107,7 +107,7 @@ func (r *Replacement) WriteString(s string) (int, error) {
 	return r.Buf.WriteString(s)
 }
 
-// encodeAs makes the new content go to the file in the UTF-16 encoding
+// EncodeAs makes the new content go to the file in the UTF-16 encoding
 // enc ("" keeps UTF-8): what is written to r is UTF-8 text.
 func (r *Replacement) EncodeAs(enc string) {
 	if enc != "" {
@@ -115,11 +115,11 @@ func (r *Replacement) EncodeAs(enc string) {
 	}
 }
 
-// pauseHash stops feeding the hash until resumeHash. Call it before the
+// PauseHash stops feeding the hash until resumeHash. Call it before the
 // first write.
 func (r *Replacement) PauseHash() { r.paused = true }
 
-// resumeHash brings the hash up to date after a pause during which the
+// ResumeHash brings the hash up to date after a pause during which the
 // new content was an unchanged copy of old: it restarts from cp, the
 // state after cp.off bytes of old, hashes old from there up to what was
 // written, and feeds the hash again from then on.
@@ -136,7 +136,7 @@ func (r *Replacement) ResumeHash(old io.ReaderAt, cp Checkpoint) error {
 	return nil
 }
 
-// checkpoints returns the hash states of the new content; valid after
+// Checkpoints returns the hash states of the new content; valid after
 // flush. prefix are checkpoints of the old content still valid for the
 // new (those at or before the resume point).
 func (r *Replacement) Checkpoints(prefix []Checkpoint, resumedAt int64) []Checkpoint {
@@ -149,10 +149,10 @@ func (r *Replacement) Checkpoints(prefix []Checkpoint, resumedAt int64) []Checkp
 	return append(out, r.sum.CPs...)
 }
 
-// hash returns the SHA-256 of the new content; valid after flush.
+// Hash returns the SHA-256 of the new content; valid after flush.
 func (r *Replacement) Hash() string { return hex.EncodeToString(r.Final[:]) }
 
-// chown gives the temp file the owner of the file it replaces, where the
+// Chown gives the temp file the owner of the file it replaces, where the
 // process may (as root); otherwise the new file keeps the writer's owner.
 func (r *Replacement) Chown(old fs.FileInfo) {
 	if r.tmp == nil {
@@ -163,7 +163,7 @@ func (r *Replacement) Chown(old fs.FileInfo) {
 	}
 }
 
-// flush writes the buffered content and syncs it to disk, and returns the
+// Flush writes the buffered content and syncs it to disk, and returns the
 // temp file's final state. After flush only commit or abort remain.
 func (r *Replacement) Flush() (fs.FileInfo, error) {
 	if r.enc != nil {
@@ -200,7 +200,7 @@ func (r *Replacement) Flush() (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// commit puts the temp file in place of the target and syncs the folder.
+// Commit puts the temp file in place of the target and syncs the folder.
 // With replace false the target must not exist (create): the temp file is
 // hard-linked to the name, which fails if the name was taken meanwhile.
 func (r *Replacement) Commit(replace bool) error {
@@ -231,7 +231,7 @@ func (r *Replacement) Commit(replace bool) error {
 	return syncDir(r.dir)
 }
 
-// abort removes the temp file. It is safe to call after commit.
+// Abort removes the temp file. It is safe to call after commit.
 func (r *Replacement) Abort() {
 	if r.done {
 		return
@@ -285,7 +285,7 @@ func removeStaleTemps(dir DirHandle, name string) {
 	}
 }
 
-// describeWriteErr turns a disk-full or read-only-file-system error into
+// DescribeWriteErr turns a disk-full or read-only-file-system error into
 // words the user understands (the file itself is untouched), and a
 // permission error into a *refusal for the model, which can choose
 // another file.
@@ -301,10 +301,10 @@ func DescribeWriteErr(rel string, err error) error {
 	return fmt.Errorf("write %s: %w", rel, err)
 }
 
-// errStale reports that the file changed while it was being written.
+// ErrStale reports that the file changed while it was being written.
 var ErrStale = errors.New("file changed during the write")
 
-// keptMode is the part of a file's mode a write carries over: the
+// KeptMode is the part of a file's mode a write carries over: the
 // permission bits only. Setuid, setgid and sticky are dropped, as
 // chmod(2) and every editor's write do: a program the model rewrote must
 // not run with its owner's or group's rights (a setgid tool.sh with new

@@ -63,7 +63,7 @@ func (r *Root) CheckStateDir(sub string) error {
 	return backup.CheckReal(root, path.Join(".agent", sub))
 }
 
-// record appends e to the manifest.
+// Record appends e to the manifest.
 func (r *Root) Record(e backup.Entry) error {
 	st, err := r.Backups()
 	if err != nil {
@@ -75,7 +75,7 @@ func (r *Root) Record(e backup.Entry) error {
 	return nil
 }
 
-// backupOld keeps the old content of rel, open as f with state fi and
+// BackupOld keeps the old content of rel, open as f with state fi and
 // hash sum, in the backup store, and returns the blob's project path.
 //
 // It hard-links the old inode into the store: no copy, however large the
@@ -128,7 +128,7 @@ func (r *Root) BackupOld(changeSet, rel string, f *os.File, fi fs.FileInfo, sum 
 	return blob, syncParent(root, blob)
 }
 
-// sealBlob makes the backup blob 0600, as every backup is, once the new
+// SealBlob makes the backup blob 0600, as every backup is, once the new
 // content has been renamed over the file: a linked blob kept the file's
 // mode (0666 under umask 0, a script's 0755) and is now the old inode's
 // only name, so its mode changes nothing else. Best effort: a blob left
@@ -142,7 +142,7 @@ func (r *Root) SealBlob(blob string) {
 	}
 }
 
-// dropBlob removes a backup that will not be recorded.
+// DropBlob removes a backup that will not be recorded.
 func (r *Root) DropBlob(blob string) {
 	if blob == "" {
 		return

@@ -9,7 +9,7 @@ import (
 	"github.com/agentcli/agent/tools"
 )
 
-// guarded wraps a tool function so that a file system error it returns
+// Guarded wraps a tool function so that a file system error it returns
 // about the path (a name too long, a link loop, a part that is a file, no
 // permission) becomes a Result with a code, never the run's end. What is
 // left as a Go error is the machine's trouble, not the call's: a full

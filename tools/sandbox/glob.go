@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// globMatcher matches search_files' glob: a shell pattern on the base name
+// GlobMatcher matches search_files' glob: a shell pattern on the base name
 // ("*.go") or, when it holds a slash, on the path from the project root,
 // with ** for any number of folders ("src/**/*.ts") and one level of
 // braces ("*.{ts,tsx}").

@@ -12,16 +12,16 @@ import (
 	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
-// testHookBeforeOpen, when set by a test, runs between a path's check and
+// TestHookBeforeOpen, when set by a test, runs between a path's check and
 // its use, so tests can swap a component for a symlink in that window.
 var TestHookBeforeOpen func(rel string)
 
-// dirHandle is a verified folder handle; Close releases it unless it is
+// DirHandle is a verified folder handle; Close releases it unless it is
 // the Root's own handle.
 type DirHandle struct {
 	*os.Root
 	owned bool
-	// made are the folders openDir created on the way, outermost first
+	// Made are the folders openDir created on the way, outermost first
 	// (project-relative): a write records them so undo can remove them.
 	Made []string
 }
@@ -33,7 +33,7 @@ func (d DirHandle) Close() error {
 	return nil
 }
 
-// openDir opens the canonical folder rel one component at a time. Each
+// OpenDir opens the canonical folder rel one component at a time. Each
 // component must be a real folder (never a symlink) at the moment it is
 // opened, and the handle opened must be the folder that was checked
 // (os.SameFile), so a swap between check and use is caught, not followed.
@@ -91,7 +91,7 @@ func (r *Root) OpenDir(rel string, create bool) (DirHandle, error) {
 	return cur, nil
 }
 
-// openIn opens the regular file name inside the verified folder dir. The
+// OpenIn opens the regular file name inside the verified folder dir. The
 // name must not be a symlink, and the file opened must be the one checked.
 // O_NONBLOCK keeps a FIFO swapped in at the last moment from blocking the
 // open; the mode check then refuses it.
@@ -132,7 +132,7 @@ func OpenIn(dir DirHandle, name string, flag int) (*os.File, fs.FileInfo, error)
 // errIsDir reports a folder where a file was expected.
 var errIsDir = errors.New("is a folder")
 
-// openRead opens the file of t for reading through verified handles.
+// OpenRead opens the file of t for reading through verified handles.
 func (r *Root) OpenRead(t Target) (*os.File, fs.FileInfo, error) {
 	dir, err := r.OpenDir(t.Dir(), false)
 	if err != nil {
@@ -142,7 +142,7 @@ func (r *Root) OpenRead(t Target) (*os.File, fs.FileInfo, error) {
 	return OpenIn(dir, t.Base(), os.O_RDONLY)
 }
 
-// asRefusal turns the errors of resolve and open into answers for the
+// AsRefusal turns the errors of resolve and open into answers for the
 // model where the model can act on them; other errors stay program errors.
 func AsRefusal(t Target, err error) (*Refusal, bool) {
 	var rf *Refusal
@@ -171,11 +171,11 @@ func AsRefusal(t Target, err error) (*Refusal, bool) {
 	return nil, false
 }
 
-// isPermErr reports a file system refusal (EACCES, EPERM): the model can
+// IsPermErr reports a file system refusal (EACCES, EPERM): the model can
 // choose another file, unlike a full disk or an I/O error.
 func IsPermErr(err error) bool { return errors.Is(err, fs.ErrPermission) }
 
-// permDenied is the answer to a file the agent's user may not read or
+// PermDenied is the answer to a file the agent's user may not read or
 // write (verb is "read" or "write").
 func PermDenied(asked, verb string) *Refusal {
 	return &Refusal{Code: tools.CodePolicyDenied, msg: fmt.Sprintf("%s: permission denied by the file system (the agent's user cannot %s it); choose another file or ask the user to change its permissions", asked, verb)}

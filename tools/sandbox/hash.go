@@ -9,12 +9,12 @@ import (
 	"sync"
 )
 
-// castagnoli is the CRC-32C table: hardware-accelerated on common CPUs,
+// Castagnoli is the CRC-32C table: hardware-accelerated on common CPUs,
 // it fingerprints a file's content at several GB/s, so the staleness check
 // of a partial write costs little even on a huge file.
 var Castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
-// checkpointEvery is how often a hash records its state. SHA-256 is
+// CheckpointEvery is how often a hash records its state. SHA-256 is
 // computed front to back, so the state after a prefix is the same for any
 // file that starts with that prefix: a partial write in the middle of a
 // large file resumes from the last checkpoint before its range instead of
@@ -22,7 +22,7 @@ var Castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc
 // (A variable so that tests can make checkpoints dense.)
 var CheckpointEvery int64 = 16 << 20
 
-// checkpoint is the SHA-256 state after the first off bytes of a content.
+// Checkpoint is the SHA-256 state after the first off bytes of a content.
 type Checkpoint struct {
 	Off   int64
 	State []byte
@@ -132,7 +132,7 @@ func (a *asyncHash) Sum() [sha256.Size]byte {
 	return a.sum
 }
 
-// lastBefore returns the last checkpoint at or before off (zero if none).
+// LastBefore returns the last checkpoint at or before off (zero if none).
 func LastBefore(cps []Checkpoint, off int64) Checkpoint {
 	var best Checkpoint
 	for _, c := range cps {
@@ -143,7 +143,7 @@ func LastBefore(cps []Checkpoint, off int64) Checkpoint {
 	return best
 }
 
-// fingerprint reads through r, computing the CRC-32C of what it reads
+// Fingerprint reads through r, computing the CRC-32C of what it reads
 // and, when sha is set, its SHA-256 on another goroutine.
 type Fingerprint struct {
 	r   io.Reader

@@ -10,7 +10,7 @@ type Ignorer interface {
 	Ignored(rel string, isDir bool) bool
 }
 
-// noIgnore ignores nothing: the matcher when none was configured.
+// NoIgnore ignores nothing: the matcher when none was configured.
 type NoIgnore struct{}
 
 func (NoIgnore) Ignored(string, bool) bool { return false }

@@ -96,7 +96,7 @@ func (r *Root) secretAllowed(rel string) bool {
 	return false
 }
 
-// typeRefusal is the verdict of the name rules on the file rel (as the
+// TypeRefusal is the verdict of the name rules on the file rel (as the
 // model asked for it: asked), or nil when its content decides.
 func (r *Root) TypeRefusal(rel, asked string) *Refusal { return r.typeRefusalFor(rel, asked, false) }
 
@@ -113,12 +113,12 @@ func (r *Root) typeRefusalFor(rel, asked string, images bool) *Refusal {
 	return nil
 }
 
-// binaryResult answers a write to a file whose content holds a NUL byte.
+// BinaryResult answers a write to a file whose content holds a NUL byte.
 func BinaryResult(asked string) tools.Result {
 	return tools.Errorf(tools.CodeUnsupportedType, "%s holds NUL bytes, so it is binary, not text; the file tools do not change it", asked)
 }
 
-// hasBOM reports whether the content of f starts with a UTF-8 BOM.
+// HasBOM reports whether the content of f starts with a UTF-8 BOM.
 func HasBOM(f io.ReaderAt) bool {
 	var b [3]byte
 	n, _ := f.ReadAt(b[:], 0)
@@ -130,7 +130,7 @@ func HasBOM(f io.ReaderAt) bool {
 // is there), writes put it back.
 const UTF8BOM = "\ufeff"
 
-// isImageExt reports the extensions of the image formats read_file
+// IsImageExt reports the extensions of the image formats read_file
 // returns as images; the content decides all the same (sniffImage).
 func IsImageExt(ext string) bool {
 	switch ext {

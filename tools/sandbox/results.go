@@ -10,12 +10,12 @@ import (
 
 func (rf *Refusal) Result() tools.Result { return tools.Errorf(rf.Code, "%s", rf.msg) }
 
-// fileTarget resolves p for a file tool: inside the root, not a binary
+// FileTarget resolves p for a file tool: inside the root, not a binary
 // format nor a secret file (see typeRefusal), both as asked and after symlinks. A nil *refusal and nil error
 // mean t is usable; t.info is nil when the file does not exist.
 func (r *Root) FileTarget(p string) (Target, *Refusal, error) { return r.FileTargetFor(p, false) }
 
-// fileTargetFor is fileTarget; with images, an image's name is no
+// FileTargetFor is fileTarget; with images, an image's name is no
 // refusal (typeRefusalFor).
 func (r *Root) FileTargetFor(p string, images bool) (Target, *Refusal, error) {
 	if rf := checkPathText(p, "file_path"); rf != nil {
@@ -50,7 +50,7 @@ func (r *Root) FileTargetFor(p string, images bool) (Target, *Refusal, error) {
 	return t, nil, nil
 }
 
-// humanSize formats a byte count for messages: 512 B, 3.4 KiB, 200.0 MiB.
+// HumanSize formats a byte count for messages: 512 B, 3.4 KiB, 200.0 MiB.
 func HumanSize(n int64) string {
 	const unit = 1024
 	if n < unit {

@@ -79,7 +79,7 @@ func (r *Root) Dir() string { return r.dir }
 // Options returns the options in force, defaults filled in.
 func (r *Root) Options() Options { return r.opts }
 
-// handle returns the open root folder.
+// Handle returns the open root folder.
 func (r *Root) Handle() (*os.Root, error) {
 	r.openOnce.Do(func() {
 		r.root, r.openErr = os.OpenRoot(r.dir)
@@ -98,7 +98,7 @@ func (r *Root) Close() error {
 	return nil
 }
 
-// target is a path that passed the sandbox checks.
+// Target is a path that passed the sandbox checks.
 type Target struct {
 	Rel   string      // canonical: slash-separated, symlink-free, "." for the root
 	Info  fs.FileInfo // Lstat of rel; nil when it does not exist
@@ -108,7 +108,7 @@ type Target struct {
 func (t Target) Dir() string  { return path.Dir(t.Rel) }
 func (t Target) Base() string { return path.Base(t.Rel) }
 
-// refusal is a sandbox verdict the model can act on: a protocol code and
+// Refusal is a sandbox verdict the model can act on: a protocol code and
 // its one-line message.
 type Refusal struct{ Code, msg string }
 
@@ -118,7 +118,7 @@ func outside(format string, args ...any) *Refusal {
 	return &Refusal{Code: tools.CodePathOutsideRoot, msg: fmt.Sprintf(format, args...)}
 }
 
-// resolve checks p and returns its canonical form. A *refusal is an answer
+// Resolve checks p and returns its canonical form. A *refusal is an answer
 // for the model; any other error is a failure of the program.
 func (r *Root) Resolve(p string) (Target, error) { return r.resolveIn(p, "") }
 

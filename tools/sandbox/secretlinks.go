@@ -29,7 +29,7 @@ type secretFiles struct {
 	byID map[[2]uint64]string // the secret file's project-relative path
 }
 
-// linkedSecret returns the secret file of the project that fi, a file
+// LinkedSecret returns the secret file of the project that fi, a file
 // with more than one name, is another name of, or "".
 func (r *Root) LinkedSecret(fi fs.FileInfo) string {
 	if fi == nil || links(fi) < 2 {

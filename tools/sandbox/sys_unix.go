@@ -8,7 +8,7 @@ import (
 	"syscall"
 )
 
-// owner returns the owner of the file described by fi.
+// Owner returns the owner of the file described by fi.
 func Owner(fi fs.FileInfo) (uid, gid int, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
@@ -44,7 +44,7 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// writableByUs reports whether the permission bits of fi let this process
+// WritableByUs reports whether the permission bits of fi let this process
 // write the file. A write replaces the file by renaming a new one over it,
 // which only needs the folder to be writable; without this check a file
 // owned by someone else, that we may not write, would be replaced (and

@@ -60,7 +60,7 @@ func (u *UTF16Writer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// finish writes the mark of an empty content.
+// Finish writes the mark of an empty content.
 func (u *UTF16Writer) Finish() error {
 	if u.began {
 		return nil
