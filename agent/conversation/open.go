@@ -85,9 +85,10 @@ func FileOptions(cfg config.Config) sandbox.Options {
 }
 
 // Open builds the conversation o asks for from w's parts, in the order
-// its invariants need (the session, the configuration and model, the
-// sandbox, the read state, the tools, the system prompt, the audit log,
-// the approval). On error nothing stays open.
+// its invariants need: the session, the configuration and model
+// (openModel), the sandbox and the read state (openFiles), the tools,
+// the system prompt, the audit log and the approval (openLoop). On error
+// nothing stays open.
 func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) {
 	c = &Conversation{w: w, opts: o, dir: o.Dir}
 	defer func() {
@@ -102,48 +103,81 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 	}
 	c.closers = append(c.closers, func() error { return c.agent.Session.Close() })
 	c.agent = &agent.Agent{Session: sess}
-	if o.Model != nil {
-		c.cfg, err = w.LocalConfig(o.Dir)
-	} else {
-		c.cfg, err = w.Config(ctx, o.Dir, o.Flags)
-	}
-	if errors.Is(err, config.ErrUnknownProvider) && o.Flags.Provider != "" {
-		return c, usage(err) // a mistyped --provider is bad usage
-	}
+	model, err := c.openModel(ctx)
 	if err != nil {
 		return c, err
-	}
-	model := o.Model
-	if model == nil {
-		if model, err = w.Model(ctx, c.cfg); err != nil {
-			return c, err
-		}
-	}
-	if len(c.cfg.Files.ExtraExtensions) > 0 {
-		w.warn("note: files.extra_extensions (from " + c.cfg.Origin("files.extra_extensions") + ") is no longer needed and is ignored: every text file is editable")
 	}
 	// The context budget: every request fits the model's window, and a
 	// whole-file read is sized to what is left of it. A window the
 	// configuration does not know is asked of the model with the system
-	// prompt (see fitSystemPrompt).
+	// prompt (World.SystemPrompt).
 	win, src := c.cfg.Window()
 	budget := &agent.Budget{Window: win, Source: src}
 	reasoning, err := llm.ParseReasoning(c.cfg.EffectiveReasoning())
 	if err != nil {
 		return c, err
 	}
+	if err := c.openFiles(budget, sess.ID); err != nil {
+		return c, err
+	}
+	if c.tools, err = w.Tools(ctx, ToolInput{Root: o.Dir, Cfg: c.cfg, Files: c.files}); err != nil {
+		return c, err
+	}
+	c.closers = append(c.closers, c.tools.Close)
+	if err := c.openLoop(ctx, sess, model, budget, reasoning); err != nil {
+		return c, err
+	}
+	if c.tools.Link != nil {
+		c.tools.Link(c)
+	}
+	return c, nil
+}
+
+// openModel loads the configuration and builds the model: the one o
+// names (a scripted one), else the configured provider's.
+func (c *Conversation) openModel(ctx context.Context) (llm.Model, error) {
+	w, o := c.w, c.opts
+	var err error
+	if o.Model != nil {
+		c.cfg, err = w.LocalConfig(o.Dir)
+	} else {
+		c.cfg, err = w.Config(ctx, o.Dir, o.Flags)
+	}
+	if errors.Is(err, config.ErrUnknownProvider) && o.Flags.Provider != "" {
+		return nil, usage(err) // a mistyped --provider is bad usage
+	}
+	if err != nil {
+		return nil, err
+	}
+	model := o.Model
+	if model == nil {
+		if model, err = w.Model(ctx, c.cfg); err != nil {
+			return nil, err
+		}
+	}
+	if len(c.cfg.Files.ExtraExtensions) > 0 {
+		w.warn("note: files.extra_extensions (from " + c.cfg.Origin("files.extra_extensions") + ") is no longer needed and is ignored: every text file is editable")
+	}
+	return model, nil
+}
+
+// openFiles opens the project's sandbox with whole-file reads sized by
+// budget, makes the state folder, and starts the file tools' session
+// with what the model read in session id.
+func (c *Conversation) openFiles(budget *agent.Budget, id string) error {
+	w, dir := c.w, c.dir
 	opts := FileOptions(c.cfg)
 	opts.ReadBudget = budget.ReadBudget
-	c.root = w.FileRoot(o.Dir, opts)
+	c.root = w.FileRoot(dir, opts)
 	c.closers = append(c.closers, c.root.Close)
 	if err := c.root.CheckStateDir("sessions"); err != nil {
-		return c, err
+		return err
 	}
 	// Before the first write of state: .agent/ starts with a .gitignore.
-	if err := EnsureStateDir(o.Dir); err != nil {
-		return c, err
+	if err := EnsureStateDir(dir); err != nil {
+		return err
 	}
-	if note := StateIgnoreWarning(o.Dir); note != "" {
+	if note := StateIgnoreWarning(dir); note != "" {
 		w.warn("warning: " + note)
 	}
 	if w.BackupKey != nil {
@@ -151,24 +185,25 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 	}
 	c.files = fsedit.NewSession(c.root)
 	budget.Reads = c.files
-	if err := loadFileState(c.files, o.Dir, sess.ID); err != nil {
-		return c, err
-	}
-	if c.tools, err = w.Tools(ctx, ToolInput{Root: o.Dir, Cfg: c.cfg, Files: c.files}); err != nil {
-		return c, err
-	}
-	c.closers = append(c.closers, c.tools.Close)
+	return loadFileState(c.files, dir, id)
+}
 
+// openLoop makes the loop the conversation runs: the system prompt, the
+// audit log, the approval with the user's rules, and the agent.Agent
+// that ties them to the model, the tools and the session.
+func (c *Conversation) openLoop(ctx context.Context, sess *agent.Session, model llm.Model, budget *agent.Budget, reasoning llm.Reasoning) error {
+	w, o := c.w, c.opts
+	var err error
 	system := o.System
 	if system == "" {
 		if system, err = c.systemPrompt(ctx, sess, budget, llm.Request{Reasoning: reasoning}, model); err != nil {
-			return c, err
+			return err
 		}
 	}
 	audit := agent.NewAudit(o.Dir)
 	c.closers = append(c.closers, audit.Close)
 	if err := audit.Check(); err != nil { // before the model is asked, not mid-turn
-		return c, err
+		return err
 	}
 	policy := o.Policy
 	if policy == "" {
@@ -177,7 +212,7 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 	c.approval = agent.NewApproval(policy)
 	if o.Model == nil { // a scripted run keeps to its own script
 		if c.approval.Permissions, err = w.Permissions(c.cfg, c.root, c.tools.Defs()); err != nil {
-			return c, err
+			return err
 		}
 	}
 	watcher := &projectWatcher{ctx: ctx, snap: prompt.TakeSnapshot(ctx, o.Dir), c: c}
@@ -196,8 +231,5 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 		Instructions:  prompt.NewNested(o.Dir, 0, c.root).For,
 		Unshown:       c.prompt.Unshown,
 	}
-	if c.tools.Link != nil {
-		c.tools.Link(c)
-	}
-	return c, nil
+	return nil
 }
