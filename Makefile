@@ -9,6 +9,15 @@ SHARED   ?= ../shared
 CORPUS   := $(SHARED)/corpus/parse
 FUZZTIME ?= 5m
 
+# The linters, pinned: staticcheck's release for this Go, and deadcode at
+# the golang.org/x/tools version go.mod has. Each is taken from PATH when
+# there (.ci/run installs them with go install), else run at its version
+# by go run.
+STATICCHECK_VERSION := v0.8.2
+DEADCODE_VERSION    := v0.52.0
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo "$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)")
+DEADCODE    ?= $(shell command -v deadcode 2>/dev/null || echo "$(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)")
+
 .PHONY: build install test unit race corpus bench bench-process fuzz lint screenshot clean
 
 # The binary is static (CGO_ENABLED=0): nothing in it needs cgo, and a
@@ -63,10 +72,16 @@ bench-process: build
 fuzz:
 	$(GO) test ./agent/xmlcall -run '^$$' -fuzz FuzzScanner -fuzztime $(FUZZTIME)
 
+# lint is gofmt, go vet, staticcheck (every check of its default set)
+# and deadcode, which names every function no program or test reaches:
+# each must report nothing.
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
+	@out=$$($(DEADCODE) -test ./...) || exit 1; \
+	if [ -n "$$out" ]; then echo "deadcode: unreachable functions:"; echo "$$out"; exit 1; fi
 
 # screenshot draws docs/chat.svg, the README's picture of the chat: the
 # real chat in tmux, answered by a scripted model on 127.0.0.1 (no key, no
@@ -78,3 +93,8 @@ screenshot: build
 
 clean:
 	rm -rf bin
+
+# print-VAR prints a variable of this file (.ci/run reads the linters'
+# versions so).
+print-%:
+	@echo $($*)

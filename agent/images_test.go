@@ -19,6 +19,7 @@ import (
 	"github.com/agentcli/agent/agent/llm/openai"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 const readShot = `<tool_call name="read_file" id="1"><file_path>shot.png</file_path></tool_call>`
@@ -32,7 +33,7 @@ func imageProject(t *testing.T, w, h int) (root string, reg *tools.Registry, sho
 	if err := os.WriteFile(filepath.Join(root, "shot.png"), shot, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fr := fsedit.NewRoot(root, fsedit.Options{})
+	fr := sandbox.NewRoot(root, sandbox.Options{})
 	t.Cleanup(func() { fr.Close() })
 	return root, tools.NewRegistry(fsedit.NewTools(fr)...), shot
 }

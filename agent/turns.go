@@ -9,7 +9,7 @@ import (
 )
 
 // Turn is one user message of a conversation: what the user typed and
-// the run its writes are recorded under (see fsedit.WithRun), so that
+// the run its writes are recorded under (see sandbox.WithRun), so that
 // undo can revert a turn and a rewind can take the files and the
 // conversation back to before it.
 type Turn struct {

@@ -21,7 +21,7 @@ const DefaultMaxInstructions = 16 << 10
 var InstructionFiles = []string{"AGENTS.md", "GEMINI.md", "CLAUDE.md"}
 
 // FileReader reads a file for the prompt. cmd/agent passes the file
-// tools' sandbox (fsedit.Root), so that an instruction file is read under
+// tools' sandbox (sandbox.Root), so that an instruction file is read under
 // read_file's rules: inside the project (a symlink judged by where it
 // lands), never in .git or .agent, never a secret file such as .env,
 // never a FIFO or a device.

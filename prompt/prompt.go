@@ -70,7 +70,7 @@ type Options struct {
 	// the order listed; the section is left out when there are none.
 	Skills []Skill
 	// Files reads the project's instructions file under the file tools'
-	// rules (cmd/agent passes its fsedit.Root). nil reads inside Root
+	// rules (cmd/agent passes its sandbox.Root). nil reads inside Root
 	// through os.Root, without the file tools' secret-file rules.
 	Files FileReader
 }

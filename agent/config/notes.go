@@ -39,17 +39,10 @@ type Embeddings struct {
 	Dimensions int `toml:"dimensions"`
 }
 
-// embeddingKeyEnvs are the variables each embedding provider's key comes
-// from, first set wins: the provider's usual ones.
-var embeddingKeyEnvs = map[string][]string{
-	"gemini": {"GEMINI_API_KEY", "GOOGLE_API_KEY"},
-	"openai": {"OPENAI_API_KEY"},
-}
-
 // Key returns the embedding provider's key from env and the variable it
 // came from; from names the variable to set when none is.
 func (e Embeddings) Key(env map[string]string) (key, from string) {
-	names := embeddingKeyEnvs[e.Provider]
+	names := keyEnvs(e.Provider) // the provider's usual ones, as for chat
 	for _, k := range names {
 		if v := strings.TrimSpace(env[k]); v != "" {
 			return v, k

@@ -41,6 +41,10 @@ type Preset struct {
 	NoKey bool
 	// Model is the default model.
 	Model string
+	// SlashModels means the provider names models with a slash in them
+	// (a router's google/gemini-2.5-flash, a local server's hub names), so
+	// /model PREFIX/NAME is a model of it even when PREFIX is no provider.
+	SlashModels bool
 }
 
 // presets are the provider names the agent knows, in the order they are
@@ -62,25 +66,25 @@ var presets = []Preset{
 	},
 	{
 		Name: "openrouter", Title: "OpenRouter", Family: FamilyOpenAI, BaseURL: "https://openrouter.ai/api/v1", URLEnv: "OPENAI_BASE_URL",
-		KeyEnvs: []string{"OPENROUTER_API_KEY"}, Model: "google/gemini-2.5-flash",
+		KeyEnvs: []string{"OPENROUTER_API_KEY"}, Model: "google/gemini-2.5-flash", SlashModels: true,
 	},
 	{
 		Name: "venice", Title: "Venice", Family: FamilyOpenAI, BaseURL: "https://api.venice.ai/api/v1", URLEnv: "OPENAI_BASE_URL",
-		KeyEnvs: []string{"VENICE_API_KEY"}, Model: "llama-3.3-70b",
+		KeyEnvs: []string{"VENICE_API_KEY"}, Model: "llama-3.3-70b", SlashModels: true,
 	},
 	{
 		Name: "ollama", Title: "Ollama", Family: FamilyOllama, BaseURL: OllamaURL, URLEnv: "OLLAMA_HOST", bareHost: true,
-		KeyEnvs: []string{"OLLAMA_API_KEY"}, NoKey: true, Model: "qwen3",
+		KeyEnvs: []string{"OLLAMA_API_KEY"}, NoKey: true, Model: "qwen3", SlashModels: true,
 	},
 	{
 		// llama-server serves the one model it was started with, whatever
 		// the request names.
 		Name: "llamacpp", Title: "llama.cpp", Family: FamilyOpenAI, BaseURL: "http://127.0.0.1:8080/v1", URLEnv: "OPENAI_BASE_URL",
-		NoKey: true, Model: "default",
+		NoKey: true, Model: "default", SlashModels: true,
 	},
 	{
 		Name: "lmstudio", Title: "LM Studio", Family: FamilyOpenAI, BaseURL: "http://127.0.0.1:1234/v1", URLEnv: "OPENAI_BASE_URL",
-		NoKey: true, Model: "default",
+		NoKey: true, Model: "default", SlashModels: true,
 	},
 }
 
@@ -99,6 +103,14 @@ func LookupPreset(name string) (Preset, bool) {
 		}
 	}
 	return Preset{}, false
+}
+
+// keyEnvs are the variables the named provider's key comes from, first
+// set wins: its preset's, the one list of them (chat, speech and
+// embeddings alike); none for a name that is no preset.
+func keyEnvs(name string) []string {
+	p, _ := LookupPreset(name)
+	return p.KeyEnvs
 }
 
 // PresetNames lists the known provider names, the default first.

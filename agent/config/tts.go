@@ -29,7 +29,7 @@ type TTS struct {
 
 // TTSKeyEnvs are the variables Gemini speech takes its key from, first set
 // wins. They are Gemini's own, whatever the chat provider is.
-var TTSKeyEnvs = []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}
+var TTSKeyEnvs = keyEnvs("gemini")
 
 // GeminiKey returns the key for Gemini speech from env and the variable it
 // came from ("" when none is set).

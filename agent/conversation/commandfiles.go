@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // ReadCommand reads the chat's custom command file name (review.md): the
@@ -23,8 +23,8 @@ func (c *Conversation) ReadCommand(user bool, name string) ([]byte, error) {
 		shown string
 	)
 	if user {
-		shown = filepath.Join(c.b.UserDir, "commands", name)
-		data, size, err = fsedit.ReadUserText(shown, limit)
+		shown = filepath.Join(c.w.UserDir, "commands", name)
+		data, size, err = sandbox.ReadUserText(shown, limit)
 	} else {
 		shown = filepath.Join(".agent", "commands", name)
 		data, size, err = c.root.ReadCommand(name, limit)

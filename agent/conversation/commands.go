@@ -14,8 +14,8 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/prompt"
-	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/notes"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // Command is one of the conversation's slash commands. The chat lists,
@@ -143,10 +143,10 @@ func (c *Conversation) Files(ctx context.Context) ([]string, error) {
 
 // Attach reads a project file through the read tool, so it counts as
 // read for the write guards, and returns it for the message. It reads for
-// the person (fsedit.ForPerson): a hard link, which may be another name
+// the person (sandbox.ForPerson): a hard link, which may be another name
 // of .env, is refused.
 func (c *Conversation) Attach(ctx context.Context, path string) (string, error) {
-	res, err := c.tools.reg.Call(fsedit.ForPerson(ctx), "read_file", map[string]string{"file_path": path})
+	res, err := c.tools.Reg.Call(sandbox.ForPerson(ctx), "read_file", map[string]string{"file_path": path})
 	if err != nil {
 		return "", err
 	}
@@ -165,7 +165,7 @@ func (c *Conversation) clearCommand(context.Context, string) (Reply, error) {
 
 func (c *Conversation) toolsCommand(context.Context, string) (Reply, error) {
 	var sb strings.Builder
-	for _, t := range c.tools.reg.Tools() {
+	for _, t := range c.tools.Reg.Tools() {
 		def := t.Definition()
 		fmt.Fprintf(&sb, "- **%s** %s\n", def.Name, FirstSentence(def.Description))
 	}
@@ -231,14 +231,14 @@ func (c *Conversation) resumeCommand(_ context.Context, id string) (Reply, error
 	if err := c.Resume(id); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(c.session().Messages())), Cleared: true}, nil
+	return Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(c.Session().Messages())), Cleared: true}, nil
 }
 
 // notesCommand lists the latest notes, or searches them when a query is
 // given.
 func (c *Conversation) notesCommand(ctx context.Context, query string) (Reply, error) {
 	query = strings.TrimSpace(query)
-	store := c.tools.notes
+	store := c.tools.Notes
 	if store == nil {
 		return Reply{Text: "The note tools are off (tools.notes = false)."}, nil
 	}
@@ -311,17 +311,17 @@ func (c *Conversation) undoCommand(kind string) func(context.Context, string) (R
 		}
 		r, err := undo(ctx)
 		var (
-			ce *fsedit.ConflictError
-			ue *fsedit.UnsignedError
+			ce *sandbox.ConflictError
+			ue *sandbox.UnsignedError
 		)
 		switch {
 		case errors.As(err, &ue):
 			return Reply{}, fmt.Errorf("%s; nothing was done (look at that content first; 'agent %s --force' in a shell restores it anyway)", ue.Error(), kind)
-		case errors.Is(err, fsedit.ErrNothingToUndo):
+		case errors.Is(err, sandbox.ErrNothingToUndo):
 			return Reply{Text: "Nothing to undo: the agent has not written anything in this project yet, or it is all undone."}, nil
 		case errors.Is(err, ErrRedoRewound):
 			return Reply{Text: "Nothing to redo: what was undone went with the turns you rewound."}, nil
-		case errors.Is(err, fsedit.ErrNothingToRedo):
+		case errors.Is(err, sandbox.ErrNothingToRedo):
 			return Reply{Text: "Nothing to redo (a new write by the agent clears what was undone)."}, nil
 		case errors.As(err, &ce):
 			return Reply{}, fmt.Errorf("%s changed since the agent wrote it; nothing was done ('agent %s --force' does it anyway, backing the current content up first)", strings.Join(ce.Paths, ", "), kind)
@@ -357,8 +357,8 @@ func (c *Conversation) rewindCommand(ctx context.Context, run string) (Reply, er
 	}
 	r, err := c.Rewind(ctx, run)
 	var (
-		ce *fsedit.ConflictError
-		ue *fsedit.UnsignedError
+		ce *sandbox.ConflictError
+		ue *sandbox.UnsignedError
 	)
 	switch {
 	case errors.As(err, &ue):
@@ -383,7 +383,7 @@ func (c *Conversation) rewindCommand(ctx context.Context, run string) (Reply, er
 }
 
 // fileLines lists what a restore did, one markdown item a line.
-func fileLines(reps ...fsedit.RestoreReport) string {
+func fileLines(reps ...sandbox.RestoreReport) string {
 	var sb strings.Builder
 	for _, rep := range reps {
 		for _, f := range rep.Files {

@@ -17,6 +17,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // Conversation is one conversation with the agent and everything it
@@ -29,7 +30,7 @@ import (
 // between runs (the chat refuses commands while a reply runs), except
 // SetPolicy, Policy and Info, which are safe at any time.
 type Conversation struct {
-	b    *Builder
+	w    World
 	opts Options
 	dir  string
 	cfg  config.Config
@@ -40,7 +41,7 @@ type Conversation struct {
 	// root is the file tools' sandbox, the one of the conversation:
 	// also the instruction files' reader, and what /undo, /redo,
 	// /rewind and /backups work through.
-	root  *fsedit.Root
+	root  *sandbox.Root
 	tools *ToolSet
 	// prompt is the system prompt as built (its sections).
 	prompt prompt.Prompt
@@ -63,13 +64,13 @@ type Conversation struct {
 // that undo and rewind take back a whole turn, and an "always" answer
 // given in it belongs to it.
 func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
-	sess := c.session()
+	sess := c.Session()
 	if strings.TrimSpace(text) != "" {
 		turn, err := sess.BeginTurn(text)
 		if err != nil {
 			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
 		}
-		ctx = fsedit.WithRun(ctx, turn.Run)
+		ctx = sandbox.WithRun(ctx, turn.Run)
 		c.approval.SetTurn(turn.N)
 	}
 	if strings.TrimSpace(text) != "" {
@@ -94,7 +95,7 @@ func (c *Conversation) Close() error {
 	return errors.Join(errs...)
 }
 
-func (c *Conversation) session() *agent.Session {
+func (c *Conversation) Session() *agent.Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.agent.Session
@@ -140,7 +141,7 @@ func (c *Conversation) Sessions(n int) ([]string, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	current := c.session().ID
+	current := c.Session().ID
 	var ids []string
 	for i := len(ents) - 1; i >= 0 && len(ids) < n; i-- {
 		if id, ok := strings.CutSuffix(ents[i].Name(), ".jsonl"); ok && id != current {
@@ -186,19 +187,19 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 		return nil, err
 	}
 	flags := c.opts.Flags
-	if p, m, ok := strings.Cut(spec, "/"); ok && knownProvider(p) {
+	if p, m, ok := strings.Cut(spec, "/"); ok && KnownProvider(p) {
 		flags.Provider, flags.Model = p, m
 	} else {
 		flags.Model = spec
 	}
-	cfg, err := c.b.Config(ctx, c.dir, flags)
+	cfg, err := c.w.Config(ctx, c.dir, flags)
 	if err != nil {
 		return nil, err
 	}
 	if err := missingKeyInWords(cfg); err != nil {
 		return nil, err
 	}
-	model, err := c.b.Model(ctx, cfg)
+	model, err := c.w.Model(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -218,10 +219,21 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	return model, nil
 }
 
-func knownProvider(p string) bool {
+func KnownProvider(p string) bool {
 	_, ok := config.LookupPreset(p)
 	return ok
 }
+
+// Window is the model's context window in tokens (0 when unknown) and
+// where that figure came from.
+func (c *Conversation) Window() (tokens int, source string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.agent.Budget.Window, c.agent.Budget.Source
+}
+
+// Reasoning is the thinking level the conversation asks of its model.
+func (c *Conversation) Reasoning() llm.Reasoning { return c.agent.Reasoning }
 
 // Compact summarises the older turns of the conversation into one.
 func (c *Conversation) Compact(ctx context.Context) (llm.Usage, error) {
@@ -235,25 +247,25 @@ func (c *Conversation) Config() config.Config { return c.cfg }
 func (c *Conversation) Dir() string { return c.dir }
 
 // Root returns the project's file sandbox; the conversation closes it.
-func (c *Conversation) Root() *fsedit.Root { return c.root }
+func (c *Conversation) Root() *sandbox.Root { return c.root }
 
 // Tools returns the conversation's tool registry.
-func (c *Conversation) Tools() *tools.Registry { return c.tools.reg }
+func (c *Conversation) Tools() *tools.Registry { return c.tools.Reg }
 
 // System returns the system prompt the model is sent.
 func (c *Conversation) System() string { return c.agent.System }
 
 // SessionID returns the id of the current session.
-func (c *Conversation) SessionID() string { return c.session().ID }
+func (c *Conversation) SessionID() string { return c.Session().ID }
 
 // DiscardUnanswered removes the current session's log when this
 // conversation started it and the model never replied in it (a run that
 // failed before its first answer): nothing is left to list or continue.
 // It reports whether it did.
-func (c *Conversation) DiscardUnanswered() (bool, error) { return c.session().Discard() }
+func (c *Conversation) DiscardUnanswered() (bool, error) { return c.Session().Discard() }
 
 // SessionPath returns the current session's log file.
-func (c *Conversation) SessionPath() string { return c.session().Path() }
+func (c *Conversation) SessionPath() string { return c.Session().Path() }
 
 // ReadBudget is how many bytes of a file may go whole into the context
 // window now; 0 when the window is not known.
@@ -265,17 +277,17 @@ func (c *Conversation) ReadBudget() int { return c.agent.Budget.ReadBudget() }
 // that the provider's cache of the prefix still hits; a new catalog (a
 // tool added or changed) gets a new prompt.
 func (c *Conversation) systemPrompt(ctx context.Context, sess *agent.Session, budget *agent.Budget, req llm.Request, model llm.Model) (string, error) {
-	ch, err := c.b.fitSystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
+	p, text, err := c.w.SystemPrompt(ctx, c.root, c.tools, c.cfg.Tree, budget, req, model)
 	if err != nil {
 		return "", err
 	}
-	c.prompt = ch.Prompt
-	key := catalogKey(ch.Prompt.Section("tools"))
+	c.prompt = p
+	key := catalogKey(p.Section("tools"))
 	if old, oldKey := sess.System(); old != "" && oldKey == key {
 		return old, nil
 	}
-	sess.SetSystem(ch.Fit.Text, key)
-	return ch.Fit.Text, nil
+	sess.SetSystem(text, key)
+	return text, nil
 }
 
 func catalogKey(catalog string) string {
@@ -294,7 +306,7 @@ type projectWatcher struct {
 }
 
 func (w *projectWatcher) Changes(ours []string) string {
-	note, undone := w.c.session().TakeNotes()
+	note, undone := w.c.Session().TakeNotes()
 	ours = append(slices.Clip(ours), undone...)
 	changed := w.snap.Changes(w.ctx, ours)
 	switch {

@@ -1,20 +1,18 @@
 // Package conversation is the home of one conversation with the agent:
 // a Conversation owns its session, the file tools' read state, the
 // system prompt and the project watcher, the context budget, the audit
-// log, the project's file sandbox (one, opened once), the tool registry,
+// log, the project's file sandbox (one, opened once), the tool set,
 // the approval (policy, "always" answers, the user's rules) and every
 // closer, and keeps their invariants itself: a cleared, resumed or
 // rewound conversation forgets the reads and "always" answers that do
 // not belong to it.
 //
-// `agent run`, the chat, the demo and the self-checks build one with a
-// Builder; `agent serve`, which has no model or session, takes from the
-// same Builder the parts it needs (Served). The chat drives a
-// Conversation directly: it offers its operations as a table of slash
-// commands (Commands).
+// Open assembles one, in the order those invariants need, from the
+// parts a World gives (agent/app's Builder gives them: the
+// configuration, the model, the tools, the system prompt). The chat
+// drives a Conversation directly: it offers its operations as a table of
+// slash commands (Commands).
 //
-// What needs the world outside the agent (the concrete model providers,
-// the configuration with its trust question, the terminal) comes in
-// through the Builder's fields, which cmd/agent fills in; this package
-// never imports cobra, Bubble Tea or a provider.
+// This package never imports cobra, Bubble Tea or a provider, nor builds
+// a tool itself.
 package conversation

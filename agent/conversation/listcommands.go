@@ -19,14 +19,14 @@ const noJobs = "No background jobs yet: the model starts one with run_command's 
 // jobsCommand lists the project's background jobs (run_command's
 // background flag), as `agent jobs` does.
 func (c *Conversation) jobsCommand(ctx context.Context, _ string) (Reply, error) {
-	if c.tools.jobs == nil {
+	if c.tools.Jobs == nil {
 		return Reply{Text: "Background jobs are off (run_command is not available)."}, nil
 	}
 	if _, err := os.Lstat(filepath.Join(c.dir, jobs.DefaultPath)); errors.Is(err, fs.ErrNotExist) {
 		// Listing would create the database: no job was ever started.
 		return Reply{Text: noJobs}, nil
 	}
-	list, err := c.tools.jobs.List(ctx)
+	list, err := c.tools.Jobs.List(ctx)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -46,7 +46,7 @@ func (c *Conversation) jobsCommand(ctx context.Context, _ string) (Reply, error)
 // skillsCommand lists the skills the model can load, as `agent skills`
 // does.
 func (c *Conversation) skillsCommand(context.Context, string) (Reply, error) {
-	t, ok := c.tools.reg.Lookup(skills.ToolName)
+	t, ok := c.tools.Reg.Lookup(skills.ToolName)
 	st, isSkills := t.(*skills.Tool)
 	if !ok || !isSkills || len(st.Set().Offered()) == 0 {
 		return Reply{Text: "No skills. A skill is a folder with a SKILL.md in the project's .agents/skills/ (or .agent/skills/, .claude/skills/), or in the user's agent/skills/ configuration folder."}, nil

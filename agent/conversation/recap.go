@@ -26,15 +26,15 @@ type Exchange struct {
 // was about.
 func (c *Conversation) Recap(n int) ([]Exchange, int) {
 	var all []Exchange
-	for _, m := range c.session().Messages() {
+	for _, m := range c.Session().Messages() {
 		switch {
 		case m.Role == llm.User && !isToolResponse(m.Text):
 			all = append(all, Exchange{Prompt: strings.TrimSpace(withoutPlanNote(m.Text))})
 		case m.Role == llm.Assistant && len(all) > 0:
 			e := &all[len(all)-1]
-			calls, errs := xmlcall.Parse(m.Text, c.tools.reg.ParamNames)
+			calls, errs := xmlcall.Parse(m.Text, c.tools.Reg.ParamNames)
 			e.Calls += len(calls) + len(errs)
-			if p := prose(m.Text, c.tools.reg.ParamNames); p != "" {
+			if p := prose(m.Text, c.tools.Reg.ParamNames); p != "" {
 				e.Reply = p // the last reply's prose is the answer
 			}
 		}

@@ -62,15 +62,15 @@ func fileStatePath(root, sessionID string) string {
 // missing state is an empty one.
 func loadFileState(files *fsedit.Session, root, sessionID string) error {
 	files.Forget()
-	if err := loadState(files, fileStatePath(root, sessionID)); err != nil {
+	if err := LoadState(files, fileStatePath(root, sessionID)); err != nil {
 		return fmt.Errorf("read file state: %w", err)
 	}
 	return nil
 }
 
-// loadState adds the reads saved in the file at path to files; a missing
+// LoadState adds the reads saved in the file at path to files; a missing
 // file adds none.
-func loadState(files *fsedit.Session, path string) error {
+func LoadState(files *fsedit.Session, path string) error {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -89,14 +89,14 @@ func saveFileState(files *fsedit.Session, root, sessionID string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save file state: %w", err)
 	}
-	if err := writeAtomically(path, files.SaveState); err != nil {
+	if err := WriteAtomically(path, files.SaveState); err != nil {
 		return fmt.Errorf("save file state: %w", err)
 	}
 	return nil
 }
 
-// writeAtomically writes path, readable by the user only, whole or not
+// WriteAtomically writes path, readable by the user only, whole or not
 // at all.
-func writeAtomically(path string, write func(io.Writer) error) error {
+func WriteAtomically(path string, write func(io.Writer) error) error {
 	return atomicfile.WriteFile(path, 0o600, write)
 }

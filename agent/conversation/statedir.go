@@ -160,7 +160,7 @@ func StateIgnoreWarning(root string) string {
 func writeStateGitignore(dir string, replace bool) error {
 	name := filepath.Join(dir, ".gitignore")
 	if replace {
-		if err := writeAtomically(name, func(w io.Writer) error {
+		if err := WriteAtomically(name, func(w io.Writer) error {
 			_, err := io.WriteString(w, stateGitignore)
 			return err
 		}); err != nil {

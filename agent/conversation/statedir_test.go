@@ -35,7 +35,7 @@ func TestEnsureStateDir(t *testing.T) {
 		t.Run("old default", func(t *testing.T) {
 			root := t.TempDir()
 			gi := filepath.Join(root, ".agent", ".gitignore")
-			writeTestFile(t, gi, old)
+			writeStateFile(t, gi, old)
 			if err := EnsureStateDir(root); err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +51,7 @@ func TestEnsureStateDir(t *testing.T) {
 		root := t.TempDir()
 		gi := filepath.Join(root, ".agent", ".gitignore")
 		mine := oldStateGitignores[0] + "!notes.db\n"
-		writeTestFile(t, gi, mine)
+		writeStateFile(t, gi, mine)
 		if err := EnsureStateDir(root); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestEnsureStateDir(t *testing.T) {
 	t.Run("linked", func(t *testing.T) {
 		root := t.TempDir()
 		elsewhere := filepath.Join(t.TempDir(), "ignore")
-		writeTestFile(t, elsewhere, oldStateGitignores[0])
+		writeStateFile(t, elsewhere, oldStateGitignores[0])
 		if err := os.Mkdir(filepath.Join(root, ".agent"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestStateGitignoreWithGit(t *testing.T) {
 	committed := []string{".agent/.gitignore", ".agent/config.toml", ".agent/commands/review.md", ".agent/commands/team/deploy.md", ".agent/skills/pdf/SKILL.md"}
 	ignored := []string{".agent/notes.db", ".agent/audit.jsonl", ".agent/history", ".agent/sessions/s1.jsonl", ".agent/backups/manifest.jsonl", ".agent/sessions/commands/x.md", ".agent/backups/cs/skills"}
 	for _, p := range append(append([]string{}, committed[1:]...), ignored...) {
-		writeTestFile(t, filepath.Join(root, p), "x\n")
+		writeStateFile(t, filepath.Join(root, p), "x\n")
 	}
 	git := func(args ...string) string {
 		cmd := exec.Command("git", args...)
@@ -141,12 +141,12 @@ func TestShippedGitignoreThatIgnoresNothing(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	root := t.TempDir()
-	writeTestFile(t, filepath.Join(root, ".agent/.gitignore"), "# shared agent settings\n!*\n")
+	writeStateFile(t, filepath.Join(root, ".agent/.gitignore"), "# shared agent settings\n!*\n")
 	if err := EnsureStateDir(root); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{".agent/sessions/s1.jsonl", ".agent/backups/manifest.jsonl", ".agent/backups/cs/1-a.go"} {
-		writeTestFile(t, filepath.Join(root, p), "DB_PASSWORD=hunter2\n")
+		writeStateFile(t, filepath.Join(root, p), "DB_PASSWORD=hunter2\n")
 	}
 	cmd := exec.Command("git", "init", "-q")
 	cmd.Dir = root
@@ -181,8 +181,19 @@ func TestShippedGitignoreThatIgnoresNothing(t *testing.T) {
 	}
 	// A team's file that ignores everything but config: no warning.
 	team := t.TempDir()
-	writeTestFile(t, filepath.Join(team, ".agent/.gitignore"), "*\n!config.toml\n!/commands/**\n")
+	writeStateFile(t, filepath.Join(team, ".agent/.gitignore"), "*\n!config.toml\n!/commands/**\n")
 	if w := StateIgnoreWarning(team); w != "" {
 		t.Errorf("warning for a file that ignores the state: %q", w)
+	}
+}
+
+// writeStateFile writes content to p, making its folders.
+func writeStateFile(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

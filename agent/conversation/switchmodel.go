@@ -13,7 +13,7 @@ import (
 // server's hub names, any OpenAI-compatible server of the user's own).
 func (c *Conversation) checkModelSpec(spec string) error {
 	p, _, ok := strings.Cut(spec, "/")
-	if !ok || knownProvider(p) || slashModels(c.cfg) {
+	if !ok || KnownProvider(p) || slashModels(c.cfg) {
 		return nil
 	}
 	return fmt.Errorf("%q is no provider the agent knows (%s); /model NAME picks another model of this provider",
@@ -21,17 +21,16 @@ func (c *Conversation) checkModelSpec(spec string) error {
 }
 
 // slashModels says whether cfg's provider names models with slashes:
-// the routers and local servers do, and an OpenAI-compatible server of
-// the user's own may; Gemini, Anthropic and OpenAI itself do not.
+// its preset says so (the routers and local servers), and an
+// OpenAI-compatible server of the user's own (openai at another address)
+// may; Gemini, Anthropic and OpenAI itself do not.
 func slashModels(cfg config.Config) bool {
-	switch cfg.Provider {
-	case "openrouter", "ollama", "llamacpp", "lmstudio", "venice":
+	p, _ := config.LookupPreset(cfg.Provider)
+	if p.SlashModels {
 		return true
-	case "openai":
-		base := strings.TrimRight(cfg.BaseURL, "/")
-		return base != "" && base != strings.TrimRight(config.OpenAIURL, "/")
 	}
-	return false
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	return cfg.Provider == "openai" && base != "" && base != strings.TrimRight(config.OpenAIURL, "/")
 }
 
 // missingKeyInWords says, in the chat's words, what to set for a

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // ErrRedoRewound is Redo's answer when what was undone went with turns a
@@ -20,7 +20,7 @@ var ErrRedoRewound = errors.New("what was undone went with the turns rewound in 
 // Restored is what an undo, a redo or a rewind did.
 type Restored struct {
 	// Reports are the restores, one per run taken back or put back.
-	Reports []fsedit.RestoreReport
+	Reports []sandbox.RestoreReport
 	// Turn is the conversation's turn of the run (Undo, Redo) or the
 	// turn rewound to (Rewind); zero when the run was not one of this
 	// conversation's turns.
@@ -43,7 +43,7 @@ func (c *Conversation) Undo(ctx context.Context) (Restored, error) {
 // conversation came after the undo (ErrRedoRewound), and records it as
 // Undo does.
 func (c *Conversation) Redo(ctx context.Context) (Restored, error) {
-	rep, err := Redo(ctx, c.root, c.session(), false)
+	rep, err := Redo(ctx, c.root, c.Session(), false)
 	if err != nil {
 		return Restored{}, err
 	}
@@ -52,9 +52,9 @@ func (c *Conversation) Redo(ctx context.Context) (Restored, error) {
 
 // recordRestore tells the session of the restored run (this one, or
 // another of the project's) what an undo or redo (kind) changed.
-func (c *Conversation) recordRestore(kind string, rep fsedit.RestoreReport) (Restored, error) {
-	out := Restored{Reports: []fsedit.RestoreReport{rep}}
-	sess := c.session()
+func (c *Conversation) recordRestore(kind string, rep sandbox.RestoreReport) (Restored, error) {
+	out := Restored{Reports: []sandbox.RestoreReport{rep}}
+	sess := c.Session()
 	if files := rep.Changed(); len(files) > 0 {
 		var err error
 		if rep.Session == sess.ID {
@@ -72,7 +72,7 @@ func (c *Conversation) recordRestore(kind string, rep fsedit.RestoreReport) (Res
 
 // Turns are the turns of the conversation that can be rewound to, the
 // oldest first.
-func (c *Conversation) Turns() []agent.Turn { return c.session().Turns() }
+func (c *Conversation) Turns() []agent.Turn { return c.Session().Turns() }
 
 // Rewind takes the files and the conversation back to before the turn
 // whose run is run, together: the writes of that turn and every later
@@ -80,7 +80,7 @@ func (c *Conversation) Turns() []agent.Turn { return c.session().Turns() }
 // the "always" answers given since are forgotten. Restored.Turn is the
 // turn rewound to; its text is the message to edit and send again.
 func (c *Conversation) Rewind(ctx context.Context, run string) (Restored, error) {
-	sess := c.session()
+	sess := c.Session()
 	turns := sess.Turns()
 	i := slices.IndexFunc(turns, func(t agent.Turn) bool { return t.Run == run })
 	if i < 0 {
@@ -115,20 +115,20 @@ func (c *Conversation) Rewind(ctx context.Context, run string) (Restored, error)
 // Redo re-applies the run undone last under root, unless a rewind of its
 // conversation came after the undo (ErrRedoRewound). current, when given,
 // is the open conversation's session (it may not be on disk yet).
-func Redo(ctx context.Context, root *fsedit.Root, current *agent.Session, force bool) (fsedit.RestoreReport, error) {
+func Redo(ctx context.Context, root *sandbox.Root, current *agent.Session, force bool) (sandbox.RestoreReport, error) {
 	if rewound, err := RedoRewound(root, current); err != nil {
-		return fsedit.RestoreReport{}, err
+		return sandbox.RestoreReport{}, err
 	} else if rewound {
-		return fsedit.RestoreReport{}, ErrRedoRewound
+		return sandbox.RestoreReport{}, ErrRedoRewound
 	}
 	return root.Redo(ctx, force)
 }
 
 // RedoRewound reports whether what a redo under root would put back was
 // undone before its conversation was rewound.
-func RedoRewound(root *fsedit.Root, current *agent.Session) (bool, error) {
+func RedoRewound(root *sandbox.Root, current *agent.Session) (bool, error) {
 	_, session, undoneAt, err := root.NextRedo()
-	if errors.Is(err, fsedit.ErrNothingToRedo) || err == nil && session == "" {
+	if errors.Is(err, sandbox.ErrNothingToRedo) || err == nil && session == "" {
 		return false, nil // Redo says so itself
 	}
 	if err != nil {
@@ -151,7 +151,7 @@ func RedoRewound(root *fsedit.Root, current *agent.Session) (bool, error) {
 // conversation goes on; told is false when the run was no conversation's
 // (agent tool-call). The log's time is kept: an undo does not make an
 // older session the one --continue picks.
-func RecordRestore(dir, kind string, rep fsedit.RestoreReport) (told bool, err error) {
+func RecordRestore(dir, kind string, rep sandbox.RestoreReport) (told bool, err error) {
 	if rep.Session == "" || len(rep.Changed()) == 0 {
 		return false, nil
 	}

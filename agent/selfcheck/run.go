@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
 )
 
 // Run runs the self-check name's scenario run in the project folder dir
 // with a conversation b builds, printing each check (verbose: each reply
 // and response too) and the tally to out; failed is how many checks
 // failed.
-func Run(ctx context.Context, b *conversation.Builder, name, dir string, verbose bool, out io.Writer, run Scenario) (failed int, err error) {
+func Run(ctx context.Context, b *app.Builder, name, dir string, verbose bool, out io.Writer, run Scenario) (failed int, err error) {
 	st, err := New(ctx, b, dir, out)
 	if err != nil {
 		return 0, err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 )
@@ -26,7 +27,7 @@ type DemoOptions struct {
 // RunDemo runs the demo in a new temporary project built by b, printing
 // to w (which the caller makes safe for the terminal), and says where
 // the project is kept or that it was removed.
-func RunDemo(ctx context.Context, b *conversation.Builder, w io.Writer, do DemoOptions) error {
+func RunDemo(ctx context.Context, b *app.Builder, w io.Writer, do DemoOptions) error {
 	dir, err := os.MkdirTemp("", "agent-demo-")
 	if err != nil {
 		return fmt.Errorf("create the demo project: %w", err)

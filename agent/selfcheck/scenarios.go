@@ -179,7 +179,7 @@ A new first line.
 	st.wantCode(t, "15", "a placeholder rewrite is CONTENT_PLACEHOLDER", tools.CodeContentPlaceholder)
 	st.Check("the placeholder rewrite left the file alone", st.file("long.md") == longFile, "file changed")
 
-	t = st.reply(ctx, `<tool_call name="read_file" id="16"><file_path>long.md</file_path></tool_call>`)
+	st.reply(ctx, `<tool_call name="read_file" id="16"><file_path>long.md</file_path></tool_call>`)
 	os.WriteFile(filepath.Join(st.dir, "long.md"), []byte("changed by another program\n"), 0o644)
 	t = st.reply(ctx, `<tool_call name="write_file" id="17"><operation_type>partial</operation_type><file_path>long.md</file_path><start_line>1</start_line><end_line>1</end_line><content>x</content></tool_call>`)
 	st.wantCode(t, "17", "a file changed on disk since the read is FILE_STALE", tools.CodeFileStale)

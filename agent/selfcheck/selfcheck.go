@@ -18,11 +18,12 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // Scenario is one self-check: it sets up its project in the checker's
@@ -38,7 +39,7 @@ type Checker struct {
 	// Verbose prints each model reply and the responses it got.
 	Verbose bool
 	dir     string
-	root    *fsedit.Root
+	root    *sandbox.Root
 	reg     *tools.Registry
 	conv    *conversation.Conversation
 	model   *scriptedReply
@@ -86,7 +87,7 @@ func Folder(name, dir string, keep bool) (abs string, cleanup func(), err error)
 
 // New builds a checker in the project folder dir (absolute, empty),
 // writing its marks to out.
-func New(ctx context.Context, b *conversation.Builder, dir string, out io.Writer) (*Checker, error) {
+func New(ctx context.Context, b *app.Builder, dir string, out io.Writer) (*Checker, error) {
 	model := &scriptedReply{}
 	conv, err := b.New(ctx, conversation.Options{
 		Dir:    dir,

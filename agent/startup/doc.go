@@ -6,7 +6,7 @@
 //     default GOGC even a one-question `agent run` collects once, which
 //     costs more resident memory than it saves; the first collection
 //     waits for a larger heap.
-//   - PauseGC and ResumeGC (the chat, through tui.Prepare): the collector
+//   - PauseGC and ResumeGC (the chat, through chat.Prepare): the collector
 //     waits until the chat's first frame is drawn, since its first cycle
 //     would otherwise fall on the way to the prompt.
 //   - package quiet (imported by the chat): TMUX is hidden while lipgloss

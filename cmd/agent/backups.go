@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent/conversation"
-	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/fsedit/backup"
-	"github.com/agentcli/agent/tools/fsedit/backupview"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
+	"github.com/agentcli/agent/tools/sandbox/backupview"
 )
 
 func newBackupsCmd(d *factory) *cobra.Command {
@@ -110,7 +110,7 @@ told which of its edits were reverted.`,
 			}
 			defer root.Close()
 			rep, err := root.Undo(cmd.Context(), force)
-			if errors.Is(err, fsedit.ErrNothingToUndo) {
+			if errors.Is(err, sandbox.ErrNothingToUndo) {
 				fmt.Fprintln(d.io.Out, "nothing to undo: the agent has not written anything in this project yet, or it is all undone")
 				return nil
 			}
@@ -149,7 +149,7 @@ the current content is backed up first either way.`,
 			case errors.Is(err, conversation.ErrRedoRewound):
 				fmt.Fprintf(d.io.Out, "nothing to redo: %v\n", err)
 				return nil
-			case errors.Is(err, fsedit.ErrNothingToRedo):
+			case errors.Is(err, sandbox.ErrNothingToRedo):
 				fmt.Fprintln(d.io.Out, "nothing to redo: no undo to take back (a new write by the agent clears them)")
 				return nil
 			}
@@ -163,10 +163,10 @@ the current content is backed up first either way.`,
 
 // reportRun prints what an undo or redo (kind) of a run did and records
 // it in the run's session, so the model is told at its next turn.
-func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreReport, err error) error {
+func reportRun(d *factory, root *sandbox.Root, kind string, rep sandbox.RestoreReport, err error) error {
 	var (
-		ce *fsedit.ConflictError
-		ue *fsedit.UnsignedError
+		ce *sandbox.ConflictError
+		ue *sandbox.UnsignedError
 	)
 	if errors.As(err, &ue) {
 		return fmt.Errorf("%s; nothing was done (look at that content first; 'agent %s --force' restores it anyway)", safeText(ue.Error()), kind)
@@ -191,10 +191,10 @@ func reportRun(d *factory, root *fsedit.Root, kind string, rep fsedit.RestoreRep
 
 // reportRestore prints what a restore of one change set did, or turns its
 // error into words for the user.
-func reportRestore(d *factory, rep fsedit.RestoreReport, err error) error {
+func reportRestore(d *factory, rep sandbox.RestoreReport, err error) error {
 	var (
-		ce *fsedit.ConflictError
-		ue *fsedit.UnsignedError
+		ce *sandbox.ConflictError
+		ue *sandbox.UnsignedError
 	)
 	switch {
 	case errors.As(err, &ue):

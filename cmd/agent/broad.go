@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentcli/agent/agent/conversation"
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/app"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // broadFolder names root when it is the home folder or / (see
-// conversation.BroadFolder); "" otherwise.
+// app.BroadFolder); "" otherwise.
 func (f *factory) broadFolder(root string) string {
-	return conversation.BroadFolder(root, f.environ()["HOME"])
+	return app.BroadFolder(root, f.environ()["HOME"])
 }
 
 // confirmBroadFolder asks on the terminal before working in the home
@@ -24,7 +24,7 @@ func (f *factory) confirmBroadFolder(root string) error {
 	if what == "" {
 		return nil
 	}
-	in, out, closeTTY := runview.ApprovalTerminal(f.io.term())
+	in, out, closeTTY := run.ApprovalTerminal(f.io.term())
 	defer closeTTY()
 	if in == nil {
 		return usageErrorf("%s is %s: everything readable there would be open to the model; run in a project folder, or name the folder with --dir to mean it", root, what)

@@ -10,7 +10,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
-	"github.com/agentcli/agent/agent/tui"
+	"github.com/agentcli/agent/agent/ui/chat"
 )
 
 // newChatCmd is `agent chat [PROMPT]`: the interactive chat; runF, when
@@ -59,7 +59,7 @@ func setRootChat(root *cobra.Command, d *factory) {
 
 // runChat opens the chat, sending o.prompt first when there is one.
 func runChat(ctx context.Context, d *factory, o *runOptions) error {
-	tui.Prepare() // before the conversation is built: see its comment
+	chat.Prepare() // before the conversation is built: see its comment
 	if o.continueLast && o.sessionID != "" {
 		return usageErrorf("use --continue or --session, not both")
 	}
@@ -81,7 +81,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 	progs := d.programs(root, conv.Config())
 	tmux, _ := progs.Find("tmux") // "": the chat never asks tmux
 	userDir := userConfigDir(d.environ())
-	m := tui.New(ctx, tui.Options{
+	m := chat.New(ctx, chat.Options{
 		Conversation: conv,
 		Prompt:       o.prompt,
 		Root:         root,
@@ -92,16 +92,7 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 		Programs:     progs,
 	})
 	conv.SetAsker(m.Asker(), "") // before the first run
-	return tui.Run(ctx, m, d.io.In, d.io.Out)
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+	return chat.Run(ctx, m, d.io.In, d.io.Out)
 }
 
 // conversation is the conversation the flags ask for: the one place

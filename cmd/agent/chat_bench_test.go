@@ -26,7 +26,7 @@ import (
 //
 // Targets (issue 12): launch to a ready prompt under 60 ms, idle memory
 // under 60 MB, a streamed 100 KB reply under 20% of one core; a typed key
-// on screen is reported beside the peers' 5-19 ms. agent/tui/bench/
+// on screen is reported beside the peers' 5-19 ms. agent/ui/chat/bench/
 // chat-bench.sh measures the first three from the shell.
 
 // benchChat is one chat in tmux for the benchmarks.

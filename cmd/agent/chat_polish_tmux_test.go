@@ -124,8 +124,8 @@ func TestChatTmuxContinueShowsTheConversation(t *testing.T) {
 	c.idle()
 	c.keys("C-c")
 	c.keys("C-c")
-	s := c.waitFor("the recap", "continuing session")
-	s = c.waitPrompt()
+	c.waitFor("the recap", "continuing session")
+	s := c.waitPrompt()
 	c.golden("resumed", s)
 	for _, want := range []string{"› hello", "Hello there.", "› read a.txt and tell me", "(1 tool call)", "It says old text."} {
 		if !strings.Contains(s, want) {

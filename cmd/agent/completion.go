@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentcli/agent/agent/config"
 
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // registerCompletions gives the flags with a fixed set of values their
@@ -16,7 +16,7 @@ import (
 // shell asks.
 func registerCompletions(c *cobra.Command, d *factory) {
 	fixed := map[string][]string{
-		"output-format": {runview.FormatText, runview.FormatJSON, runview.FormatStreamJSON},
+		"output-format": {run.FormatText, run.FormatJSON, run.FormatStreamJSON},
 		"approval":      {"ask", "auto", "never"},
 		"reasoning":     {"off", "low", "medium", "high"},
 	}

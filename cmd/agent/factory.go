@@ -8,16 +8,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/providers"
-	"github.com/agentcli/agent/agent/ttsview"
+	ttsui "github.com/agentcli/agent/agent/ui/tts"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/fsedit/backup"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tts"
 )
@@ -66,8 +67,8 @@ func newFactory(io *streams) *factory { return &factory{io: io} }
 
 // builder is the conversation package's Builder, with this factory's
 // parts.
-func (f *factory) builder() *conversation.Builder {
-	return &conversation.Builder{
+func (f *factory) builder() *app.Builder {
+	return &app.Builder{
 		Config:      f.loadConfig,
 		LocalConfig: f.localConfig,
 		Model:       f.model,
@@ -78,12 +79,12 @@ func (f *factory) builder() *conversation.Builder {
 		BackupKey:   f.backupKey,
 		Programs:    f.programs,
 		Version:     version,
-		Speech:      func(cfg config.Config) tts.Settings { return ttsview.SpeechSettings(cfg, f.environ(), "") },
+		Speech:      func(cfg config.Config) tts.Settings { return ttsui.SpeechSettings(cfg, f.environ(), "") },
 		Notes: func(cfg config.Config, root string) notes.Store {
-			return conversation.LazyNotes(cfg, root, f.environ())
+			return app.LazyNotes(cfg, root, f.environ())
 		},
 		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error) {
-			return conversation.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
+			return app.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
 		},
 	}
 }
@@ -104,7 +105,7 @@ func (f *factory) backupKey() []byte {
 }
 
 // shellOptions are the [shell] settings as run_command's options.
-func shellOptions(cfg config.Config) shell.Options { return conversation.ShellOptions(cfg) }
+func shellOptions(cfg config.Config) shell.Options { return app.ShellOptions(cfg) }
 
 // environ returns the environment the configuration is read from.
 func (f *factory) environ() map[string]string {
@@ -191,14 +192,14 @@ func (f *factory) model(ctx context.Context, cfg config.Config) (llm.Model, erro
 
 // fileRoot returns the file tools' sandbox for the project folder dir
 // with the configured file settings. The caller closes it.
-func (f *factory) fileRoot(dir string, cfg config.Config) *fsedit.Root {
+func (f *factory) fileRoot(dir string, cfg config.Config) *sandbox.Root {
 	return f.builder().FileRoot(dir, cfg)
 }
 
 // configuredFileRoot returns the sandbox for the project folder dir (""
 // is the current folder) with the configured file settings, so that
 // every command prunes backups by the same rules.
-func (f *factory) configuredFileRoot(dir string) (*fsedit.Root, error) {
+func (f *factory) configuredFileRoot(dir string) (*sandbox.Root, error) {
 	dir, err := projectFolder(dir)
 	if err != nil {
 		return nil, err

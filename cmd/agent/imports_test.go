@@ -76,46 +76,56 @@ var importRules = map[string]importRule{
 	// and the tools; never the CLI, the TUI or a concrete provider (the
 	// speech engine brings its own SDK).
 	"agent/conversation": {project: []string{"agent", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
-	"agent/selfcheck":    {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	// The composition root: it builds conversations, their tools and
+	// what agent serve offers from the configuration; like the
+	// conversation, never the CLI, the TUI or a concrete provider.
+	"agent/app":       {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/selfcheck": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The start-up tricks run before everything: the standard library
 	// only (package quiet: syscall alone, see its test).
 	"agent/startup":       {},
 	"agent/startup/quiet": {},
 	// The TUI drives a conversation and shows its tools; it never builds
 	// a provider (no concrete provider package) and knows no CLI.
-	"agent/tui": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/ui/chat": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
 	// agent run's face prints a run's events, shows its waits, asks on
 	// the terminal and attaches the person's images to the
 	// conversation; like the TUI it builds no provider and knows no
-	// CLI, nor the TUI's kit.
-	"agent/runview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
-		anyVendor: true, banned: notTop},
+	// CLI, nor the TUI's kit (charm.land/...; x/ansi's character widths
+	// are no part of it).
+	"agent/ui/run": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
+		anyVendor: true, banned: slices.Concat(cli, []string{"charm.land/"})},
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
-	"agent/catalogview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/catalog": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// agent tts's face: the speech engines, their settings from the
 	// configuration, no CLI.
-	"agent/ttsview": {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/tts": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 
 	// The tools: the tools package, and their own leaves.
-	"tools":               {project: []string{"internal/..."}},
-	"tools/fsedit":        {project: []string{"tools", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/fsedit/backup": {project: []string{"internal/..."}},
-	// The backups shown to a person: the file tools' reports, no more.
-	"tools/fsedit/backupview": {project: []string{"tools", "tools/fsedit", "tools/fsedit/backup", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/programs":          {}, // decides what runs outside the sandbox: depends on nothing that could widen that
-	"tools/shell":             {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/fsedit/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/shell/cmdline":     {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
-	"tools/web":               {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
-	"tools/gitcommit":         {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
-	"tools/mcptool":           {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
-	"tools/notes":             {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/notes/embedding":   {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
-	"tools/notes/notesview":   {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
-	"tools/notes/notestest":   {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
+	"tools": {project: []string{"internal/..."}},
+	// The project's sandbox: where a path may go, how a file is opened,
+	// replaced atomically, backed up and restored; below every tool that
+	// touches a project file.
+	"tools/sandbox":        {project: []string{"tools", "tools/sandbox/backup", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	"tools/sandbox/backup": {project: []string{"internal/..."}},
+	// The backups shown to a person: the sandbox's reports, no more.
+	"tools/sandbox/backupview": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	// The four file tools, on the sandbox.
+	"tools/fsedit":          {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
+	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
+	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/sandbox/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
+	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
+	"tools/gitcommit":       {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
+	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
+	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
+	"tools/notes/notesview": {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
+	"tools/notes/notestest": {project: []string{"tools", "tools/notes/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, mcpSDK)},
 	// The jobs know no shell: package shell runs their commands.
 	"tools/jobs": {project: []string{"tools", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	// The jobs shown to a person.
@@ -123,7 +133,7 @@ var importRules = map[string]importRule{
 	// The front-matter reader is a leaf: skills and custom commands (the
 	// chat) share it.
 	"tools/frontmatter": {project: []string{"internal/..."}},
-	"tools/skills":      {project: []string{"tools", "tools/fsedit/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
+	"tools/skills":      {project: []string{"tools", "tools/sandbox/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
 	"tools/audio":       {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 
 	// Speech: a leaf beside the tools.
@@ -244,7 +254,9 @@ func TestImportRuleCatchesUpwardImports(t *testing.T) {
 		{"tools/fsedit", module + "/cmd/agent"},
 		{"internal/termtext", "golang.org/x/text/width"},
 		{"agent/llm/gemini", "github.com/openai/openai-go/v3"},
-		{"agent/tui", module + "/agent/llm/providers"},
+		{"agent/ui/chat", module + "/agent/llm/providers"},
+		{"agent/conversation", module + "/agent/app"},
+		{"tools/sandbox", module + "/tools/fsedit"},
 	} {
 		if bad := importRules[c.pkg].violations(c.pkg, []string{c.dep}); len(bad) == 0 {
 			t.Errorf("the rule of %s allows %s", c.pkg, c.dep)

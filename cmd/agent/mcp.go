@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/catalogview"
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
+	"github.com/agentcli/agent/agent/ui/catalog"
 	"github.com/agentcli/agent/tools/mcptool"
 )
 
@@ -45,15 +45,15 @@ own config names them.`,
 				return err
 			}
 			progs := d.programs(root, cfg)
-			specs, notes, err := conversation.MCPSpecs(cfg, root, progs)
+			specs, notes, err := app.MCPSpecs(cfg, root, progs)
 			if err != nil {
 				return err
 			}
-			pending, notes := conversation.MCPUntrusted(cfg, d.environ(), root, notes)
-			written := conversation.MCPWritten(cfg, root)
-			c, servers := mcptool.Discover(cmd.Context(), specs, conversation.MCPOptions(cfg, progs, version))
+			pending, notes := app.MCPUntrusted(cfg, d.environ(), root, notes)
+			written := app.MCPWritten(cfg, root)
+			c, servers := mcptool.Discover(cmd.Context(), specs, app.MCPOptions(cfg, progs, version))
 			defer c.Close()
-			return catalogview.MCPList(d.io.Out, specs, written, servers, pending, notes)
+			return catalog.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the project folder (default: the current folder)")

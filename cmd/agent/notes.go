@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/notes/notesview"
 )
@@ -90,7 +90,7 @@ func (o *notesOptions) run(ctx context.Context, d *factory, fn func(ctx context.
 }
 
 // open opens the store the flags and the config name: --db's SQLite
-// file, else as configured (conversation.OpenNotes), with --space for notes.space.
+// file, else as configured (app.OpenNotes), with --space for notes.space.
 func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error) {
 	root, err := projectFolder(o.dir)
 	if err != nil {
@@ -101,7 +101,7 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 		return nil, err
 	}
 	env := d.environ()
-	if o.emb, err = conversation.NotesEmbedder(cfg, env); err != nil {
+	if o.emb, err = app.NotesEmbedder(cfg, env); err != nil {
 		return nil, err
 	}
 	if o.space != "" {
@@ -110,7 +110,7 @@ func (o *notesOptions) open(ctx context.Context, d *factory) (notes.Store, error
 	if o.db != "" {
 		return notes.OpenSQLite(ctx, o.db, notes.Options{Embedder: o.emb})
 	}
-	return conversation.OpenNotes(ctx, cfg, root, env)
+	return app.OpenNotes(ctx, cfg, root, env)
 }
 
 // printJSON prints v as indented JSON on the command's output.

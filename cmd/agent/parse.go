@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/spf13/cobra"
 )
@@ -29,12 +29,12 @@ run for a given reply, without running anything.`,
 				// Waiting on the keyboard looks like a hang.
 				return usageErrorf("parse reads a model reply on standard input: pipe one in, e.g. agent parse < reply.txt")
 			}
-			in, err := io.ReadAll(io.LimitReader(d.io.In, runview.MaxStdin+1))
+			in, err := io.ReadAll(io.LimitReader(d.io.In, run.MaxStdin+1))
 			if err != nil {
 				return fmt.Errorf("read standard input: %w", err)
 			}
-			if len(in) > runview.MaxStdin {
-				return usageErrorf("standard input is over %d MiB; a model reply is far smaller", runview.MaxStdin>>20)
+			if len(in) > run.MaxStdin {
+				return usageErrorf("standard input is over %d MiB; a model reply is far smaller", run.MaxStdin>>20)
 			}
 			// The built-in catalog with default settings: what the
 			// scanner needs is the tools' parameter names, and a

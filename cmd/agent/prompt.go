@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/catalogview"
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
+	"github.com/agentcli/agent/agent/ui/catalog"
 	"github.com/agentcli/agent/prompt"
 )
 
@@ -83,7 +83,7 @@ func runPrompt(ctx context.Context, d *factory, o *promptOptions) error {
 	}
 	ch, err := d.builder().NextPrompt(ctx, root, cfg, tree, o.stats)
 	if o.stats && (err == nil || errors.Is(err, agent.ErrContextWindow)) {
-		return catalogview.PromptStats(d.io.Out, ch, err)
+		return catalog.PromptStats(d.io.Out, ch, err)
 	}
 	if err != nil {
 		return err
@@ -99,5 +99,5 @@ func runPrompt(ctx context.Context, d *factory, o *promptOptions) error {
 }
 
 // projectFolder returns the project folder named by --dir, absolute
-// (conversation.ProjectFolder).
-func projectFolder(dir string) (string, error) { return conversation.ProjectFolder(dir) }
+// (app.ProjectFolder).
+func projectFolder(dir string) (string, error) { return app.ProjectFolder(dir) }

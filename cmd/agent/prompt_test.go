@@ -11,12 +11,12 @@ import (
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // The prompt's gitignore matcher is meant to replace the file tools' own:
 // it must keep fitting their interface.
-var _ fsedit.Ignorer = (*prompt.Ignore)(nil)
+var _ sandbox.Ignorer = (*prompt.Ignore)(nil)
 
 // runPromptCmd runs `agent prompt args...` in-process and returns stdout,
 // stderr and the exit code.
@@ -62,7 +62,7 @@ func TestPromptCommandPrintsWhatRunSends(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	files := fsedit.NewRoot(dir, fsedit.Options{})
+	files := sandbox.NewRoot(dir, sandbox.Options{})
 	defer files.Close()
 	p, err := (&factory{}).builder().SystemPrompt(t.Context(), files, testCatalog(t, dir), config.Defaults().Tree)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // runOptions are the flags and inputs of `agent run`.
@@ -20,7 +20,7 @@ type runOptions struct {
 
 	prompt string
 	// readPipe says standard input is read beside a prompt argument
-	// (runview.Request).
+	// (run.Request).
 	readPipe      bool
 	outputFormat  string
 	provider      string
@@ -32,7 +32,7 @@ type runOptions struct {
 	yes           bool
 	approval      string
 	reasoning     string
-	images        []string // --image files (runview.AttachImages)
+	images        []string // --image files (run.AttachImages)
 }
 
 func newRunCmd(d *factory, runF func(*runOptions) error) *cobra.Command {
@@ -68,10 +68,10 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
   agent run --image shot.png "what is wrong with this layout?"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.complete(cmd, args); err != nil {
-				if o.outputFormat == runview.FormatJSON || o.outputFormat == runview.FormatStreamJSON {
+				if o.outputFormat == run.FormatJSON || o.outputFormat == run.FormatStreamJSON {
 					// A script that asked for JSON gets it for bad
 					// usage too: the error, and no answer.
-					p := runview.NewPrinter(o.outputFormat, o.io.term())
+					p := run.NewPrinter(o.outputFormat, o.io.term())
 					p.Event(agent.Event{Type: agent.EventError, Err: err})
 					_ = p.Finish(nil, err)
 				}
@@ -84,10 +84,10 @@ Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.outputFormat, "output-format", runview.FormatText, "text, json or stream-json")
+	f.StringVar(&o.outputFormat, "output-format", run.FormatText, "text, json or stream-json")
 	conversationFlags(cmd, o, "for this request")
 	f.StringVar(&o.reasoning, "reasoning", "", "how much the model thinks first: off, low, medium or high")
-	f.StringArrayVar(&o.images, "image", nil, runview.ImageFlagHelp)
+	f.StringArrayVar(&o.images, "image", nil, run.ImageFlagHelp)
 	return cmd
 }
 
@@ -109,7 +109,7 @@ func conversationFlags(cmd *cobra.Command, o *runOptions, per string) {
 // complete checks the flags and reads the prompt.
 func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 	switch o.outputFormat {
-	case runview.FormatText, runview.FormatJSON, runview.FormatStreamJSON:
+	case run.FormatText, run.FormatJSON, run.FormatStreamJSON:
 	default:
 		return usageErrorf("--output-format must be text, json or stream-json, not %q", o.outputFormat)
 	}
@@ -141,7 +141,7 @@ func (o *runOptions) complete(cmd *cobra.Command, args []string) error {
 		if o.io.stdinTTY {
 			return usageErrorf("give a prompt as an argument or on standard input")
 		}
-		p, err := runview.ReadPrompt(o.io.In)
+		p, err := run.ReadPrompt(o.io.In)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func (o *runOptions) policy() agent.Policy {
 }
 
 func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
-	p := runview.NewPrinter(o.outputFormat, o.io.term())
+	p := run.NewPrinter(o.outputFormat, o.io.term())
 	started := false
 	defer func() {
 		// A failure before the loop started still gives a script its
@@ -183,14 +183,14 @@ func runRun(ctx context.Context, d *factory, o *runOptions) (err error) {
 		return err
 	}
 	defer conv.Close()
-	if err := runview.AttachImages(ctx, conv, o.images); err != nil {
+	if err := run.AttachImages(ctx, conv, o.images); err != nil {
 		return err
 	}
 	var out *agent.Outcome
 	var runErr error
-	req := runview.Request{Prompt: o.prompt, ReadPipe: o.readPipe, Notice: d.stdinNotice}
-	if out, runErr, started = runview.Run(ctx, conv, p, o.io.term(), req); !started {
-		if errors.Is(runErr, runview.ErrInterrupted) {
+	req := run.Request{Prompt: o.prompt, ReadPipe: o.readPipe, Notice: d.stdinNotice}
+	if out, runErr, started = run.Run(ctx, conv, p, o.io.term(), req); !started {
+		if errors.Is(runErr, run.ErrInterrupted) {
 			return exitError{code: exitInterrupted, err: errInterrupted}
 		}
 		return runErr
@@ -207,7 +207,7 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 	if runErr != nil && !errors.Is(runErr, agent.ErrMaxIterations) {
 		return runErr
 	}
-	if runview.SayRefused(errOut, out) {
+	if run.SayRefused(errOut, out) {
 		return exitError{code: exitRefused}
 	}
 	if runErr != nil {
@@ -218,4 +218,4 @@ func runExit(ctx context.Context, out *agent.Outcome, runErr error, errOut io.Wr
 }
 
 // errInterrupted is how a cancelled run is reported.
-var errInterrupted = runview.ErrInterrupted
+var errInterrupted = run.ErrInterrupted

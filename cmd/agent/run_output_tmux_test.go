@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentcli/agent/agent/llm/llmtest"
 
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // TestRunTmuxCommandOutputPreview is `agent run` on a terminal running a
@@ -31,7 +31,7 @@ func TestRunTmuxCommandOutputPreview(t *testing.T) {
 			t.Errorf("the terminal shows %q: the preview is not bounded:\n%s", strings.TrimSpace(gone), h)
 		}
 	}
-	if n := strings.Count(h, "│ line"); n > runview.LiveLines {
-		t.Errorf("%d output lines on the terminal, want at most %d:\n%s", n, runview.LiveLines, h)
+	if n := strings.Count(h, "│ line"); n > run.LiveLines {
+		t.Errorf("%d output lines on the terminal, want at most %d:\n%s", n, run.LiveLines, h)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 func TestRunSendsPromptThenPipedText(t *testing.T) {
@@ -23,13 +23,13 @@ func TestRunSendsPromptThenPipedText(t *testing.T) {
 
 func TestRunCutsLongPipedText(t *testing.T) {
 	h := newRunHarness(t, "ok")
-	h.stdin = strings.Repeat("x", runview.PipedLimit+1000)
+	h.stdin = strings.Repeat("x", run.PipedLimit+1000)
 	_, errOut, code := h.run("summarise")
 	if code != 0 || !strings.Contains(errOut, "256.0 KiB were kept, 1000 bytes more were not sent") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	got := h.model.Requests()[0].Messages[0].Text
-	if strings.Count(got, "x") != runview.PipedLimit || !strings.Contains(got, "1000 bytes more were not sent") {
+	if strings.Count(got, "x") != run.PipedLimit || !strings.Contains(got, "1000 bytes more were not sent") {
 		t.Errorf("prompt has %d x and note %v", strings.Count(got, "x"), strings.Contains(got, "not sent"))
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentcli/agent/agent"
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 func newSessionsCmd(d *factory) *cobra.Command {
@@ -29,7 +29,7 @@ last.`,
 			if err != nil {
 				return err
 			}
-			return runview.Sessions(d.io.Out, list, asJSON)
+			return run.Sessions(d.io.Out, list, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")

@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/catalogview"
-	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/agent/app"
+	"github.com/agentcli/agent/agent/ui/catalog"
 )
 
 func newSkillsCmd(d *factory) *cobra.Command {
@@ -31,11 +31,11 @@ project) is a warning on stderr.`,
 			files := d.fileRoot(root, cfg)
 			defer files.Close()
 			env := d.environ()
-			set := conversation.FindSkills(files, userConfigDir(env))
+			set := app.FindSkills(files, userConfigDir(env))
 			for _, p := range set.Problems {
 				d.warn(p.String())
 			}
-			return catalogview.Skills(d.io.Out, set, env["HOME"])
+			return catalog.Skills(d.io.Out, set, env["HOME"])
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "project folder (default: the current folder)")

@@ -63,13 +63,3 @@ func TestStateFilesPrivate(t *testing.T) {
 	}
 	t.Logf("%d files and %d folders checked", files, dirs)
 }
-
-func writeTestFile(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

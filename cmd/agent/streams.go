@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // streams are the command's standard streams, injected so that commands
@@ -34,8 +34,8 @@ func newStreams() *streams {
 	}
 }
 
-// term is s as agent run's face (package runview) takes it.
-func (s *streams) term() runview.Streams {
-	return runview.Streams{In: s.In, Out: s.Out, ErrOut: s.ErrOut,
+// term is s as agent run's face (package run, agent/ui/run) takes it.
+func (s *streams) term() run.Streams {
+	return run.Streams{In: s.In, Out: s.Out, ErrOut: s.ErrOut,
 		StdinTTY: s.stdinTTY, StdoutTTY: s.stdoutTTY, StderrTTY: s.stderrTTY, OpenTTY: s.openTTY}
 }

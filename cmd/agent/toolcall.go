@@ -1,9 +1,8 @@
 package main
 
 import (
+	"github.com/agentcli/agent/agent/app"
 	"github.com/spf13/cobra"
-
-	"github.com/agentcli/agent/agent/conversation"
 )
 
 // newToolCallCmd is a hidden command that runs tool calls from the command
@@ -27,7 +26,7 @@ func newToolCallCmd(d *factory) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
-			calls, err := conversation.CallsFromArgs(args)
+			calls, err := app.CallsFromArgs(args)
 			if err != nil {
 				return usageError{err}
 			}
@@ -48,7 +47,7 @@ func newToolCallCmd(d *factory) *cobra.Command {
 					err = serr
 				}
 			}()
-			failed, err := conversation.RunCalls(cmd.Context(), reg, calls, quiet, d.io.Out)
+			failed, err := app.RunCalls(cmd.Context(), reg, calls, quiet, d.io.Out)
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentcli/agent/agent/catalogview"
+	"github.com/agentcli/agent/agent/ui/catalog"
 )
 
 // toolsOptions are the flags of agent tools.
@@ -56,7 +56,7 @@ func runTools(ctx context.Context, d *factory, o *toolsOptions) error {
 	defer set.Close()
 	reg := set.Registry()
 	if o.json {
-		return catalogview.CatalogJSON(d.io.Out, reg)
+		return catalog.CatalogJSON(d.io.Out, reg)
 	}
-	return catalogview.Catalog(d.io.Out, reg)
+	return catalog.Catalog(d.io.Out, reg)
 }

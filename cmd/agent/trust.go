@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentcli/agent/agent/config"
 
-	"github.com/agentcli/agent/agent/runview"
+	"github.com/agentcli/agent/agent/ui/run"
 )
 
 // A project's settings that could send data or keys elsewhere, or run
@@ -22,7 +22,7 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 	env := f.environ()
 	for _, ig := range cfg.Ignored {
 		if ig.UserOnly {
-			runview.SayIgnored(f.io.ErrOut, ig)
+			run.SayIgnored(f.io.ErrOut, ig)
 		}
 	}
 	pending := config.PendingTrust(cfg, env, root)
@@ -32,8 +32,8 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 	if f.trust || config.IsTrusted(env, root) {
 		return true, nil
 	}
-	if in, out, closeTTY := runview.ApprovalTerminal(f.io.term()); in != nil {
-		yes, err := runview.AskTrust(ctx, in, out, root, pending)
+	if in, out, closeTTY := run.ApprovalTerminal(f.io.term()); in != nil {
+		yes, err := run.AskTrust(ctx, in, out, root, pending)
 		closeTTY()
 		if err != nil {
 			return false, err
@@ -45,6 +45,6 @@ func (f *factory) settleTrust(ctx context.Context, root string, cfg config.Confi
 			return true, nil
 		}
 	}
-	runview.SayUntrusted(f.io.ErrOut, pending)
+	run.SayUntrusted(f.io.ErrOut, pending)
 	return false, nil
 }

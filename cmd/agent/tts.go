@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentcli/agent/agent/ttsview"
+	ttsui "github.com/agentcli/agent/agent/ui/tts"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tts"
 	"github.com/spf13/cobra"
@@ -76,7 +76,7 @@ func runTTS(cmd *cobra.Command, d *factory, o ttsOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	return ttsview.Speak(cmd.Context(), speakers[0], text, o.voice, o.output, d.io.Out, d.io.ErrOut, d.io.stderrTTY)
+	return ttsui.Speak(cmd.Context(), speakers[0], text, o.voice, o.output, d.io.Out, d.io.ErrOut, d.io.stderrTTY)
 }
 
 // speechText reads the text from the arguments, --file, or standard input,
@@ -130,7 +130,7 @@ func openSpeakers(cmd *cobra.Command, d *factory, provider string, concurrency i
 	if provider != "" && tts.ProviderName(provider) == "" {
 		return nil, usageErrorf("--provider %s: use gemini or espeak", provider)
 	}
-	s := ttsview.SpeechSettings(cfg, d.environ(), provider)
+	s := ttsui.SpeechSettings(cfg, d.environ(), provider)
 	if concurrency > 0 {
 		s.Concurrency = concurrency
 	}
@@ -156,7 +156,7 @@ func newTTSVoicesCmd(d *factory) *cobra.Command {
 			if provider != "" {
 				speakers = speakers[:1]
 			}
-			return ttsview.Voices(cmd.Context(), d.io.Out, speakers, asJSON)
+			return ttsui.Voices(cmd.Context(), d.io.Out, speakers, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&provider, "provider", "", "gemini or espeak (default: every available one)")

@@ -83,6 +83,18 @@ func Escape(s string) string {
 	return b.String()
 }
 
+// Drawn is Escape for text laid out in columns (the chat's cards and
+// questions): a tab becomes four spaces and a CRLF line end a newline,
+// since a tab stop or a carriage return would move what follows away
+// from where the layout measured it.
+func Drawn(s string) string {
+	s = Escape(s)
+	if strings.ContainsAny(s, "\t\r") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\t", "    ")
+	}
+	return s
+}
+
 // needsEscape is the fast path: most text has nothing to escape.
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // TestReadText: the agent's own reads of project files (instruction
@@ -150,7 +152,7 @@ func TestReadUserText(t *testing.T) {
 			err  error
 		)
 		go func() {
-			data, _, err = ReadUserText(filepath.Join(dir, c.name), 1<<10)
+			data, _, err = sandbox.ReadUserText(filepath.Join(dir, c.name), 1<<10)
 			close(done)
 		}()
 		select {
@@ -201,8 +203,8 @@ func TestReadersRefuseHardLinks(t *testing.T) {
 	}
 	check := func(what string, data []byte, err error) {
 		t.Helper()
-		if err == nil || !strings.Contains(err.Error(), "hard link") || RefusalCode(err) != "TOOL_POLICY_DENIED" || strings.Contains(string(data), "sk-secret") {
-			t.Errorf("%s of a hard link to .env = %q, %v (code %q); want a TOOL_POLICY_DENIED refusal naming the hard link", what, data, err, RefusalCode(err))
+		if err == nil || !strings.Contains(err.Error(), "hard link") || sandbox.RefusalCode(err) != "TOOL_POLICY_DENIED" || strings.Contains(string(data), "sk-secret") {
+			t.Errorf("%s of a hard link to .env = %q, %v (code %q); want a TOOL_POLICY_DENIED refusal naming the hard link", what, data, err, sandbox.RefusalCode(err))
 		}
 	}
 	data, _, err := p.root.ReadText("AGENTS.md", 1<<10)

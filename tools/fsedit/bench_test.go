@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // benchSizeMB is the size of the benchmarks' file; FSEDIT_BENCH_MB
@@ -38,7 +39,7 @@ func benchProject(b *testing.B) (*project, int) {
 	}
 	f.Write(buf)
 	f.Close()
-	root := NewRoot(dir, Options{BackupMaxBytes: -1})
+	root := sandbox.NewRoot(dir, sandbox.Options{BackupMaxBytes: -1})
 	b.Cleanup(func() { root.Close() })
 	sess := NewSession(root)
 	ctx := tools.WithInfo(b.Context(), tools.CallInfo{ChangeSet: "bench"})
@@ -59,8 +60,8 @@ func benchCall(b *testing.B, p *project, name string, args map[string]string) {
 func BenchmarkPartialWriteMiddle(b *testing.B) {
 	p, lines := benchProject(b)
 	mid := lines / 2
-	benchCall(b, p, "read_file", kv("file_path", "big.txt", "start_line", itoa(mid), "end_line", itoa(mid+9)))
-	args := kv("operation_type", "partial", "file_path", "big.txt", "start_line", itoa(mid), "end_line", itoa(mid+9),
+	benchCall(b, p, "read_file", kv("file_path", "big.txt", "start_line", sandbox.Itoa(mid), "end_line", sandbox.Itoa(mid+9)))
+	args := kv("operation_type", "partial", "file_path", "big.txt", "start_line", sandbox.Itoa(mid), "end_line", sandbox.Itoa(mid+9),
 		"content", "r1\nr2\nr3\nr4\nr5\nr6\nr7\nr8\nr9\nr10\n")
 	b.SetBytes(int64(lines) * 100)
 	b.ReportAllocs()
@@ -76,7 +77,7 @@ func BenchmarkPartialWriteMiddle(b *testing.B) {
 func BenchmarkReadRange(b *testing.B) {
 	p, lines := benchProject(b)
 	mid := lines / 2
-	args := kv("file_path", "big.txt", "start_line", itoa(mid), "end_line", itoa(mid+999))
+	args := kv("file_path", "big.txt", "start_line", sandbox.Itoa(mid), "end_line", sandbox.Itoa(mid+999))
 	b.SetBytes(int64(lines) * 100)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // TestCancelledWriteNeverLands runs write_file directly with a context that
@@ -75,8 +76,8 @@ func TestCancelStopsALargeWrite(t *testing.T) {
 	ctx, cancel := context.WithCancel(p.ctx)
 	defer cancel()
 	cw := &countingWriter{after: 256 << 10, cancel: cancel}
-	testHookWrap = func(w io.Writer) io.Writer { cw.w = w; return cw }
-	defer func() { testHookWrap = nil }()
+	sandbox.TestHookWrap = func(w io.Writer) io.Writer { cw.w = w; return cw }
+	defer func() { sandbox.TestHookWrap = nil }()
 	tool, _ := p.reg.Lookup("write_file")
 	in, res := tools.Validate(tool.Definition(), map[string]string{
 		"operation_type": "partial", "file_path": "big.txt", "content": "changed\n", "start_line": "100000", "end_line": "100000"})

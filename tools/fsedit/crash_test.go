@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // Two versions of a 1 MB file that differ in a block of lines in the
@@ -64,7 +65,7 @@ func crashChild() {
 		fmt.Fprintln(os.Stderr, "child:", err1, err2)
 		os.Exit(3)
 	}
-	root := NewRoot(dir, Options{BackupMaxBytes: 40 << 20, MaxReadBytes: 64 << 20})
+	root := sandbox.NewRoot(dir, sandbox.Options{BackupMaxBytes: 40 << 20, MaxReadBytes: 64 << 20})
 	reg := tools.NewRegistry(NewSession(root).Tools()...)
 	ctx := context.Background()
 	must := func(res tools.Result, err error) {
@@ -101,7 +102,7 @@ func TestCrashDuringWrite(t *testing.T) {
 	a, b := crashContent("a"), crashContent("b")
 	sumA, sumB := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
 	writeFile(t, filepath.Join(dir, "big.txt"), a)
-	root := NewRoot(dir, Options{BackupMaxBytes: -1})
+	root := sandbox.NewRoot(dir, sandbox.Options{BackupMaxBytes: -1})
 	defer root.Close()
 
 	aux := t.TempDir()
@@ -176,7 +177,7 @@ func TestCrashDuringWrite(t *testing.T) {
 
 // checkNewestBackup verifies the last recorded backup: its blob exists and
 // holds exactly the content its entry says it had.
-func checkNewestBackup(t *testing.T, root *Root, kill int) {
+func checkNewestBackup(t *testing.T, root *sandbox.Root, kill int) {
 	t.Helper()
 	st, err := root.Backups()
 	if err != nil {

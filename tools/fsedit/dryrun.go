@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // dryRun collects what a write would do, for Preview: the old and new
@@ -49,16 +51,15 @@ func (d *dryRun) keepOld(f *os.File, size int64) error {
 
 // newReplacement starts the new content of e: a temp file beside the
 // target, or for a dry run the dryRun itself.
-func (s *Session) newReplacement(e *edit, perm os.FileMode) (*replacement, error) {
+func (s *Session) newReplacement(e *edit, perm os.FileMode) (*sandbox.Replacement, error) {
 	if e.dry == nil {
-		r, err := newReplacement(e.dir, e.t.base(), perm)
+		r, err := sandbox.NewReplacement(e.dir, e.t.Base(), perm)
 		if err == nil {
-			r.encodeAs(e.enc)
+			r.EncodeAs(e.enc)
 		}
 		return r, err
 	}
-	r := &replacement{dir: e.dir, name: e.t.base(), sum: newAsyncHash()}
-	r.buf = newBuf(fingerprintWriter{w: e.dry, r: r})
-	r.encodeAs(e.enc)
+	r := sandbox.NewDryReplacement(e.dir, e.t.Base(), e.dry)
+	r.EncodeAs(e.enc)
 	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // reply returns a context for the calls of one model reply: one change set.
@@ -16,7 +17,7 @@ func (p *project) inReply(id string) {
 func numberedLines(n int) string {
 	var b strings.Builder
 	for i := 1; i <= n; i++ {
-		b.WriteString("line " + itoa(i) + "\n")
+		b.WriteString("line " + sandbox.Itoa(i) + "\n")
 	}
 	return b.String()
 }

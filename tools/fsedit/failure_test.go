@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // failingWriter fails with err once more than n bytes were written.
@@ -33,8 +34,8 @@ func TestDiskFullInjected(t *testing.T) {
 	old := strings.Repeat("old line\n", 100000)
 	p := newProject(t, map[string]string{"a.md": old})
 	wantOK(t, p.read("a.md"))
-	testHookWrap = func(w io.Writer) io.Writer { return &failingWriter{w: w, n: 300 << 10, err: syscall.ENOSPC} }
-	t.Cleanup(func() { testHookWrap = nil })
+	sandbox.TestHookWrap = func(w io.Writer) io.Writer { return &failingWriter{w: w, n: 300 << 10, err: syscall.ENOSPC} }
+	t.Cleanup(func() { sandbox.TestHookWrap = nil })
 	for _, op := range []map[string]string{
 		kv("operation_type", "rewrite", "file_path", "a.md", "content", strings.Repeat("new line\n", 100000)),
 		kv("operation_type", "partial", "file_path", "a.md", "content", "x\n", "start_line", "5", "end_line", "5"),
@@ -74,7 +75,7 @@ func TestDiskFullTmpfs(t *testing.T) {
 		}
 	}
 	f.Close()
-	root := NewRoot(dir, Options{MaxReadBytes: 4 << 20})
+	root := sandbox.NewRoot(dir, sandbox.Options{MaxReadBytes: 4 << 20})
 	defer root.Close()
 	reg := tools.NewRegistry(NewSession(root).Tools()...)
 	ctx := t.Context()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // FuzzOneReplyEdits checks the line bookkeeping of one reply: a model
@@ -101,7 +102,7 @@ func runOneReply(t *testing.T, ops []byte) error {
 		}
 		start := 1 + x%(n+1)
 		end := min(start-1+y%4, n)
-		res := p.write("partial", "f.txt", content, "start_line", itoa(start), "end_line", itoa(end))
+		res := p.write("partial", "f.txt", content, "start_line", sandbox.Itoa(start), "end_line", sandbox.Itoa(end))
 		if res.IsError() {
 			if res.Code != tools.CodeFileStale && res.Code != tools.CodeInvalidRange {
 				return fmt.Errorf("step %d: partial %d-%d: unexpected %s %s", step, start, end, res.Code, res.Message)

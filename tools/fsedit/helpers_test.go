@@ -2,11 +2,13 @@ package fsedit
 
 import (
 	"context"
-	"github.com/agentcli/agent/prompt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentcli/agent/prompt"
+	"github.com/agentcli/agent/tools/sandbox"
 
 	"github.com/agentcli/agent/tools"
 )
@@ -15,7 +17,7 @@ import (
 type project struct {
 	t    *testing.T
 	dir  string
-	root *Root
+	root *sandbox.Root
 	sess *Session
 	reg  *tools.Registry
 	ctx  context.Context
@@ -23,10 +25,10 @@ type project struct {
 
 func newProject(t *testing.T, files map[string]string) *project {
 	t.Helper()
-	return newProjectOpts(t, files, Options{})
+	return newProjectOpts(t, files, sandbox.Options{})
 }
 
-func newProjectOpts(t *testing.T, files map[string]string, opts Options) *project {
+func newProjectOpts(t *testing.T, files map[string]string, opts sandbox.Options) *project {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -34,9 +36,9 @@ func newProjectOpts(t *testing.T, files map[string]string, opts Options) *projec
 	}
 	if opts.NewIgnorer == nil {
 		// The matcher the agent injects: the file tree's.
-		opts.NewIgnorer = func(dir string) (Ignorer, error) { return prompt.NewIgnore(dir) }
+		opts.NewIgnorer = func(dir string) (sandbox.Ignorer, error) { return prompt.NewIgnore(dir) }
 	}
-	root := NewRoot(dir, opts)
+	root := sandbox.NewRoot(dir, opts)
 	t.Cleanup(func() { root.Close() })
 	sess := NewSession(root)
 	ctx := tools.WithInfo(t.Context(), tools.CallInfo{SessionID: "s1", CallID: "c1", ChangeSet: "cs1"})
@@ -129,7 +131,7 @@ func tempFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.Contains(d.Name(), tmpMarker) {
+		if err == nil && strings.Contains(d.Name(), sandbox.TmpMarker) {
 			out = append(out, p)
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // MaxImageBytes is the largest image file read_file returns: the loop
@@ -17,20 +18,10 @@ import (
 // rarely a picture meant for it.
 const MaxImageBytes = 32 << 20
 
-// isImageExt reports the extensions of the image formats read_file
-// returns as images; the content decides all the same (sniffImage).
-func isImageExt(ext string) bool {
-	switch ext {
-	case ".png", ".jpg", ".jpeg", ".gif", ".webp":
-		return true
-	}
-	return false
-}
-
 // imageName reports whether the file, as asked or where it leads, has
 // an image's name.
-func imageName(t target) bool {
-	return isImageExt(strings.ToLower(path.Ext(t.rel))) || isImageExt(strings.ToLower(path.Ext(strings.TrimSpace(t.asked))))
+func imageName(t sandbox.Target) bool {
+	return sandbox.IsImageExt(strings.ToLower(path.Ext(t.Rel))) || sandbox.IsImageExt(strings.ToLower(path.Ext(strings.TrimSpace(t.Asked))))
 }
 
 // sniffImage returns the MIME type of the image formats models read
@@ -57,25 +48,25 @@ func sniffImage(f io.ReaderAt) string {
 // result's Image, for the loop to send to a model that sees images (or
 // to describe to one that does not), and its type and size as text. A
 // line range means nothing for an image and is ignored.
-func (s *Session) readImage(t target, f *os.File, fi fs.FileInfo, mime string) (tools.Result, error) {
+func (s *Session) readImage(t sandbox.Target, f *os.File, fi fs.FileInfo, mime string) (tools.Result, error) {
 	if mime == "" {
 		// A name that promises an image over other content is a broken
 		// file or a disguise: neither is read as text.
-		return tools.Errorf(tools.CodeUnsupportedType, "%s has an image's name but is not a PNG, JPEG, GIF or WebP image; read_file reads text files and those images", t.asked), nil
+		return tools.Errorf(tools.CodeUnsupportedType, "%s has an image's name but is not a PNG, JPEG, GIF or WebP image; read_file reads text files and those images", t.Asked), nil
 	}
 	if fi.Size() > MaxImageBytes {
-		return tools.Errorf(tools.CodeFileTooLarge, "%s is an image of %s, over the %s read_file takes for images", t.asked, humanSize(fi.Size()), humanSize(MaxImageBytes)), nil
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is an image of %s, over the %s read_file takes for images", t.Asked, sandbox.HumanSize(fi.Size()), sandbox.HumanSize(MaxImageBytes)), nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxImageBytes+1))
 	if err != nil {
-		return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+		return tools.Result{}, fmt.Errorf("read %s: %w", t.Rel, err)
 	}
 	return tools.Result{
-		Message: fmt.Sprintf("%s: %s image, %s", t.rel, mime, humanSize(int64(len(data)))),
+		Message: fmt.Sprintf("%s: %s image, %s", t.Rel, mime, sandbox.HumanSize(int64(len(data)))),
 		Metadata: []tools.Attr{
-			{Name: "size", Value: itoa(len(data))},
+			{Name: "size", Value: sandbox.Itoa(len(data))},
 			{Name: "type", Value: mime},
 		},
-		Image: &tools.Image{MIME: mime, Data: data, Path: t.rel},
+		Image: &tools.Image{MIME: mime, Data: data, Path: t.Rel},
 	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // TestEveryTextFileEditable: the old allowlist refused these though they
@@ -20,7 +21,7 @@ func TestEveryTextFileEditable(t *testing.T) {
 		files[n] = "first line of " + n + "\n"
 	}
 	// files.extra_extensions of old configs: accepted, ignored.
-	p := newProjectOpts(t, files, Options{Extensions: []string{".tf"}, Names: []string{"Jenkinsfile"}})
+	p := newProjectOpts(t, files, sandbox.Options{Extensions: []string{".tf"}, Names: []string{"Jenkinsfile"}})
 	for _, n := range names {
 		wantOK(t, p.read(n))
 		wantOK(t, p.write("replace", n, "changed\n", "old_text", "first line of "+n+"\n"))
@@ -66,14 +67,14 @@ func crcOf(t *testing.T, path string) uint32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fp := &fingerprint{r: strings.NewReader(string(b))}
+	fp := sandbox.NewFingerprint(strings.NewReader(string(b)))
 	buf := make([]byte, 1<<16)
 	for {
 		if _, err := fp.Read(buf); err != nil {
 			break
 		}
 	}
-	return fp.crc
+	return fp.CRC
 }
 
 func TestSecretFiles(t *testing.T) {
@@ -110,7 +111,7 @@ func TestSecretFiles(t *testing.T) {
 		}
 	}
 	// The user's own configuration may allow some.
-	p2 := newProjectOpts(t, map[string]string{".env": "A=1\n", "config/dev.key": "k\n", "id_rsa": "x\n"}, Options{AllowSecrets: []string{".env", "config/*.key"}})
+	p2 := newProjectOpts(t, map[string]string{".env": "A=1\n", "config/dev.key": "k\n", "id_rsa": "x\n"}, sandbox.Options{AllowSecrets: []string{".env", "config/*.key"}})
 	wantOK(t, p2.read(".env"))
 	wantOK(t, p2.read("config/dev.key"))
 	wantCode(t, p2.read("id_rsa"), tools.CodePolicyDenied)
@@ -159,7 +160,7 @@ func TestSecretNames(t *testing.T) {
 		{"id_ed25519.pub", false},
 		{"envrc.md", false},
 	} {
-		if got := isSecretName(c.rel); got != c.secret {
+		if got := sandbox.IsSecretName(c.rel); got != c.secret {
 			t.Errorf("isSecretName(%q) = %v, want %v", c.rel, got, c.secret)
 		}
 	}
@@ -231,29 +232,29 @@ func TestSpecialFilesUnsupported(t *testing.T) {
 }
 
 func TestUTF8BOMKept(t *testing.T) {
-	p := newProject(t, map[string]string{"b.md": utf8BOM + "one\ntwo\nthree\n", "c.md": utf8BOM + "x\ny\n"})
+	p := newProject(t, map[string]string{"b.md": sandbox.UTF8BOM + "one\ntwo\nthree\n", "c.md": sandbox.UTF8BOM + "x\ny\n"})
 	res := p.read("b.md")
 	wantOK(t, res)
-	if meta(res, "bom") != "yes" || strings.HasPrefix(res.Content, utf8BOM) || !strings.HasPrefix(res.Content, "one\n") {
+	if meta(res, "bom") != "yes" || strings.HasPrefix(res.Content, sandbox.UTF8BOM) || !strings.HasPrefix(res.Content, "one\n") {
 		t.Fatalf("read: bom=%q content %q", meta(res, "bom"), res.Content)
 	}
 	wantOK(t, p.write("partial", "b.md", "ONE\n", "start_line", "1", "end_line", "1"))
-	if got := p.content("b.md"); got != utf8BOM+"ONE\ntwo\nthree\n" {
+	if got := p.content("b.md"); got != sandbox.UTF8BOM+"ONE\ntwo\nthree\n" {
 		t.Fatalf("partial on line 1: %q", got)
 	}
 	p.inReply("2")
 	wantOK(t, p.read("b.md"))
 	wantOK(t, p.write("rewrite", "b.md", "new\ncontent\n"))
-	if got := p.content("b.md"); got != utf8BOM+"new\ncontent\n" {
+	if got := p.content("b.md"); got != sandbox.UTF8BOM+"new\ncontent\n" {
 		t.Fatalf("rewrite: %q", got)
 	}
 	wantOK(t, p.write("replace", "b.md", "NEW\n", "old_text", "new\n"))
-	if got := p.content("b.md"); got != utf8BOM+"NEW\ncontent\n" {
+	if got := p.content("b.md"); got != sandbox.UTF8BOM+"NEW\ncontent\n" {
 		t.Fatalf("replace: %q", got)
 	}
 	wantOK(t, p.read("c.md", "start_line", "2", "end_line", "2"))
 	wantOK(t, p.write("partial", "c.md", "Y\n", "start_line", "2", "end_line", "2"))
-	if got := p.content("c.md"); got != utf8BOM+"x\nY\n" {
+	if got := p.content("c.md"); got != sandbox.UTF8BOM+"x\nY\n" {
 		t.Fatalf("partial below line 1: %q", got)
 	}
 }
@@ -279,7 +280,7 @@ func TestHardLinkToSecretIsASecret(t *testing.T) {
 	if strings.Contains(res.Content, "TOKEN=") || strings.Contains(res.Content, "KEYMATERIAL") || !strings.Contains(res.Content, "b.txt") {
 		t.Errorf("search through hard links:\n%s\n%s", res.Content, res.Message)
 	}
-	p2 := newProjectOpts(t, map[string]string{".env": "A=1\n"}, Options{AllowSecrets: []string{".env"}})
+	p2 := newProjectOpts(t, map[string]string{".env": "A=1\n"}, sandbox.Options{AllowSecrets: []string{".env"}})
 	os.Link(filepath.Join(p2.dir, ".env"), filepath.Join(p2.dir, "env.txt"))
 	wantOK(t, p2.read("env.txt"))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 //go:embed list_directory.md
@@ -33,7 +34,7 @@ type ListArgs struct {
 
 // ListTool returns list_directory.
 func (s *Session) ListTool() tools.Tool {
-	return tools.New("list_directory", listDesc, guarded(s.list, func(a ListArgs) string { return a.Path }))
+	return tools.New("list_directory", listDesc, sandbox.Guarded(s.list, func(a ListArgs) string { return a.Path }))
 }
 
 // lister walks a folder for list_directory, writing lines until the
@@ -41,7 +42,7 @@ func (s *Session) ListTool() tools.Tool {
 type lister struct {
 	ctx     context.Context
 	fsys    fs.FS
-	ig      Ignorer
+	ig      sandbox.Ignorer
 	depth   int
 	out     strings.Builder
 	shown   int
@@ -57,61 +58,61 @@ func (s *Session) list(ctx context.Context, a ListArgs) (tools.Result, error) {
 	if depth < 1 || depth > maxListDepth {
 		return tools.Errorf(tools.CodeSchemaInvalid, "depth must be between 1 and %d, got %d", maxListDepth, depth), nil
 	}
-	t, err := s.root.resolve(a.Path)
+	t, err := s.root.Resolve(a.Path)
 	if err != nil {
-		if rf, ok := asRefusal(target{asked: a.Path}, err); ok {
-			return rf.result(), nil
+		if rf, ok := sandbox.AsRefusal(sandbox.Target{Asked: a.Path}, err); ok {
+			return rf.Result(), nil
 		}
 		return tools.Result{}, err
 	}
-	if t.info == nil {
+	if t.Info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "folder not found: %s; list the project root (no path) to see what exists", a.Path), nil
 	}
-	if !t.info.IsDir() {
+	if !t.Info.IsDir() {
 		return tools.Errorf(tools.CodeUnsupportedType, "%s is a file, not a folder; read it with read_file", a.Path), nil
 	}
-	root, err := s.root.handle()
+	root, err := s.root.Handle()
 	if err != nil {
 		return tools.Result{}, err
 	}
 	fsys := root.FS()
 	ig := s.ignorer()
 	note := ""
-	if ignoredPath(ig, t.rel) {
+	if ignoredPath(ig, t.Rel) {
 		// Asked for by name: list it, as ls would, rather than show an
 		// ignored folder as empty.
-		ig, note = noIgnore{}, " (ignored by .gitignore, listed because asked for)"
+		ig, note = sandbox.NoIgnore{}, " (ignored by .gitignore, listed because asked for)"
 	}
 	l := &lister{ctx: ctx, fsys: fsys, ig: ig, depth: depth}
-	if err := l.walk(t.rel, 1); err != nil {
-		if isPermErr(err) {
-			return permDenied(a.Path, "read").result(), nil
+	if err := l.walk(t.Rel, 1); err != nil {
+		if sandbox.IsPermErr(err) {
+			return sandbox.PermDenied(a.Path, "read").Result(), nil
 		}
 		return tools.Result{}, err
 	}
-	total := itoa(l.total)
+	total := sandbox.Itoa(l.total)
 	if l.total >= maxListCount {
 		total += "+"
 	}
 	if l.omitted {
 		fmt.Fprintf(&l.out, "... %d more entries not shown; list a subfolder or use a smaller depth\n", l.total-l.shown)
 	}
-	shownPath := t.rel
+	shownPath := t.Rel
 	if shownPath == "." {
 		shownPath = "(project root)"
 	}
 	return tools.Result{
 		Message: fmt.Sprintf("%s: %d of %s entries, depth %d%s", shownPath, l.shown, total, depth, note),
 		Metadata: []tools.Attr{
-			{Name: "path", Value: t.rel}, {Name: "depth", Value: itoa(depth)},
-			{Name: "shown", Value: itoa(l.shown)}, {Name: "total", Value: total},
+			{Name: "path", Value: t.Rel}, {Name: "depth", Value: sandbox.Itoa(depth)},
+			{Name: "shown", Value: sandbox.Itoa(l.shown)}, {Name: "total", Value: total},
 		},
 		Content: l.out.String(),
 	}, nil
 }
 
 // ignoredPath reports whether rel, or a folder above it, is ignored.
-func ignoredPath(ig Ignorer, rel string) bool {
+func ignoredPath(ig sandbox.Ignorer, rel string) bool {
 	for p := rel; p != "." && p != "/" && p != ""; p = path.Dir(p) {
 		if ig.Ignored(p, true) {
 			return true
@@ -129,7 +130,7 @@ func (l *lister) entries(dir string) ([]fs.DirEntry, error) {
 	kept := ents[:0]
 	for _, e := range ents {
 		rel := path.Join(dir, e.Name())
-		if isProtected(e.Name()) || l.ig.Ignored(rel, e.IsDir()) {
+		if sandbox.IsProtected(e.Name()) || l.ig.Ignored(rel, e.IsDir()) {
 			continue
 		}
 		kept = append(kept, e)
@@ -184,7 +185,7 @@ func (l *lister) walk(dir string, level int) error {
 			if show {
 				size := ""
 				if fi, err := e.Info(); err == nil {
-					size = "  " + humanSize(fi.Size())
+					size = "  " + sandbox.HumanSize(fi.Size())
 				}
 				fmt.Fprintf(&l.out, "%s%s%s\n", indent, termtext.Name(e.Name()), size)
 			}
@@ -202,5 +203,5 @@ func (l *lister) describe(dir string) string {
 	if len(ents) == 0 {
 		return "empty"
 	}
-	return plural(len(ents), "entry", "entries") + ", not listed"
+	return sandbox.Plural(len(ents), "entry", "entries") + ", not listed"
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func TestListDirectory(t *testing.T) {
@@ -161,11 +162,11 @@ func TestGlob(t *testing.T) {
 		{"**/test_*.py", "a/test_b.py", true},
 	}
 	for _, tc := range cases {
-		g, ok := newGlob(tc.glob)
+		g, ok := sandbox.NewGlob(tc.glob)
 		if !ok {
 			t.Fatalf("newGlob(%q) invalid", tc.glob)
 		}
-		if got := g.match(tc.path); got != tc.want {
+		if got := g.Match(tc.path); got != tc.want {
 			t.Errorf("glob %q match %q = %v, want %v", tc.glob, tc.path, got, tc.want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // permResult is what one call of the permission child returned.
@@ -27,7 +28,7 @@ type permCall struct {
 
 // runCalls makes calls in order in one session over dir.
 func runCalls(dir string, calls []permCall) []permResult {
-	root := NewRoot(dir, Options{})
+	root := sandbox.NewRoot(dir, sandbox.Options{})
 	defer root.Close()
 	reg := tools.NewRegistry(NewSession(root).Tools()...)
 	var out []permResult
@@ -183,7 +184,7 @@ func TestOthersFileNotReplaced(t *testing.T) {
 	}
 	b, _ := os.ReadFile(filepath.Join(proj, "rootown.txt"))
 	fi, _ := os.Stat(filepath.Join(proj, "rootown.txt"))
-	if uid, _, _ := owner(fi); string(b) != "root's\n" || uid != 0 {
+	if uid, _, _ := sandbox.Owner(fi); string(b) != "root's\n" || uid != 0 {
 		t.Errorf("file now %q owned by %d", b, uid)
 	}
 }

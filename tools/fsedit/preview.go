@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 	udiff "github.com/aymanbagabas/go-udiff"
 )
 
@@ -40,7 +41,7 @@ func (w writeTool) Preview(ctx context.Context, in tools.Input) (tools.Preview, 
 	p := tools.Preview{Summary: previewSummary(a), Lines: []string{"file: " + name}}
 	switch {
 	case dry.tooBig || dry.oldTooBig:
-		p.Lines = append(p.Lines, fmt.Sprintf("no diff: the file is over %s", humanSize(diffKeep)))
+		p.Lines = append(p.Lines, fmt.Sprintf("no diff: the file is over %s", sandbox.HumanSize(diffKeep)))
 	default:
 		p.Diff = udiff.Unified("a/"+name, "b/"+name, diffText(dry.old, dry.enc), diffText(dry.new, dry.enc))
 		if p.Diff == "" {
@@ -53,11 +54,11 @@ func (w writeTool) Preview(ctx context.Context, in tools.Input) (tools.Preview, 
 // dryWrite is writeFile without effects, with file system refusals
 // turned into Results as write does.
 func (s *Session) dryWrite(ctx context.Context, a WriteArgs, dry *dryRun) (tools.Result, error) {
-	return guarded(func(ctx context.Context, a WriteArgs) (tools.Result, error) {
+	return sandbox.Guarded(func(ctx context.Context, a WriteArgs) (tools.Result, error) {
 		res, err := s.writeFile(ctx, a, dry)
-		var rf *refusal
+		var rf *sandbox.Refusal
 		if errors.As(err, &rf) {
-			return rf.result(), nil
+			return rf.Result(), nil
 		}
 		return res, err
 	}, func(a WriteArgs) string { return a.FilePath })(ctx, a)
@@ -71,7 +72,7 @@ func diffText(b []byte, enc string) string {
 			b = []byte(text)
 		}
 	}
-	s := strings.TrimPrefix(string(b), utf8BOM)
+	s := strings.TrimPrefix(string(b), sandbox.UTF8BOM)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")

@@ -80,13 +80,13 @@ func TestPreviewEveryOperation(t *testing.T) {
 	if p.content("a.md") != old {
 		t.Error("a preview changed the file")
 	}
-	if _, err := p.root.resolve("new"); err != nil {
+	if _, err := p.root.Resolve("new"); err != nil {
 		t.Fatal(err)
 	}
 	if tf := tempFiles(t, p.dir); len(tf) != 0 {
 		t.Errorf("temp files: %v", tf)
 	}
-	if t2, _ := p.root.resolve("new"); t2.info != nil {
+	if t2, _ := p.root.Resolve("new"); t2.Info != nil {
 		t.Error("a preview of create made its folder")
 	}
 	if after := stateJSON(t, p.sess); after != before {

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func TestPut(t *testing.T) {
 	p := newProject(t, map[string]string{"old.wav": "RIFF old", "notes.md": "x\n"})
 	wav := []byte("RIFF\x00\x00\x00\x00WAVEfmt ")
-	opt := PutOptions{Extensions: []string{".wav"}}
+	opt := sandbox.PutOptions{Extensions: []string{".wav"}}
 	res, err := p.root.Put(p.ctx, "audio/out/hello.wav", wav, opt)
 	if err != nil || res.Refused != nil {
 		t.Fatalf("put: %v %v", err, res.Refused)
@@ -55,7 +56,7 @@ func TestPut(t *testing.T) {
 			t.Errorf("%s: %+v, want %s", tc.path, res.Refused, tc.code)
 		}
 	}
-	if _, err := p.root.Put(p.ctx, "a.wav", wav, PutOptions{}); err == nil {
+	if _, err := p.root.Put(p.ctx, "a.wav", wav, sandbox.PutOptions{}); err == nil {
 		t.Error("empty Extensions accepted")
 	}
 	// Undo of the change set removes the created file and restores the old.
@@ -99,7 +100,7 @@ func TestAgentFolderLinkedOut(t *testing.T) {
 			if err := p.root.CheckStateDir("backups"); err == nil || !strings.Contains(err.Error(), "symlink") {
 				t.Errorf("CheckStateDir = %v", err)
 			}
-			res, err := p.root.Put(p.ctx, "c.wav", []byte("x"), PutOptions{Extensions: []string{"wav"}})
+			res, err := p.root.Put(p.ctx, "c.wav", []byte("x"), sandbox.PutOptions{Extensions: []string{"wav"}})
 			if err != nil || res.Refused == nil || res.Refused.Code != tools.CodePathOutsideRoot {
 				t.Errorf("put: %v %+v", err, res.Refused)
 			}
@@ -126,7 +127,7 @@ func TestForgetCall(t *testing.T) {
 func TestReadBudget(t *testing.T) {
 	budget := 100
 	p := newProjectOpts(t, map[string]string{"a.md": numberedLines(100), "small.md": "tiny\n", "many.md": strings.Repeat("x\n", 3000), "wide.md": strings.Repeat("w", 500) + "\n"},
-		Options{ReadBudget: func() int { return budget }})
+		sandbox.Options{ReadBudget: func() int { return budget }})
 	res := p.read("a.md")
 	wantOK(t, res)
 	// "line N\n" is 7 bytes up to 9, 8 up to 99: 9*7 + 4*8 = 95 fit in 100.

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 //go:embed read_file.md
@@ -26,7 +28,7 @@ type ReadArgs struct {
 
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
-	return tools.New("read_file", readDesc, guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
+	return tools.New("read_file", readDesc, sandbox.Guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
 }
 
 // maxBudgetLines is the most lines a whole read cut by the read budget
@@ -35,7 +37,7 @@ const maxBudgetLines = 2000
 
 // readBudget is Options.ReadBudget now; 0 for none.
 func (s *Session) readBudget() int64 {
-	if f := s.root.opts.ReadBudget; f != nil {
+	if f := s.root.Options().ReadBudget; f != nil {
 		return int64(max(f(), 0))
 	}
 	return 0
@@ -44,42 +46,37 @@ func (s *Session) readBudget() int64 {
 // readBufSize is the read buffer: lines longer than this arrive in pieces.
 const readBufSize = 64 << 10
 
+// read is read_file: the file checked and opened, its lines scanned
+// (scanLines), the read remembered, and the result put in words.
 func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
-	t, rf, err := s.root.fileTargetFor(a.FilePath, true)
+	t, rf, err := s.root.FileTargetFor(a.FilePath, true)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if rf != nil {
-		return rf.result(), nil
+		return rf.Result(), nil
 	}
-	if t.info == nil {
+	if t.Info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "file not found: %s; list_directory or search_files show what exists", a.FilePath), nil
 	}
-	start, end := 1, 0 // end 0: to the end of the file
-	ranged := a.StartLine != nil || a.EndLine != nil
-	if a.StartLine != nil {
-		start = *a.StartLine
+	w, ranged, bad := readWindow(a)
+	if bad != nil {
+		return *bad, nil
 	}
-	if a.EndLine != nil {
-		end = *a.EndLine
-	}
-	if start < 1 || (a.EndLine != nil && end < start) {
-		return tools.Errorf(tools.CodeInvalidRange, "invalid range %d-%d: lines are numbered from 1 and end_line must not be before start_line", start, end), nil
-	}
-	limit := s.root.opts.MaxReadBytes
+	w.limit = s.root.Options().MaxReadBytes
 
-	f, fi, err := s.root.openRead(t)
+	f, fi, err := s.root.OpenRead(t)
 	if err != nil {
-		if rf, ok := asRefusal(t, err); ok {
-			return rf.result(), nil
+		if rf, ok := sandbox.AsRefusal(t, err); ok {
+			return rf.Result(), nil
 		}
 		return tools.Result{}, err
 	}
 	defer f.Close()
-	if forPerson(ctx) {
-		if err := linkedRefusal(fi); err != nil {
+	if sandbox.IsForPerson(ctx) {
+		if err := sandbox.LinkedRefusal(fi); err != nil {
 			// For the person, who knows which file they named.
-			return tools.Errorf(RefusalCode(err), "%v", err), nil
+			return tools.Errorf(sandbox.RefusalCode(err), "%v", err), nil
 		}
 	}
 	if mime := sniffImage(f); mime != "" || imageName(t) {
@@ -87,74 +84,133 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	// With a read budget, a whole read too large for it returns the first
 	// lines that fit instead (cut says where it stopped).
-	budget := int64(0)
 	if !ranged {
-		budget = s.readBudget()
+		w.budget = s.readBudget()
 	}
-	if budget > 0 && fi.Size() <= budget {
-		budget = 0
+	if w.budget > 0 && fi.Size() <= w.budget {
+		w.budget = 0
 	}
-	if !ranged && budget == 0 && fi.Size() > limit {
+	if !ranged && w.budget == 0 && fi.Size() > w.limit {
 		return s.tooLarge(ctx, t, f, fi.Size())
 	}
-	budget = min(budget, limit)
-	// A read cut by the budget returns lines 1..cut (stopped).
-	var (
-		stopped, lineStart = false, true
-		cut, lineOff       int
-	)
+	w.budget = min(w.budget, w.limit)
 
-	fp := &fingerprint{r: f, sha: newAsyncHash()}
-	defer fp.sha.Sum()
-	br := bufio.NewReaderSize(fp, readBufSize)
-	enc := fileUTF16(f)
-	if enc != "" && fi.Size() > replaceKeep {
-		return tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools read UTF-16 files up to %s", a.FilePath, humanSize(fi.Size()), humanSize(replaceKeep)), nil
+	fp := sandbox.NewFingerprint(f)
+	fp.SHA = sandbox.NewAsyncHash()
+	defer fp.SHA.Sum()
+	br, enc, res, err := textReader(fp, f, fi.Size(), t.Rel, a.FilePath)
+	if res != nil || err != nil {
+		return derefResult(res), err
 	}
-	if enc != "" {
-		// The fingerprint is of the bytes on disk; the lines are of the text.
-		raw, err := io.ReadAll(fp)
-		if err != nil {
-			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
-		}
-		text, ok := decodeUTF16(raw, enc)
-		if !ok {
-			return tools.Errorf(tools.CodeUnsupportedType, "%s starts with a UTF-16 mark but is not valid UTF-16; read_file only returns text", a.FilePath), nil
-		}
-		br = bufio.NewReaderSize(strings.NewReader(text), readBufSize)
+	sc, err := scanLines(ctx, br, w, t.Rel)
+	if err != nil {
+		return tools.Result{}, err
 	}
-	var (
-		c        lineCounter
-		out      bytes.Buffer
-		overflow bool
-	)
-	bom := false
+	if sc.binary {
+		return tools.Errorf(tools.CodeUnsupportedType, "%s looks binary (it holds NUL bytes); read_file only returns text", a.FilePath), nil
+	}
+	end, res := sc.lastLine(w, ranged, a.FilePath)
+	if res != nil {
+		return *res, nil
+	}
+	s.rememberRead(ctx, t, fi, fp, sc.st.lines, w.start, end)
+	return readResult(t.Rel, fi.Size(), a, sc, enc, w.start, end), nil
+}
+
+// lineWindow is what a read keeps of a file's lines: start to end (end
+// 0: to the end of the file), at most limit bytes, and with a budget (0:
+// none) only the first lines that fit in it.
+type lineWindow struct {
+	start, end    int
+	limit, budget int64
+}
+
+// readWindow is the range a asks for; a result when it is no range.
+func readWindow(a ReadArgs) (w lineWindow, ranged bool, bad *tools.Result) {
+	w.start = 1
+	ranged = a.StartLine != nil || a.EndLine != nil
+	if a.StartLine != nil {
+		w.start = *a.StartLine
+	}
+	if a.EndLine != nil {
+		w.end = *a.EndLine
+	}
+	if w.start < 1 || (a.EndLine != nil && w.end < w.start) {
+		res := tools.Errorf(tools.CodeInvalidRange, "invalid range %d-%d: lines are numbered from 1 and end_line must not be before start_line", w.start, w.end)
+		return w, ranged, &res
+	}
+	return w, ranged, nil
+}
+
+// textReader reads the file's text through fp (whose fingerprint is of
+// the bytes on disk): a UTF-16 file (enc says which) decoded whole, up to
+// replaceKeep; a result when it cannot be read as text.
+func textReader(fp io.Reader, f io.ReaderAt, size int64, rel, asked string) (br *bufio.Reader, enc string, res *tools.Result, err error) {
+	br = bufio.NewReaderSize(fp, readBufSize)
+	enc = fileUTF16(f)
+	if enc == "" {
+		return br, "", nil, nil
+	}
+	if size > replaceKeep {
+		r := tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools read UTF-16 files up to %s", asked, sandbox.HumanSize(size), sandbox.HumanSize(replaceKeep))
+		return nil, enc, &r, nil
+	}
+	// The fingerprint is of the bytes on disk; the lines are of the text.
+	raw, err := io.ReadAll(fp)
+	if err != nil {
+		return nil, enc, nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	text, ok := decodeUTF16(raw, enc)
+	if !ok {
+		r := tools.Errorf(tools.CodeUnsupportedType, "%s starts with a UTF-16 mark but is not valid UTF-16; read_file only returns text", asked)
+		return nil, enc, &r, nil
+	}
+	return bufio.NewReaderSize(strings.NewReader(text), readBufSize), enc, nil, nil
+}
+
+// lineScan is what scanLines found.
+type lineScan struct {
+	out      bytes.Buffer // the lines kept
+	st       textStats
+	bom      bool // a UTF-8 byte-order mark starts the file
+	stopped  bool // the budget ended the read after line cut
+	cut      int
+	overflow bool // the lines asked for are over the limit
+	binary   bool // a NUL byte: not text (the scan stopped there)
+}
+
+// scanLines reads every line of br, counting them, and keeps those of w.
+func scanLines(ctx context.Context, br *bufio.Reader, w lineWindow, rel string) (*lineScan, error) {
+	sc := &lineScan{}
+	var c lineCounter
+	lineStart, lineOff := true, 0
 	for {
 		piece, err := br.ReadSlice('\n')
-		if c.st.size == 0 && strings.HasPrefix(string(piece[:min(len(piece), 3)]), utf8BOM) {
-			bom = true
+		if c.st.size == 0 && strings.HasPrefix(string(piece[:min(len(piece), 3)]), sandbox.UTF8BOM) {
+			sc.bom = true
 		}
 		line := c.st.lines + 1
-		if budget > 0 && !stopped && len(piece) > 0 {
+		if w.budget > 0 && !sc.stopped && len(piece) > 0 {
 			if lineStart {
-				lineOff = out.Len()
+				lineOff = sc.out.Len()
 			}
-			if (lineStart && line > maxBudgetLines) || int64(out.Len()+len(piece)) > budget {
+			if (lineStart && line > maxBudgetLines) || int64(sc.out.Len()+len(piece)) > w.budget {
 				// This line does not fit: the read ends before it.
-				stopped, cut = true, line-1
-				out.Truncate(lineOff)
+				sc.stopped, sc.cut = true, line-1
+				sc.out.Truncate(lineOff)
 			}
 		}
-		if len(piece) > 0 && line >= start && (end == 0 || line <= end) && !overflow && !stopped {
-			out.Write(piece)
-			overflow = int64(out.Len()) > limit
+		if len(piece) > 0 && line >= w.start && (w.end == 0 || line <= w.end) && !sc.overflow && !sc.stopped {
+			sc.out.Write(piece)
+			sc.overflow = int64(sc.out.Len()) > w.limit
 		}
 		c.add(piece)
 		if len(piece) > 0 {
 			lineStart = piece[len(piece)-1] == '\n'
 		}
 		if c.st.binary {
-			return tools.Errorf(tools.CodeUnsupportedType, "%s looks binary (it holds NUL bytes); read_file only returns text", a.FilePath), nil
+			sc.binary = true
+			return sc, nil
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -163,44 +219,67 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 			break
 		}
 		if err != nil {
-			return tools.Result{}, fmt.Errorf("read %s: %w", t.rel, err)
+			return nil, fmt.Errorf("read %s: %w", rel, err)
 		}
 		if line&0xffff == 0 && ctx.Err() != nil {
-			return tools.Result{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
-	st := c.finish()
-	if ranged && start > st.lines && !(start == 1 && st.lines == 0) {
-		return tools.Errorf(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", start, a.FilePath, plural(st.lines, "line", "lines")), nil
+	sc.st = c.finish()
+	return sc, nil
+}
+
+// lastLine is the last line the read returns; a result when the lines
+// asked for are not there or do not fit.
+func (sc *lineScan) lastLine(w lineWindow, ranged bool, asked string) (int, *tools.Result) {
+	st, end := sc.st, w.end
+	fail := func(code, format string, args ...any) (int, *tools.Result) {
+		res := tools.Errorf(code, format, args...)
+		return 0, &res
 	}
-	if stopped && cut == 0 {
-		return tools.Errorf(tools.CodeFileTooLarge, "line 1 of %s alone is over what fits in the conversation now (%s); search_files finds what you need in it", a.FilePath, humanSize(budget)), nil
+	if ranged && w.start > st.lines && !(w.start == 1 && st.lines == 0) {
+		return fail(tools.CodeInvalidRange, "start_line %d is past the end of %s, which has %s", w.start, asked, sandbox.Plural(st.lines, "line", "lines"))
 	}
-	if stopped {
-		end = cut
+	if sc.stopped && sc.cut == 0 {
+		return fail(tools.CodeFileTooLarge, "line 1 of %s alone is over what fits in the conversation now (%s); search_files finds what you need in it", asked, sandbox.HumanSize(w.budget))
+	}
+	if sc.stopped {
+		end = sc.cut
 	}
 	if end == 0 || end > st.lines {
 		end = st.lines
 	}
-	if overflow {
-		return tools.Errorf(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", start, end, a.FilePath, humanSize(limit), linesThatFit(st, limit)), nil
+	if sc.overflow {
+		return fail(tools.CodeFileTooLarge, "lines %d-%d of %s are over the %s read limit; ask for fewer lines (about %d fit)", w.start, end, asked, sandbox.HumanSize(w.limit), linesThatFit(st, w.limit))
 	}
-	sum := fp.sha.Sum()
-	// Ranges of an unchanged file add up, so a file over the read limit
-	// can still be rewritten once every line was read.
+	return end, nil
+}
+
+// rememberRead records that the model saw lines start to end of the file
+// (of lines lines) as fp read it. Ranges of an unchanged file add up, so
+// a file over the read limit can still be rewritten once every line was
+// read.
+func (s *Session) rememberRead(ctx context.Context, t sandbox.Target, fi fs.FileInfo, fp *sandbox.Fingerprint, lines, start, end int) {
+	sum := fp.SHA.Sum()
 	seen := lineSpan{from: start, to: end, call: callID(ctx)}
-	if st.lines == 0 {
+	if lines == 0 {
 		seen = lineSpan{from: 1, to: 0, call: seen.call}
 	}
 	known := []lineSpan{seen}
-	if prev, ok := s.recall(t.rel); ok && prev.sum == sum && prev.matches(fi) {
+	if prev, ok := s.recall(t.Rel); ok && prev.sum == sum && prev.matches(fi) {
 		known = append(prev.known, seen)
 	}
-	s.remember(t.rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.crc, lines: st.lines, cps: fp.sha.cps, known: known})
+	s.remember(t.Rel, fileState{size: fi.Size(), mtime: fi.ModTime(), sum: sum, crc: fp.CRC, lines: lines, cps: fp.SHA.CPs, known: known})
+}
 
-	text := out.String()
+// readResult puts lines start to end of the scan in words, with the
+// file's metadata: its size, lines, encoding (enc for UTF-16), line
+// endings, and where to continue a read the budget cut.
+func readResult(rel string, size int64, a ReadArgs, sc *lineScan, enc string, start, end int) tools.Result {
+	st, bom := sc.st, sc.bom
+	text := sc.out.String()
 	if bom && start == 1 {
-		text = strings.TrimPrefix(text, utf8BOM)
+		text = strings.TrimPrefix(text, sandbox.UTF8BOM)
 	}
 	if st.ending != endingLF {
 		text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -209,21 +288,21 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if enc != "" {
 		encoding, bom = enc, true
 	}
-	msg := fmt.Sprintf("%s: lines %d-%d of %d", t.rel, min(start, end), end, st.lines)
-	if stopped {
-		msg += fmt.Sprintf("; the rest does not fit in the conversation now: continue with start_line %d", cut+1)
+	msg := fmt.Sprintf("%s: lines %d-%d of %d", rel, min(start, end), end, st.lines)
+	if sc.stopped {
+		msg += fmt.Sprintf("; the rest does not fit in the conversation now: continue with start_line %d", sc.cut+1)
 	}
 	if st.badCount > 0 {
 		encoding = "utf-8 (invalid bytes)"
 		text = strings.ToValidUTF8(text, "\uFFFD")
-		msg += fmt.Sprintf("; %s (first: %s) hold bytes that are not valid UTF-8, shown as \uFFFD: change other lines with partial writes, which keep those bytes", plural(st.badCount, "line", "lines"), joinInts(st.badLines))
+		msg += fmt.Sprintf("; %s (first: %s) hold bytes that are not valid UTF-8, shown as \uFFFD: change other lines with partial writes, which keep those bytes", sandbox.Plural(st.badCount, "line", "lines"), joinInts(st.badLines))
 	}
 	if a.LineNumbers {
 		text = numbered(text, start)
 	}
 	meta := []tools.Attr{
-		{Name: "size", Value: fmt.Sprint(fi.Size())},
-		{Name: "lines", Value: itoa(st.lines)},
+		{Name: "size", Value: fmt.Sprint(size)},
+		{Name: "lines", Value: sandbox.Itoa(st.lines)},
 		{Name: "encoding", Value: encoding},
 		{Name: "line_ending", Value: st.ending},
 	}
@@ -233,19 +312,19 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if st.size > 0 && !st.finalNewline {
 		meta = append(meta, tools.Attr{Name: "final_newline", Value: "no"})
 	}
-	if stopped {
-		meta = append(meta, tools.Attr{Name: "next_line", Value: itoa(cut + 1)})
+	if sc.stopped {
+		meta = append(meta, tools.Attr{Name: "next_line", Value: sandbox.Itoa(sc.cut + 1)})
 	}
 	if bom {
 		// Shown without it; every write keeps it.
 		meta = append(meta, tools.Attr{Name: "bom", Value: "yes"})
 	}
-	return tools.Result{Message: msg, Metadata: meta, Content: text}, nil
+	return tools.Result{Message: msg, Metadata: meta, Content: text}
 }
 
 // tooLarge answers FILE_TOO_LARGE for a whole-file read, counting the
 // lines so the model can pick a range that fits.
-func (s *Session) tooLarge(ctx context.Context, t target, r io.Reader, size int64) (tools.Result, error) {
+func (s *Session) tooLarge(ctx context.Context, t sandbox.Target, r io.Reader, size int64) (tools.Result, error) {
 	var c lineCounter
 	br := bufio.NewReaderSize(r, readBufSize)
 	for n := 0; ; n++ {
@@ -262,8 +341,8 @@ func (s *Session) tooLarge(ctx context.Context, t target, r io.Reader, size int6
 		}
 	}
 	st := c.finish()
-	limit := s.root.opts.MaxReadBytes
-	return tools.Errorf(tools.CodeFileTooLarge, "%s is %s with %d lines, over the %s read limit; read a range with start_line and end_line (about %d lines fit)", t.asked, humanSize(size), st.lines, humanSize(limit), linesThatFit(st, limit)), nil
+	limit := s.root.Options().MaxReadBytes
+	return tools.Errorf(tools.CodeFileTooLarge, "%s is %s with %d lines, over the %s read limit; read a range with start_line and end_line (about %d lines fit)", t.Asked, sandbox.HumanSize(size), st.lines, sandbox.HumanSize(limit), linesThatFit(st, limit)), nil
 }
 
 // linesThatFit estimates how many lines of an average length fit in limit.
@@ -285,7 +364,7 @@ func numbered(text string, first int) string {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	width := len(itoa(first + len(lines) - 1))
+	width := len(sandbox.Itoa(first + len(lines) - 1))
 	var b strings.Builder
 	b.Grow(len(text) + len(lines)*(width+2))
 	for i, l := range lines {
@@ -297,7 +376,7 @@ func numbered(text string, first int) string {
 func joinInts(ns []int) string {
 	parts := make([]string, len(ns))
 	for i, n := range ns {
-		parts[i] = itoa(n)
+		parts[i] = sandbox.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func TestReadMetadataAndRanges(t *testing.T) {
@@ -89,7 +90,7 @@ func TestReadTooLarge(t *testing.T) {
 	for i := range 3000 {
 		fmt.Fprintf(&b, "line %04d of a file that is longer than the small limit\n", i+1)
 	}
-	p := newProjectOpts(t, map[string]string{"big.md": b.String()}, Options{MaxReadBytes: 64 << 10})
+	p := newProjectOpts(t, map[string]string{"big.md": b.String()}, sandbox.Options{MaxReadBytes: 64 << 10})
 	res := p.read("big.md")
 	wantCode(t, res, tools.CodeFileTooLarge, "3000 lines", "start_line")
 	res = p.read("big.md", "start_line", "100", "end_line", "199")

@@ -8,17 +8,13 @@ import (
 
 	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 // replaceKeep is the largest file a replace edits: it works on the whole
 // text in memory. A larger file takes partial writes, which stream.
 const replaceKeep = rewriteKeep
-
-// utf8BOM is the byte-order mark some editors put at the start of UTF-8
-// files. The tools keep it: read shows the text without it (and says it
-// is there), writes put it back.
-const utf8BOM = "\ufeff"
 
 // match is where a replace found old_text: byte offsets in the text and
 // the 1-based lines it spans.
@@ -36,21 +32,21 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 		return tools.Errorf(tools.CodeSchemaInvalid, "replace needs old_text, the exact text to change as read_file shows it (a few lines are enough when they are unique)"), nil
 	}
 	if e.fi.Size() > replaceKeep {
-		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, over the %s a replace edits; use operation_type partial with the line numbers", e.t.asked, humanSize(e.fi.Size()), humanSize(replaceKeep)), nil
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, over the %s a replace edits; use operation_type partial with the line numbers", e.t.Asked, sandbox.HumanSize(e.fi.Size()), sandbox.HumanSize(replaceKeep)), nil
 	}
 	old, err := readOld(ctx, e.src, replaceKeep)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if old.sum != hex.EncodeToString(e.seen.sum[:]) {
-		return tools.Result{}, errStale
+		return tools.Result{}, sandbox.ErrStale
 	}
 	if old.st.binary {
-		return binaryResult(e.t.asked), nil
+		return sandbox.BinaryResult(e.t.Asked), nil
 	}
 	text := string(old.text)
-	bom := strings.HasPrefix(text, utf8BOM)
-	text = strings.TrimPrefix(text, utf8BOM)
+	bom := strings.HasPrefix(text, sandbox.UTF8BOM)
+	text = strings.TrimPrefix(text, sandbox.UTF8BOM)
 
 	needle, repl := *a.OldText, a.Content
 	found := strings.Count(text, needle)
@@ -70,16 +66,16 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 		}
 	}
 	if found == 0 {
-		return tools.Errorf(tools.CodeNoMatch, "old_text is not in %s: %s; copy it exactly as read_file shows it (whitespace too), or read the file again", e.t.asked, closest(text, *a.OldText)), nil
+		return tools.Errorf(tools.CodeNoMatch, "old_text is not in %s: %s; copy it exactly as read_file shows it (whitespace too), or read the file again", e.t.Asked, closest(text, *a.OldText)), nil
 	}
 	if found > 1 && !a.ReplaceAll {
-		return tools.Errorf(tools.CodeNoMatch, "old_text occurs %d times in %s (lines %s); add surrounding lines to make it unique, or set replace_all to true to change every one", found, e.t.asked, matchLines(findAll(text, needle, 9), 8)), nil
+		return tools.Errorf(tools.CodeNoMatch, "old_text occurs %d times in %s (lines %s); add surrounding lines to make it unique, or set replace_all to true to change every one", found, e.t.Asked, matchLines(findAll(text, needle, 9), 8)), nil
 	}
 	// The new text is built in memory, so its size is worked out first:
 	// a short old_text found 200,000 times and a long content would ask
 	// for gigabytes before anyone could say no.
 	if size := int64(len(text)) + int64(found)*(int64(len(repl))-int64(len(needle))); size > replaceKeep {
-		return tools.Errorf(tools.CodeFileTooLarge, "replacing %s in %s would make it %s, over the %s a replace writes; change fewer occurrences at a time, or make the file smaller first", plural(found, "occurrence", "occurrences"), e.t.asked, humanSize(size), humanSize(replaceKeep)), nil
+		return tools.Errorf(tools.CodeFileTooLarge, "replacing %s in %s would make it %s, over the %s a replace writes; change fewer occurrences at a time, or make the file smaller first", sandbox.Plural(found, "occurrence", "occurrences"), e.t.Asked, sandbox.HumanSize(size), sandbox.HumanSize(replaceKeep)), nil
 	}
 	matches := findAll(text, needle, found)
 	oldLines := strings.Split(needle, "\n")
@@ -89,13 +85,13 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 
 	newText := strings.Replace(text, needle, repl, len(matches))
 	if bom {
-		newText = utf8BOM + newText
+		newText = sandbox.UTF8BOM + newText
 	}
-	rep, err := s.newReplacement(e, keptMode(e.fi))
+	rep, err := s.newReplacement(e, sandbox.KeptMode(e.fi))
 	if err != nil {
-		return tools.Result{}, describeWriteErr(e.t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
-	rep.watch(ctx)
+	rep.Watch(ctx)
 	rep.WriteString(newText)
 	newTotal := countLines(newText)
 
@@ -108,10 +104,10 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 	if len(matches) > maxTrackedMatches {
 		// One shift for all: lines below the first match count as moved
 		// by the whole change, which at worst asks for a fresh read.
-		s.noteShift(e.info.ChangeSet, e.t.rel, matches[0].last+1, delta*len(matches), false)
+		s.noteShift(e.info.ChangeSet, e.t.Rel, matches[0].last+1, delta*len(matches), false)
 	} else {
 		for _, m := range matches {
-			s.noteShift(e.info.ChangeSet, e.t.rel, m.last+1, delta, false)
+			s.noteShift(e.info.ChangeSet, e.t.Rel, m.last+1, delta, false)
 		}
 	}
 	// The new numbers of the written lines: each match moved by the
@@ -128,12 +124,12 @@ func (s *Session) replace(ctx context.Context, e *edit) (tools.Result, error) {
 	meta := writeMeta(old.st.lines, newTotal, old.st.ending, e.info.ChangeSet, blob)
 	meta = append(meta, tools.Attr{Name: "written", Value: strings.Join(written, ",")})
 	res := tools.Result{
-		Message:  fmt.Sprintf("replaced %s in %s; it now has %s (was %d); the changed lines are now %s%s", plural(len(matches), "occurrence", "occurrences"), e.t.rel, plural(newTotal, "line", "lines"), old.st.lines, strings.Join(written, ", "), backupNote(blob)),
+		Message:  fmt.Sprintf("replaced %s in %s; it now has %s (was %d); the changed lines are now %s%s", sandbox.Plural(len(matches), "occurrence", "occurrences"), e.t.Rel, sandbox.Plural(newTotal, "line", "lines"), old.st.lines, strings.Join(written, ", "), backupNote(blob)),
 		Metadata: meta,
-		Changed:  []string{e.t.rel},
+		Changed:  []string{e.t.Rel},
 	}
 	if len(text) <= diffKeep {
-		res.Content = shortDiff(e.t.rel, strings.ReplaceAll(text, "\r\n", "\n"), strings.ReplaceAll(strings.TrimPrefix(newText, utf8BOM), "\r\n", "\n"))
+		res.Content = shortDiff(e.t.Rel, strings.ReplaceAll(text, "\r\n", "\n"), strings.ReplaceAll(strings.TrimPrefix(newText, sandbox.UTF8BOM), "\r\n", "\n"))
 	}
 	return res, nil
 }
@@ -195,7 +191,7 @@ func matchLines(ms []match, n int) string {
 			parts = append(parts, "...")
 			break
 		}
-		parts = append(parts, itoa(m.first))
+		parts = append(parts, sandbox.Itoa(m.first))
 	}
 	return strings.Join(parts, ", ")
 }

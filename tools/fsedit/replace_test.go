@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // TestReplaceAllTooLarge is the hostile case: a one-letter old_text found
@@ -42,7 +43,7 @@ func TestReplaceAllTooLarge(t *testing.T) {
 		t.Fatalf("after replace_all: %d bytes, %q...", len(got), got[:min(len(got), 20)])
 	}
 	p.inReply("next")
-	wantOK(t, p.write("partial", "big.txt", "last\n", "start_line", itoa(matches), "end_line", itoa(matches)))
+	wantOK(t, p.write("partial", "big.txt", "last\n", "start_line", sandbox.Itoa(matches), "end_line", sandbox.Itoa(matches)))
 	if got := p.content("big.txt"); !strings.HasSuffix(got, "z\nlast\n") {
 		t.Fatalf("partial write after the replace_all: ...%q", got[len(got)-20:])
 	}
@@ -99,7 +100,7 @@ func BenchmarkReplaceAllManyMatches(b *testing.B) {
 	const n = 100_000
 	p := &project{}
 	dir := b.TempDir()
-	root := NewRoot(dir, Options{BackupMaxBytes: -1})
+	root := sandbox.NewRoot(dir, sandbox.Options{BackupMaxBytes: -1})
 	b.Cleanup(func() { root.Close() })
 	p.dir, p.root, p.sess = dir, root, NewSession(root)
 	p.reg = tools.NewRegistry(p.sess.Tools()...)

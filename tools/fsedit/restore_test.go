@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // reply runs calls as one model reply: one change set.
@@ -21,7 +22,7 @@ func (p *project) reply(cs string, f func()) {
 // turn runs calls as one model reply (change set cs) of run run.
 func (p *project) turn(run, cs string, f func()) {
 	old := p.ctx
-	p.ctx = WithRun(tools.WithInfo(p.t.Context(), tools.CallInfo{SessionID: "s1", CallID: "c-" + cs, ChangeSet: cs}), run)
+	p.ctx = sandbox.WithRun(tools.WithInfo(p.t.Context(), tools.CallInfo{SessionID: "s1", CallID: "c-" + cs, ChangeSet: cs}), run)
 	f()
 	p.ctx = old
 }
@@ -63,14 +64,14 @@ func TestUndoAndRedo(t *testing.T) {
 	if p.content("a.md") != "a3\n" || p.content("b.md") != "b1\nB2\n" || p.content("new/c.md") != "c\nc2\n" {
 		t.Errorf("after redo: a=%q b=%q c=%q", p.content("a.md"), p.content("b.md"), p.content("new/c.md"))
 	}
-	if _, err := p.root.Redo(t.Context(), false); !errors.Is(err, ErrNothingToRedo) {
+	if _, err := p.root.Redo(t.Context(), false); !errors.Is(err, sandbox.ErrNothingToRedo) {
 		t.Errorf("second redo = %v, want ErrNothingToRedo", err)
 	}
 
 	// Restore r1 by id: a.md goes back to a1, but it changed after r1
 	// (r2 wrote it), so it needs force.
 	_, err = p.root.Restore(t.Context(), "r1", false)
-	var ce *ConflictError
+	var ce *sandbox.ConflictError
 	if !errors.As(err, &ce) || len(ce.Paths) != 1 || ce.Paths[0] != "a.md" {
 		t.Fatalf("restore r1 = %v, want a conflict on a.md", err)
 	}
@@ -94,7 +95,7 @@ func TestUndoRefusesWhenChangedSince(t *testing.T) {
 	wantOK(t, p.write("rewrite", "a.md", "two\n"))
 	writeFile(t, filepath.Join(p.dir, "a.md"), "user edit\n")
 	_, err := p.root.Undo(t.Context(), false)
-	var ce *ConflictError
+	var ce *sandbox.ConflictError
 	if !errors.As(err, &ce) || ce.Run != "cs1" || len(ce.Paths) != 1 || ce.Paths[0] != "a.md" {
 		t.Fatalf("undo = %v, want ConflictError on a.md in run cs1", err)
 	}
@@ -120,7 +121,7 @@ func TestUndoRefusesWhenChangedSince(t *testing.T) {
 func TestBackupRetention(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	p := newProjectOpts(t, map[string]string{"a.md": "x\n"}, Options{Now: clock, BackupMaxAge: 24 * time.Hour, BackupMaxBytes: 1000})
+	p := newProjectOpts(t, map[string]string{"a.md": "x\n"}, sandbox.Options{Now: clock, BackupMaxAge: 24 * time.Hour, BackupMaxBytes: 1000})
 	wantOK(t, p.read("a.md"))
 	for i, cs := range []string{"old1", "old2", "mid", "new"} {
 		if i == 2 {
@@ -129,7 +130,7 @@ func TestBackupRetention(t *testing.T) {
 		p.reply(cs, func() { wantOK(t, p.write("rewrite", "a.md", cs+"\n")) })
 	}
 	// A second root (a new process) prunes on first use.
-	r2 := NewRoot(p.dir, Options{Now: clock, BackupMaxAge: 24 * time.Hour, BackupMaxBytes: 1000})
+	r2 := sandbox.NewRoot(p.dir, sandbox.Options{Now: clock, BackupMaxAge: 24 * time.Hour, BackupMaxBytes: 1000})
 	defer r2.Close()
 	st, err := r2.Backups()
 	if err != nil {
@@ -148,7 +149,7 @@ func TestBackupRetention(t *testing.T) {
 	}
 
 	// By size: every change set but the newest goes.
-	r3 := NewRoot(p.dir, Options{Now: clock, BackupMaxBytes: 1})
+	r3 := sandbox.NewRoot(p.dir, sandbox.Options{Now: clock, BackupMaxBytes: 1})
 	defer r3.Close()
 	st3, _ := r3.Backups()
 	sets, _ = st3.List()

@@ -9,11 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 // rewriteKeep is the largest old content a rewrite keeps in memory for
@@ -67,15 +67,6 @@ func readOld(ctx context.Context, r io.Reader, keep int64) (oldContent, error) {
 	return o, nil
 }
 
-// keptMode is the part of a file's mode a write carries over: the
-// permission bits only. Setuid, setgid and sticky are dropped, as
-// chmod(2) and every editor's write do: a program the model rewrote must
-// not run with its owner's or group's rights (a setgid tool.sh with new
-// content is a way into that group).
-func keptMode(fi fs.FileInfo) fs.FileMode {
-	return fi.Mode().Perm()
-}
-
 // rewrite replaces the whole content of an existing file, keeping its
 // line endings and its final-newline state.
 func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
@@ -84,31 +75,31 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 		return tools.Result{}, err
 	}
 	if old.sum != hex.EncodeToString(e.seen.sum[:]) {
-		return tools.Result{}, errStale
+		return tools.Result{}, sandbox.ErrStale
 	}
 	if old.st.binary {
-		return binaryResult(e.t.asked), nil
+		return sandbox.BinaryResult(e.t.Asked), nil
 	}
 	if old.st.badCount > 0 {
-		return tools.Errorf(tools.CodeUnsupportedType, "%s holds bytes that are not valid UTF-8 (line %s); a rewrite would lose them, so change the other lines with partial writes", e.t.asked, joinInts(old.st.badLines)), nil
+		return tools.Errorf(tools.CodeUnsupportedType, "%s holds bytes that are not valid UTF-8 (line %s); a rewrite would lose them, so change the other lines with partial writes", e.t.Asked, joinInts(old.st.badLines)), nil
 	}
 	content := e.args.Content
 	var oldText string
 	var known map[string]bool
-	bom := strings.HasPrefix(string(old.text[:min(len(old.text), 3)]), utf8BOM)
+	bom := strings.HasPrefix(string(old.text[:min(len(old.text), 3)]), sandbox.UTF8BOM)
 	if old.text == nil {
-		bom = hasBOM(e.src)
+		bom = sandbox.HasBOM(e.src)
 	}
-	content = strings.TrimPrefix(content, utf8BOM)
+	content = strings.TrimPrefix(content, sandbox.UTF8BOM)
 	if old.text != nil {
-		oldText = strings.ReplaceAll(strings.TrimPrefix(string(old.text), utf8BOM), "\r\n", "\n")
+		oldText = strings.ReplaceAll(strings.TrimPrefix(string(old.text), sandbox.UTF8BOM), "\r\n", "\n")
 		known = lineSet(strings.Split(oldText, "\n"))
 	}
 	if content == "" && old.st.size > 0 {
-		return tools.Errorf(tools.CodeContentPlaceholder, "the content is empty, which would erase the %s of %s; to empty a file, say so to the user; send the full content", plural(old.st.lines, "line", "lines"), e.t.asked), nil
+		return tools.Errorf(tools.CodeContentPlaceholder, "the content is empty, which would erase the %s of %s; to empty a file, say so to the user; send the full content", sandbox.Plural(old.st.lines, "line", "lines"), e.t.Asked), nil
 	}
 	if n, line, ok := findPlaceholder(splitContent(content), old.st.lines, known); ok {
-		return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain; a rewrite replaces the whole file (%s now), so send the complete content, or use operation_type partial to change only some lines", n, line, plural(old.st.lines, "line", "lines")), nil
+		return tools.Errorf(tools.CodeContentPlaceholder, "content line %d (%q) stands in for text it does not contain; a rewrite replaces the whole file (%s now), so send the complete content, or use operation_type partial to change only some lines", n, line, sandbox.Plural(old.st.lines, "line", "lines")), nil
 	}
 
 	br := breakFor(old.st.ending, old.st.firstCRLF)
@@ -120,13 +111,13 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 			newText = strings.TrimSuffix(newText, br)
 		}
 	}
-	rep, err := s.newReplacement(e, keptMode(e.fi))
+	rep, err := s.newReplacement(e, sandbox.KeptMode(e.fi))
 	if err != nil {
-		return tools.Result{}, describeWriteErr(e.t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
-	rep.watch(ctx)
+	rep.Watch(ctx)
 	if bom {
-		rep.WriteString(utf8BOM)
+		rep.WriteString(sandbox.UTF8BOM)
 	}
 	rep.WriteString(newText)
 	newLines := countLines(newText)
@@ -137,24 +128,24 @@ func (s *Session) rewrite(ctx context.Context, e *edit) (tools.Result, error) {
 	// Which numbers a later partial write of this reply means, the old
 	// ones or the rewritten ones, cannot be known: if the count changed,
 	// it is refused (replace still works).
-	s.noteShift(e.info.ChangeSet, e.t.rel, 1, newLines-old.st.lines, false)
+	s.noteShift(e.info.ChangeSet, e.t.Rel, 1, newLines-old.st.lines, false)
 	res := tools.Result{
-		Message:  fmt.Sprintf("rewrote %s: %s before, %d after%s", e.t.rel, plural(old.st.lines, "line", "lines"), newLines, backupNote(blob)),
+		Message:  fmt.Sprintf("rewrote %s: %s before, %d after%s", e.t.Rel, sandbox.Plural(old.st.lines, "line", "lines"), newLines, backupNote(blob)),
 		Metadata: writeMeta(old.st.lines, newLines, old.st.ending, e.info.ChangeSet, blob),
-		Changed:  []string{e.t.rel},
+		Changed:  []string{e.t.Rel},
 	}
 	if old.text != nil && len(oldText) <= diffKeep && len(newText) <= diffKeep {
-		res.Content = shortDiff(e.t.rel, oldText, strings.ReplaceAll(newText, "\r\n", "\n"))
+		res.Content = shortDiff(e.t.Rel, oldText, strings.ReplaceAll(newText, "\r\n", "\n"))
 	} else {
-		res.Content = fmt.Sprintf("(no diff: the content is over %s)\n", humanSize(diffKeep))
+		res.Content = fmt.Sprintf("(no diff: the content is over %s)\n", sandbox.HumanSize(diffKeep))
 	}
 	return res, nil
 }
 
 func writeMeta(before, after int, ending, changeSet, blob string) []tools.Attr {
 	meta := []tools.Attr{
-		{Name: "lines_before", Value: itoa(before)},
-		{Name: "lines_after", Value: itoa(after)},
+		{Name: "lines_before", Value: sandbox.Itoa(before)},
+		{Name: "lines_after", Value: sandbox.Itoa(after)},
 		{Name: "line_ending", Value: ending},
 	}
 	if blob != "" {

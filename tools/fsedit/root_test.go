@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func TestPathRules(t *testing.T) {
@@ -124,7 +125,7 @@ func TestSwapForSymlinkBeforeWrite(t *testing.T) {
 	wantOK(t, p.read("docs/doc.md"))
 
 	swapped := false
-	testHookBeforeOpen = func(rel string) {
+	sandbox.TestHookBeforeOpen = func(rel string) {
 		if rel != "docs" || swapped {
 			return
 		}
@@ -136,7 +137,7 @@ func TestSwapForSymlinkBeforeWrite(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	t.Cleanup(func() { testHookBeforeOpen = nil })
+	t.Cleanup(func() { sandbox.TestHookBeforeOpen = nil })
 
 	res := p.write("rewrite", "docs/doc.md", "hacked\n")
 	wantCode(t, res, tools.CodePathOutsideRoot, "changed while")
@@ -156,11 +157,11 @@ func TestSwapFileForSymlinkBeforeRead(t *testing.T) {
 	outside := t.TempDir()
 	writeFile(t, filepath.Join(outside, "secret.md"), "secret\n")
 	p := newProject(t, map[string]string{"doc.md": "inside\n"})
-	testHookBeforeOpen = func(string) {
+	sandbox.TestHookBeforeOpen = func(string) {
 		os.Remove(filepath.Join(p.dir, "doc.md"))
 		os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(p.dir, "doc.md"))
 	}
-	t.Cleanup(func() { testHookBeforeOpen = nil })
+	t.Cleanup(func() { sandbox.TestHookBeforeOpen = nil })
 	res := p.read("doc.md")
 	wantCode(t, res, tools.CodePathOutsideRoot)
 	if res.Content != "" {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func exists(t *testing.T, p string) bool {
@@ -50,7 +52,7 @@ func TestUndoWalksBackByRun(t *testing.T) {
 	if p.content("a.md") != "a0\n" {
 		t.Fatalf("after undoing run1: a=%q", p.content("a.md"))
 	}
-	if _, err := p.root.Undo(t.Context(), false); !errors.Is(err, ErrNothingToUndo) {
+	if _, err := p.root.Undo(t.Context(), false); !errors.Is(err, sandbox.ErrNothingToUndo) {
 		t.Fatalf("third undo = %v, want nothing to undo", err)
 	}
 
@@ -85,7 +87,7 @@ func TestNewWriteClearsRedo(t *testing.T) {
 	}
 	wantOK(t, p.read("a.md"))
 	p.turn("run2", "s1.2", func() { wantOK(t, p.write("create", "c.md", "c\n")) })
-	if _, err := p.root.Redo(t.Context(), false); !errors.Is(err, ErrNothingToRedo) {
+	if _, err := p.root.Redo(t.Context(), false); !errors.Is(err, sandbox.ErrNothingToRedo) {
 		t.Fatalf("redo after a new write = %v, want nothing to redo", err)
 	}
 	if p.content("a.md") != "a0\n" {
@@ -105,7 +107,7 @@ func TestUndoRedoConflict(t *testing.T) {
 	})
 	writeFile(t, filepath.Join(p.dir, "b.md"), "mine\n")
 	_, err := p.root.Undo(t.Context(), false)
-	var ce *ConflictError
+	var ce *sandbox.ConflictError
 	if !errors.As(err, &ce) || ce.Run != "run1" || len(ce.Paths) != 1 || ce.Paths[0] != "b.md" {
 		t.Fatalf("undo = %v, want a conflict on b.md", err)
 	}
@@ -207,7 +209,7 @@ func TestUndoRunsChecksAllFirst(t *testing.T) {
 	p.turn("run3", "s1.3", func() { wantOK(t, p.write("rewrite", "a.md", "a3\n")) })
 	writeFile(t, filepath.Join(p.dir, "b.md"), "mine\n")
 	_, err := p.root.UndoRuns(t.Context(), []string{"run1", "run2", "run3"}, false)
-	var ce *ConflictError
+	var ce *sandbox.ConflictError
 	if !errors.As(err, &ce) || ce.Run != "run2" {
 		t.Fatalf("UndoRuns = %v, want a conflict in run2", err)
 	}
@@ -231,7 +233,7 @@ func TestPruneKeepsTheLastRun(t *testing.T) {
 	p.turn("run1", "s1.1", func() { wantOK(t, p.write("rewrite", "a.md", "a1\n")) })
 	p.turn("run2", "s1.2", func() { wantOK(t, p.write("rewrite", "a.md", "a2\n")) })
 	p.turn("run2", "s1.3", func() { wantOK(t, p.write("rewrite", "a.md", "a3\n")) })
-	r2 := NewRoot(p.dir, Options{BackupMaxBytes: 1})
+	r2 := sandbox.NewRoot(p.dir, sandbox.Options{BackupMaxBytes: 1})
 	defer r2.Close()
 	st, err := r2.Backups()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcli/agent/internal/termtext"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 //go:embed search_files.md
@@ -36,15 +37,15 @@ type SearchArgs struct {
 
 // SearchTool returns search_files.
 func (s *Session) SearchTool() tools.Tool {
-	return tools.New("search_files", searchDesc, guarded(s.search, func(a SearchArgs) string { return a.Path }))
+	return tools.New("search_files", searchDesc, sandbox.Guarded(s.search, func(a SearchArgs) string { return a.Path }))
 }
 
 type searcher struct {
 	ctx      context.Context
 	fsys     fs.FS
 	re       *regexp.Regexp
-	glob     *globMatcher
-	root     *Root
+	glob     *sandbox.GlobMatcher
+	root     *sandbox.Root
 	out      bytes.Buffer
 	matches  int // all matches found
 	files    int // files with a match
@@ -62,37 +63,37 @@ func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error
 	if err != nil {
 		return tools.Errorf(tools.CodeSchemaInvalid, "pattern is not a valid regular expression (%v); escape special characters such as ( [ . * with a backslash", err), nil
 	}
-	t, err := s.root.resolve(a.Path)
+	t, err := s.root.Resolve(a.Path)
 	if err != nil {
-		if rf, ok := asRefusal(target{asked: a.Path}, err); ok {
-			return rf.result(), nil
+		if rf, ok := sandbox.AsRefusal(sandbox.Target{Asked: a.Path}, err); ok {
+			return rf.Result(), nil
 		}
 		return tools.Result{}, err
 	}
-	if t.info == nil {
+	if t.Info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "not found: %s; search the whole project by leaving out path", a.Path), nil
 	}
-	root, err := s.root.handle()
+	root, err := s.root.Handle()
 	if err != nil {
 		return tools.Result{}, err
 	}
 	sr := &searcher{ctx: ctx, fsys: root.FS(), re: re, root: s.root}
 	if a.Glob != "" {
-		g, ok := newGlob(a.Glob)
+		g, ok := sandbox.NewGlob(a.Glob)
 		if !ok {
 			return tools.Errorf(tools.CodeSchemaInvalid, "glob %q is not a valid pattern; use shell patterns such as *.go or src/**/*.ts", a.Glob), nil
 		}
 		sr.glob = &g
 	}
 	ig := s.ignorer()
-	err = fs.WalkDir(sr.fsys, t.rel, func(rel string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(sr.fsys, t.Rel, func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if rel == t.rel {
+			if rel == t.Rel {
 				return err
 			}
 			return nil // unreadable: skip
 		}
-		if rel != t.rel && (isProtected(d.Name()) || ig.Ignored(rel, d.IsDir())) {
+		if rel != t.Rel && (sandbox.IsProtected(d.Name()) || ig.Ignored(rel, d.IsDir())) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -108,7 +109,7 @@ func (s *Session) search(ctx context.Context, a SearchArgs) (tools.Result, error
 		return sr.file(rel)
 	})
 	if err != nil {
-		return tools.Result{}, fmt.Errorf("search %s: %w", t.rel, err)
+		return tools.Result{}, fmt.Errorf("search %s: %w", t.Rel, err)
 	}
 	return sr.result(a), nil
 }
@@ -119,11 +120,11 @@ func (sr *searcher) file(rel string) error {
 	if err := sr.ctx.Err(); err != nil {
 		return err
 	}
-	if sr.glob != nil && !sr.glob.match(rel) {
+	if sr.glob != nil && !sr.glob.Match(rel) {
 		return nil
 	}
-	if rf := sr.root.typeRefusal(rel, rel); rf != nil {
-		if rf.code == tools.CodePolicyDenied {
+	if rf := sr.root.TypeRefusal(rel, rel); rf != nil {
+		if rf.Code == tools.CodePolicyDenied {
 			sr.secrets = append(sr.secrets, rel)
 		} else {
 			sr.binary++
@@ -137,7 +138,7 @@ func (sr *searcher) file(rel string) error {
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil {
 		return nil
-	} else if sr.root.linkedSecret(fi) != "" {
+	} else if sr.root.LinkedSecret(fi) != "" {
 		sr.secrets = append(sr.secrets, rel)
 		return nil
 	} else if fi.Size() > maxSearchFileSize {
@@ -189,17 +190,17 @@ func (sr *searcher) file(rel string) error {
 func (sr *searcher) skipNote() string {
 	var parts []string
 	if sr.binary > 0 {
-		parts = append(parts, plural(sr.binary, "binary file", "binary files"))
+		parts = append(parts, sandbox.Plural(sr.binary, "binary file", "binary files"))
 	}
 	if sr.tooLarge > 0 {
-		parts = append(parts, fmt.Sprintf("%s over %s", plural(sr.tooLarge, "file", "files"), humanSize(maxSearchFileSize)))
+		parts = append(parts, fmt.Sprintf("%s over %s", sandbox.Plural(sr.tooLarge, "file", "files"), sandbox.HumanSize(maxSearchFileSize)))
 	}
 	if len(sr.secrets) > 0 {
 		verb := "hold"
 		if len(sr.secrets) == 1 {
 			verb = "holds"
 		}
-		parts = append(parts, fmt.Sprintf("%s that usually %s secrets (%s)", plural(len(sr.secrets), "file", "files"), verb, strings.Join(firstN(sr.secrets, 5), ", ")))
+		parts = append(parts, fmt.Sprintf("%s that usually %s secrets (%s)", sandbox.Plural(len(sr.secrets), "file", "files"), verb, strings.Join(firstN(sr.secrets, 5), ", ")))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -209,7 +210,7 @@ func (sr *searcher) skipNote() string {
 
 func (sr *searcher) result(a SearchArgs) tools.Result {
 	if sr.matches > sr.shown {
-		fmt.Fprintf(&sr.out, "... %d matches shown of %d in %s", sr.shown, sr.matches, plural(sr.files, "file", "files"))
+		fmt.Fprintf(&sr.out, "... %d matches shown of %d in %s", sr.shown, sr.matches, sandbox.Plural(sr.files, "file", "files"))
 		if len(sr.skipped) > 0 {
 			fmt.Fprintf(&sr.out, "; %d more files not shown (%s)", len(sr.skipped), strings.Join(firstN(sr.skipped, 5), ", "))
 		}
@@ -218,7 +219,7 @@ func (sr *searcher) result(a SearchArgs) tools.Result {
 	if sr.capped {
 		fmt.Fprintf(&sr.out, "... stopped after %d files; search a subfolder or use a glob\n", maxSearchFiles)
 	}
-	msg := fmt.Sprintf("%s in %s (%d searched)", plural(sr.matches, "match", "matches"), plural(sr.files, "file", "files"), sr.searched)
+	msg := fmt.Sprintf("%s in %s (%d searched)", sandbox.Plural(sr.matches, "match", "matches"), sandbox.Plural(sr.files, "file", "files"), sr.searched)
 	if sr.matches == 0 {
 		msg = fmt.Sprintf("no match for %q in %d files searched", a.Pattern, sr.searched)
 	}
@@ -228,8 +229,8 @@ func (sr *searcher) result(a SearchArgs) tools.Result {
 	return tools.Result{
 		Message: msg,
 		Metadata: []tools.Attr{
-			{Name: "matches", Value: itoa(sr.matches)}, {Name: "files", Value: itoa(sr.files)},
-			{Name: "shown", Value: itoa(sr.shown)}, {Name: "searched", Value: itoa(sr.searched)},
+			{Name: "matches", Value: sandbox.Itoa(sr.matches)}, {Name: "files", Value: sandbox.Itoa(sr.files)},
+			{Name: "shown", Value: sandbox.Itoa(sr.shown)}, {Name: "searched", Value: sandbox.Itoa(sr.searched)},
 		},
 		Content: sr.out.String(),
 	}

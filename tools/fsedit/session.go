@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // fileState is what the model last knew of a file: as it read it, or as
@@ -18,7 +19,7 @@ type fileState struct {
 	sum   [sha256.Size]byte
 	crc   uint32 // CRC-32C of the content: the fast check of a partial write
 	lines int
-	cps   []checkpoint // SHA-256 states along the content
+	cps   []sandbox.Checkpoint // SHA-256 states along the content
 	// known: the lines the model saw in this state, and through which
 	// call. A rewrite needs all of them (whole: one read, or ranges that
 	// add up, or a create or rewrite of its own), since it would drop
@@ -35,7 +36,7 @@ func (s fileState) matches(fi fs.FileInfo) bool {
 // refuse to overwrite a file the model never saw or saw in an older state
 // (FILE_STALE). Create one per conversation; its tools share it.
 type Session struct {
-	root *Root
+	root *sandbox.Root
 	mu   sync.Mutex
 	seen map[string]fileState // by canonical path
 	// shifts: where the current reply's writes moved lines (see movedBy).
@@ -43,14 +44,14 @@ type Session struct {
 }
 
 // NewSession returns a Session over root with nothing read yet.
-func NewSession(root *Root) *Session {
+func NewSession(root *sandbox.Root) *Session {
 	return &Session{root: root, seen: map[string]fileState{}, shifts: map[string]replyShifts{}}
 }
 
 // NewTools returns the file tools of one conversation over root:
 // read_file, write_file, list_directory and search_files, sharing a new
 // Session.
-func NewTools(root *Root) []tools.Tool { return NewSession(root).Tools() }
+func NewTools(root *sandbox.Root) []tools.Tool { return NewSession(root).Tools() }
 
 // Tools returns the session's file tools.
 func (s *Session) Tools() []tools.Tool {
@@ -58,7 +59,7 @@ func (s *Session) Tools() []tools.Tool {
 }
 
 // Root returns the sandbox the session works in.
-func (s *Session) Root() *Root { return s.root }
+func (s *Session) Root() *sandbox.Root { return s.root }
 
 func (s *Session) remember(rel string, st fileState) {
 	s.mu.Lock()
@@ -82,13 +83,13 @@ func (s *Session) forget(rel string) {
 // ignorer builds the gitignore matcher of one listing or search, fresh
 // each time so an edited .gitignore counts at once. Without
 // Options.NewIgnorer nothing is ignored.
-func (s *Session) ignorer() Ignorer {
-	if f := s.root.opts.NewIgnorer; f != nil {
-		if ig, err := f(s.root.dir); err == nil {
+func (s *Session) ignorer() sandbox.Ignorer {
+	if f := s.root.Options().NewIgnorer; f != nil {
+		if ig, err := f(s.root.Dir()); err == nil {
 			return ig
 		}
 	}
-	return noIgnore{}
+	return sandbox.NoIgnore{}
 }
 
 // Forget drops everything the session knows of the files, as if the

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 func sha(s string) string {
@@ -45,7 +46,7 @@ func TestUndoRefusesUnsignedBackups(t *testing.T) {
 	plantBackups(t, p.dir, safe, payload)
 
 	_, err := p.root.Undo(t.Context(), false)
-	var ue *UnsignedError
+	var ue *sandbox.UnsignedError
 	if !errors.As(err, &ue) {
 		t.Fatalf("Undo of planted backups: %v, want an *UnsignedError", err)
 	}
@@ -138,7 +139,7 @@ func TestRestoreDropsSetuid(t *testing.T) {
 // project they are. A project moved elsewhere needs --force too.
 func TestSignedBackupsAreBoundToTheirProject(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
-	opts := Options{BackupKey: func() []byte { return key }}
+	opts := sandbox.Options{BackupKey: func() []byte { return key }}
 	a := newProjectOpts(t, map[string]string{"f.txt": "secret of project A\n"}, opts)
 	wantOK(t, a.read("f.txt"))
 	a.reply("r1", func() { wantOK(t, a.write("rewrite", "f.txt", "same\n")) })
@@ -148,7 +149,7 @@ func TestSignedBackupsAreBoundToTheirProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := b.root.Undo(t.Context(), false)
-	var ue *UnsignedError
+	var ue *sandbox.UnsignedError
 	if !errors.As(err, &ue) {
 		t.Fatalf("undo in B of A's records: %v, want an *UnsignedError", err)
 	}
@@ -161,7 +162,7 @@ func TestSignedBackupsAreBoundToTheirProject(t *testing.T) {
 	if err := os.CopyFS(moved, os.DirFS(a.dir)); err != nil {
 		t.Fatal(err)
 	}
-	m := NewRoot(moved, opts)
+	m := sandbox.NewRoot(moved, opts)
 	t.Cleanup(func() { m.Close() })
 	if _, err := m.Undo(t.Context(), false); !errors.As(err, &ue) {
 		t.Errorf("undo in a moved project: %v, want an *UnsignedError", err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // TestReadSkill: a project's skills are read under read_file's rules,
@@ -85,7 +86,7 @@ func TestReadSkill(t *testing.T) {
 		what := "ReadSkill(" + c.dir + ", " + c.file + ")"
 		data, _, err := p.root.ReadSkill(c.dir, c.file, 1<<10)
 		checkRead(t, what, data, err, c.want)
-		if got := RefusalCode(err); got != c.code {
+		if got := sandbox.RefusalCode(err); got != c.code {
 			t.Errorf("%s: code %q, want %q", what, got, c.code)
 		}
 	}
@@ -179,14 +180,14 @@ func TestReadUserSkill(t *testing.T) {
 		{"proc", "environ", "!not a folder of yours"},
 		{"missing", "SKILL.md", "!not exist"},
 	} {
-		data, _, err := ReadUserSkill(filepath.Join(skills, c.dir), c.file, 1<<10)
+		data, _, err := sandbox.ReadUserSkill(filepath.Join(skills, c.dir), c.file, 1<<10)
 		checkRead(t, "ReadUserSkill("+c.dir+", "+c.file+")", data, err, c.want)
 	}
-	ents, err := ListUserSkillDir(skills, 10)
+	ents, err := sandbox.ListUserSkillDir(skills, 10)
 	if err != nil || entryNames(ents) != "deploy@ plain/ proc@" {
 		t.Errorf("ListUserSkillDir = %s, %v", entryNames(ents), err)
 	}
-	if _, err := ListUserSkillDir(filepath.Join(skills, "proc"), 10); err == nil {
+	if _, err := sandbox.ListUserSkillDir(filepath.Join(skills, "proc"), 10); err == nil {
 		t.Error("ListUserSkillDir lists a folder of the kernel's")
 	}
 }

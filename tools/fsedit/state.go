@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // savedFile is one file's entry in a saved session state.
@@ -49,7 +51,7 @@ func (s *Session) SaveState(w io.Writer) error {
 			f.Seen = append(f.Seen, savedSpan{From: sp.from, To: sp.to, Call: sp.call})
 		}
 		for _, c := range st.cps {
-			f.States = append(f.States, savedState{Offset: c.off, State: c.state})
+			f.States = append(f.States, savedState{Offset: c.Off, State: c.State})
 		}
 		files[rel] = f
 	}
@@ -78,7 +80,7 @@ func (s *Session) LoadState(r io.Reader) error {
 			st.known = []lineSpan{{from: 1, to: f.Lines}}
 		}
 		for _, c := range f.States {
-			st.cps = append(st.cps, checkpoint{off: c.Offset, state: c.State})
+			st.cps = append(st.cps, sandbox.Checkpoint{Off: c.Offset, State: c.State})
 		}
 		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != len(st.sum) {
 			continue

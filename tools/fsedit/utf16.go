@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // UTF-16 files with a byte-order mark (Windows tools write them: .reg,
@@ -24,20 +25,14 @@ import (
 // on its way to the temp file, so that the hashes of the backup manifest
 // and of the read state are those of the bytes on disk.
 
-// Encodings as reported in metadata.
-const (
-	encUTF16LE = "utf-16le"
-	encUTF16BE = "utf-16be"
-)
-
 // utf16Of returns the UTF-16 encoding that the file's first bytes announce
 // with a byte-order mark, or "".
 func utf16Of(head []byte) string {
 	switch {
 	case len(head) >= 2 && head[0] == 0xff && head[1] == 0xfe:
-		return encUTF16LE
+		return sandbox.EncUTF16LE
 	case len(head) >= 2 && head[0] == 0xfe && head[1] == 0xff:
-		return encUTF16BE
+		return sandbox.EncUTF16BE
 	}
 	return ""
 }
@@ -58,7 +53,7 @@ func decodeUTF16(raw []byte, enc string) (string, bool) {
 	}
 	u := make([]uint16, len(raw)/2)
 	for i := range u {
-		if enc == encUTF16LE {
+		if enc == sandbox.EncUTF16LE {
 			u[i] = uint16(raw[2*i]) | uint16(raw[2*i+1])<<8
 		} else {
 			u[i] = uint16(raw[2*i])<<8 | uint16(raw[2*i+1])
@@ -83,100 +78,32 @@ func decodeUTF16(raw []byte, enc string) (string, bool) {
 	return b.String(), true
 }
 
-// utf16Writer encodes the UTF-8 written to it as UTF-16 into w, the
-// byte-order mark first. A rune split across writes is carried over.
-type utf16Writer struct {
-	w     io.Writer
-	enc   string
-	began bool
-	carry []byte
-	out   []byte
-}
-
-func (u *utf16Writer) Write(p []byte) (int, error) {
-	n := len(p)
-	if !u.began {
-		u.began = true
-		if err := u.emit(0xfeff); err != nil {
-			return 0, err
-		}
-	}
-	if len(u.carry) > 0 {
-		p = append(u.carry, p...)
-		u.carry = nil
-	}
-	u.out = u.out[:0]
-	for len(p) > 0 {
-		if !utf8.FullRune(p) {
-			u.carry = append([]byte(nil), p...)
-			break
-		}
-		r, size := utf8.DecodeRune(p)
-		p = p[size:]
-		if r >= 0x10000 {
-			r1, r2 := utf16.EncodeRune(r)
-			u.put(uint16(r1))
-			u.put(uint16(r2))
-		} else {
-			u.put(uint16(r))
-		}
-	}
-	if _, err := u.w.Write(u.out); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
-// finish writes the mark of an empty content.
-func (u *utf16Writer) finish() error {
-	if u.began {
-		return nil
-	}
-	u.began = true
-	return u.emit(0xfeff)
-}
-
-func (u *utf16Writer) emit(c uint16) error {
-	u.out = u.out[:0]
-	u.put(c)
-	_, err := u.w.Write(u.out)
-	return err
-}
-
-func (u *utf16Writer) put(c uint16) {
-	if u.enc == encUTF16LE {
-		u.out = append(u.out, byte(c), byte(c>>8))
-	} else {
-		u.out = append(u.out, byte(c>>8), byte(c))
-	}
-}
-
 // openUTF16 prepares an edit of a UTF-16 file: it checks the raw bytes
 // against the read, then lets the edit read the decoded text, as if the
 // model's read had been of that text.
 func openUTF16(e *edit, enc string) (*tools.Result, error) {
 	if e.fi.Size() > replaceKeep {
-		res := tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools edit UTF-16 files up to %s", e.t.asked, humanSize(e.fi.Size()), humanSize(replaceKeep))
+		res := tools.Errorf(tools.CodeFileTooLarge, "%s is a UTF-16 file of %s; the tools edit UTF-16 files up to %s", e.t.Asked, sandbox.HumanSize(e.fi.Size()), sandbox.HumanSize(replaceKeep))
 		return &res, nil
 	}
 	raw := make([]byte, e.fi.Size())
 	if _, err := e.f.ReadAt(raw, 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("read %s: %w", e.t.rel, err)
+		return nil, fmt.Errorf("read %s: %w", e.t.Rel, err)
 	}
 	sum := sha256.Sum256(raw)
 	if sum != e.seen.sum {
-		return nil, errStale
+		return nil, sandbox.ErrStale
 	}
 	text, ok := decodeUTF16(raw, enc)
 	if !ok {
-		res := tools.Errorf(tools.CodeUnsupportedType, "%s starts with a UTF-16 mark but is not valid UTF-16; the tools do not change it", e.t.asked)
+		res := tools.Errorf(tools.CodeUnsupportedType, "%s starts with a UTF-16 mark but is not valid UTF-16; the tools do not change it", e.t.Asked)
 		return &res, nil
 	}
 	e.enc, e.rawSum = enc, hex.EncodeToString(sum[:])
 	e.src = bytes.NewReader([]byte(text))
 	// What the model read, in terms of the decoded text.
 	e.seen.sum = sha256.Sum256([]byte(text))
-	e.seen.crc = crc32.Checksum([]byte(text), castagnoli())
+	e.seen.crc = crc32.Checksum([]byte(text), sandbox.Castagnoli())
 	e.seen.size = int64(len(text))
 	e.seen.cps = nil
 	if e.dry != nil {

@@ -3,14 +3,16 @@ package fsedit
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func encode16(t *testing.T, s, enc string) string {
 	t.Helper()
 	var b strings.Builder
-	w := &utf16Writer{w: &b, enc: enc}
+	w := sandbox.NewUTF16Writer(&b, enc)
 	w.Write([]byte(s))
-	w.finish()
+	w.Finish()
 	return b.String()
 }
 
@@ -18,7 +20,7 @@ func encode16(t *testing.T, s, enc string) string {
 // the same encoding, for every operation, and undo restores the bytes.
 // (A UTF-16 file is full of NUL bytes: it used to be refused as binary.)
 func TestUTF16(t *testing.T) {
-	for _, enc := range []string{encUTF16LE, encUTF16BE} {
+	for _, enc := range []string{sandbox.EncUTF16LE, sandbox.EncUTF16BE} {
 		t.Run(enc, func(t *testing.T) {
 			text := "Windows Registry Editor\r\n[HKEY_CURRENT_USER\\Software\\Ünïcode 😀]\r\n\"a\"=\"1\"\r\n"
 			orig := encode16(t, text, enc)

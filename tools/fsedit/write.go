@@ -2,7 +2,6 @@ package fsedit
 
 import (
 	"context"
-	"crypto/rand"
 	_ "embed"
 	"encoding/hex"
 	"errors"
@@ -13,7 +12,8 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 //go:embed write_file.md
@@ -33,17 +33,14 @@ type WriteArgs struct {
 
 // WriteTool returns write_file.
 func (s *Session) WriteTool() tools.Tool {
-	return writeTool{Tool: tools.New("write_file", writeDesc, guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes()), s: s}
+	return writeTool{Tool: tools.New("write_file", writeDesc, sandbox.Guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes()), s: s}
 }
-
-// errStale reports that the file changed while it was being written.
-var errStale = errors.New("file changed during the write")
 
 // edit is a rewrite or partial write in progress on an existing file.
 type edit struct {
-	t    target
+	t    sandbox.Target
 	args WriteArgs
-	dir  dirHandle
+	dir  sandbox.DirHandle
 	f    *os.File    // the old content, verified
 	fi   fs.FileInfo // its state when opened
 	seen fileState   // what the model last knew of it
@@ -66,9 +63,9 @@ type edit struct {
 func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) {
 	res, err := s.writeFile(ctx, a, nil)
 	// A file system refusal (permission denied) is the model's to handle.
-	var rf *refusal
+	var rf *sandbox.Refusal
 	if errors.As(err, &rf) {
-		return rf.result(), nil
+		return rf.Result(), nil
 	}
 	return res, err
 }
@@ -77,12 +74,12 @@ func (s *Session) write(ctx context.Context, a WriteArgs) (tools.Result, error) 
 // computes its new content into dry without writing anything nor
 // changing what the session knows (for Preview).
 func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tools.Result, error) {
-	t, rf, err := s.root.fileTarget(a.FilePath)
+	t, rf, err := s.root.FileTarget(a.FilePath)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if rf != nil {
-		return rf.result(), nil
+		return rf.Result(), nil
 	}
 	if a.OperationType != "partial" && (a.StartLine != nil || a.EndLine != nil) {
 		return tools.Errorf(tools.CodeInvalidRange, "start_line and end_line apply only to operation_type partial; use partial to replace lines, or leave them out to %s the whole file", a.OperationType), nil
@@ -94,25 +91,25 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	if a.OperationType == "create" {
 		return s.create(ctx, t, a, info, dry)
 	}
-	if t.info == nil {
+	if t.Info == nil {
 		return tools.Errorf(tools.CodeFileNotFound, "%s does not exist; use operation_type create to make it", a.FilePath), nil
 	}
-	seen, ok := s.recall(t.rel)
+	seen, ok := s.recall(t.Rel)
 	if !ok {
 		return tools.Errorf(tools.CodeFileStale, "you have not read %s in this conversation; read it with read_file first (a range is enough for a partial write), then write", a.FilePath), nil
 	}
-	if b := s.readBudget(); a.OperationType == "rewrite" && b > 0 && t.info.Size() > b {
-		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, more than fits in the conversation now (%s), so it cannot be rewritten whole; change it with operation_type replace or partial", a.FilePath, humanSize(t.info.Size()), humanSize(b)), nil
+	if b := s.readBudget(); a.OperationType == "rewrite" && b > 0 && t.Info.Size() > b {
+		return tools.Errorf(tools.CodeFileTooLarge, "%s is %s, more than fits in the conversation now (%s), so it cannot be rewritten whole; change it with operation_type replace or partial", a.FilePath, sandbox.HumanSize(t.Info.Size()), sandbox.HumanSize(b)), nil
 	}
 	if a.OperationType == "rewrite" && !seen.whole() {
 		return tools.Errorf(tools.CodeFileStale, "a rewrite replaces all of %s, but you have not read it whole (one read, or ranges read in order from line 1 with no gap); read the whole file first (read_file without start_line and end_line), or use operation_type partial to change the lines you read", a.FilePath), nil
 	}
-	dir, err := s.root.openDir(t.dir(), false)
+	dir, err := s.root.OpenDir(t.Dir(), false)
 	if err != nil {
 		return s.openFailed(t, err)
 	}
 	defer dir.Close()
-	f, fi, err := openIn(dir, t.base(), os.O_RDONLY)
+	f, fi, err := sandbox.OpenIn(dir, t.Base(), os.O_RDONLY)
 	if err != nil {
 		return s.openFailed(t, err)
 	}
@@ -125,14 +122,14 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	if fi.Mode().Perm()&0o222 == 0 {
 		return tools.Errorf(tools.CodePolicyDenied, "%s is read-only (mode %04o); ask the user to make it writable", a.FilePath, fi.Mode().Perm()), nil
 	}
-	if !writableByUs(fi) {
-		return permDenied(a.FilePath, "write").result(), nil
+	if !sandbox.WritableByUs(fi) {
+		return sandbox.PermDenied(a.FilePath, "write").Result(), nil
 	}
 	e := &edit{t: t, args: a, dir: dir, f: f, src: f, fi: fi, seen: seen, info: info, dry: dry}
 	if enc := fileUTF16(f); enc != "" {
 		res, err := openUTF16(e, enc)
 		if res != nil || err != nil {
-			if errors.Is(err, errStale) {
+			if errors.Is(err, sandbox.ErrStale) {
 				return staleResult(t, fi), nil
 			}
 			return derefResult(res), err
@@ -150,9 +147,9 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	if errors.Is(err, errDryRun) {
 		return tools.Result{}, nil
 	}
-	if errors.Is(err, errStale) {
+	if errors.Is(err, sandbox.ErrStale) {
 		if dry == nil {
-			s.forget(t.rel)
+			s.forget(t.Rel)
 		}
 		return tools.Errorf(tools.CodeFileStale, "%s changed on disk while it was being written (another program edited it); it was left as that program wrote it: read it again and redo your change", a.FilePath), nil
 	}
@@ -167,44 +164,44 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	return res, nil
 }
 
-func (s *Session) openFailed(t target, err error) (tools.Result, error) {
-	if rf, ok := asRefusal(t, err); ok {
-		return rf.result(), nil
+func (s *Session) openFailed(t sandbox.Target, err error) (tools.Result, error) {
+	if rf, ok := sandbox.AsRefusal(t, err); ok {
+		return rf.Result(), nil
 	}
 	return tools.Result{}, err
 }
 
-func staleResult(t target, fi fs.FileInfo) tools.Result {
-	return tools.Errorf(tools.CodeFileStale, "%s changed on disk since you last read it (now %s, modified %s); read it again and make your change on the current content", t.asked, humanSize(fi.Size()), fi.ModTime().Format(time.RFC3339))
+func staleResult(t sandbox.Target, fi fs.FileInfo) tools.Result {
+	return tools.Errorf(tools.CodeFileStale, "%s changed on disk since you last read it (now %s, modified %s); read it again and make your change on the current content", t.Asked, sandbox.HumanSize(fi.Size()), fi.ModTime().Format(time.RFC3339))
 }
 
 // create writes a new file, making its parent folders inside the root.
-func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.CallInfo, dry *dryRun) (tools.Result, error) {
+func (s *Session) create(ctx context.Context, t sandbox.Target, a WriteArgs, info tools.CallInfo, dry *dryRun) (tools.Result, error) {
 	exists := func() tools.Result {
 		return tools.Errorf(tools.CodeFileExists, "%s already exists; read it and use operation_type replace, rewrite or partial, or choose another name", a.FilePath)
 	}
-	if t.info != nil {
+	if t.Info != nil {
 		return exists(), nil
 	}
 	if dry != nil {
 		dry.capture([]byte(a.Content))
 		return tools.Result{}, nil
 	}
-	dir, err := s.root.openDir(t.dir(), true)
+	dir, err := s.root.OpenDir(t.Dir(), true)
 	if err != nil {
 		return s.openFailed(t, err)
 	}
 	defer dir.Close()
-	rep, err := newReplacement(dir, t.base(), 0o644)
+	rep, err := sandbox.NewReplacement(dir, t.Base(), 0o644)
 	if err != nil {
-		return tools.Result{}, describeWriteErr(t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(t.Rel, err)
 	}
-	rep.watch(ctx)
-	defer rep.abort()
+	rep.Watch(ctx)
+	defer rep.Abort()
 	rep.WriteString(a.Content)
-	fi, err := rep.flush()
+	fi, err := rep.Flush()
 	if err != nil {
-		return tools.Result{}, describeWriteErr(t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(t.Rel, err)
 	}
 	if err := ctx.Err(); err != nil { // timed out or cancelled: never land late
 		return tools.Result{}, err
@@ -212,26 +209,26 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 	if err := s.root.CheckStateDir("backups"); err != nil { // undo must be able to remove it
 		return tools.Result{}, err
 	}
-	if err := rep.commit(false); err != nil {
+	if err := rep.Commit(false); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return exists(), nil
 		}
-		return tools.Result{}, describeWriteErr(t.rel, err)
+		return tools.Result{}, sandbox.DescribeWriteErr(t.Rel, err)
 	}
-	sum := rep.hash()
+	sum := rep.Hash()
 	lines := countLines(a.Content)
-	if err := s.root.record(backup.Entry{
-		Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet, Run: RunOf(ctx),
-		Path: t.rel, Op: backup.OpCreate, SHA256After: sum, Dirs: dir.made,
+	if err := s.root.Record(backup.Entry{
+		Session: info.SessionID, Call: info.CallID, ChangeSet: info.ChangeSet, Run: sandbox.RunOf(ctx),
+		Path: t.Rel, Op: backup.OpCreate, SHA256After: sum, Dirs: dir.Made,
 	}); err != nil {
 		return tools.Result{}, err
 	}
-	s.rememberWritten(t.rel, fi, rep, lines, rep.checkpoints(nil, 0), []lineSpan{{from: 1, to: lines, call: info.CallID}})
-	s.noteShift(info.ChangeSet, t.rel, 0, 0, true)
+	s.rememberWritten(t.Rel, fi, rep, lines, rep.Checkpoints(nil, 0), []lineSpan{{from: 1, to: lines, call: info.CallID}})
+	s.noteShift(info.ChangeSet, t.Rel, 0, 0, true)
 	return tools.Result{
-		Message:  fmt.Sprintf("created %s (%s, %s)", t.rel, plural(lines, "line", "lines"), humanSize(fi.Size())),
-		Metadata: []tools.Attr{{Name: "lines", Value: itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
-		Changed:  []string{t.rel},
+		Message:  fmt.Sprintf("created %s (%s, %s)", t.Rel, sandbox.Plural(lines, "line", "lines"), sandbox.HumanSize(fi.Size())),
+		Metadata: []tools.Attr{{Name: "lines", Value: sandbox.Itoa(lines)}, {Name: "size", Value: fmt.Sprint(fi.Size())}},
+		Changed:  []string{t.Rel},
 	}, nil
 }
 
@@ -241,15 +238,15 @@ func (s *Session) create(ctx context.Context, t target, a WriteArgs, info tools.
 // failure before the rename leaves the file untouched and no temp file;
 // so does a cancelled or timed-out call, which must not land after its
 // TOOL_TIMEOUT was reported.
-func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, oldSum string, op string, newLines int) (blob string, err error) {
-	defer rep.abort()
-	rep.chown(e.fi)
-	newFi, err := rep.flush()
+func (s *Session) commitEdit(ctx context.Context, e *edit, rep *sandbox.Replacement, oldSum string, op string, newLines int) (blob string, err error) {
+	defer rep.Abort()
+	rep.Chown(e.fi)
+	newFi, err := rep.Flush()
 	if err != nil {
-		return "", describeWriteErr(e.t.rel, err)
+		return "", sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
 	if oldSum != hex.EncodeToString(e.seen.sum[:]) {
-		return "", errStale
+		return "", sandbox.ErrStale
 	}
 	if e.dry != nil {
 		return "", e.dry.keepOld(e.f, e.fi.Size())
@@ -257,45 +254,45 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *replacement, old
 	if e.rawSum != "" {
 		oldSum = e.rawSum // the manifest records the bytes on disk
 	}
-	if blob, err = s.root.backupOld(e.info.ChangeSet, e.t.rel, e.f, e.fi, oldSum); err != nil {
+	if blob, err = s.root.BackupOld(e.info.ChangeSet, e.t.Rel, e.f, e.fi, oldSum); err != nil {
 		return "", err
 	}
 	// The old inode must not have changed since it was read and linked.
 	if now, err := e.f.Stat(); err != nil || now.Size() != e.fi.Size() || !now.ModTime().Equal(e.fi.ModTime()) {
-		s.root.dropBlob(blob)
-		return "", errStale
+		s.root.DropBlob(blob)
+		return "", sandbox.ErrStale
 	}
 	entry := backup.Entry{
-		Session: e.info.SessionID, Call: e.info.CallID, ChangeSet: e.info.ChangeSet, Run: RunOf(ctx),
-		Path: e.t.rel, Op: op, Existed: true, Blob: backup.BlobRel(blob),
-		Mode: e.fi.Mode().Perm(), Size: e.fi.Size(), SHA256Before: oldSum, SHA256After: rep.hash(),
+		Session: e.info.SessionID, Call: e.info.CallID, ChangeSet: e.info.ChangeSet, Run: sandbox.RunOf(ctx),
+		Path: e.t.Rel, Op: op, Existed: true, Blob: backup.BlobRel(blob),
+		Mode: e.fi.Mode().Perm(), Size: e.fi.Size(), SHA256Before: oldSum, SHA256After: rep.Hash(),
 	}
 	if err := ctx.Err(); err != nil {
-		s.root.dropBlob(blob)
+		s.root.DropBlob(blob)
 		return "", err
 	}
-	if err := s.root.record(entry); err != nil {
-		s.root.dropBlob(blob)
+	if err := s.root.Record(entry); err != nil {
+		s.root.DropBlob(blob)
 		return "", err
 	}
-	if err := rep.commit(true); err != nil {
-		return "", describeWriteErr(e.t.rel, err)
+	if err := rep.Commit(true); err != nil {
+		return "", sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
-	s.root.sealBlob(blob)
+	s.root.SealBlob(blob)
 	// A partial write shows the model only its own lines: the rest is
 	// as known as it was before.
 	known := e.known
 	if op == backup.OpRewrite {
 		known = []lineSpan{{from: 1, to: newLines, call: e.info.CallID}}
 	}
-	s.rememberWritten(e.t.rel, newFi, rep, newLines, rep.checkpoints(e.seen.cps, e.resumedAt), known)
+	s.rememberWritten(e.t.Rel, newFi, rep, newLines, rep.Checkpoints(e.seen.cps, e.resumedAt), known)
 	return blob, nil
 }
 
 // rememberWritten records a file the agent wrote as known to the model:
 // it knows the content it just sent, so a following partial write works.
-func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *replacement, lines int, cps []checkpoint, known []lineSpan) {
-	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.final, crc: rep.crc, cps: cps, known: known})
+func (s *Session) rememberWritten(rel string, fi fs.FileInfo, rep *sandbox.Replacement, lines int, cps []sandbox.Checkpoint, known []lineSpan) {
+	s.remember(rel, fileState{size: fi.Size(), mtime: fi.ModTime(), lines: lines, sum: rep.Final, crc: rep.CRC, cps: cps, known: known})
 }
 
 // callInfo returns the call's ids, inventing a change set when the caller
@@ -306,17 +303,9 @@ func (s *Session) callInfo(ctx context.Context) tools.CallInfo {
 		info.CallID = callID(ctx)
 	}
 	if info.ChangeSet == "" {
-		info.ChangeSet = NewChangeSetID(s.root.opts.Now())
+		info.ChangeSet = sandbox.NewChangeSetID(s.root.Options().Now())
 	}
 	return info
-}
-
-// NewChangeSetID returns a fresh change-set id that sorts by time, such as
-// 20260102-150405-1a2b.
-func NewChangeSetID(now time.Time) string {
-	var rnd [2]byte
-	rand.Read(rnd[:])
-	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(rnd[:])
 }
 
 // callID is the id of the call running in ctx, for the spans it shows.

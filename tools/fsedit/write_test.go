@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func TestCreate(t *testing.T) {
@@ -79,7 +80,7 @@ func TestStaleGuards(t *testing.T) {
 func TestPlaceholderRewrite(t *testing.T) {
 	var old strings.Builder
 	for i := range 40 {
-		old.WriteString("func f" + itoa(i) + "() {}\n")
+		old.WriteString("func f" + sandbox.Itoa(i) + "() {}\n")
 	}
 	p := newProject(t, map[string]string{"main.go": old.String(), "notes.md": "a\n# rest of the file unchanged\nb\nc\n"})
 	wantOK(t, p.read("main.go"))
@@ -137,7 +138,7 @@ func TestPartialRanges(t *testing.T) {
 			if got := p.content("f.md"); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
-			if meta(res, "lines_before") != "5" || meta(res, "lines_after") != itoa(countLines(tc.want)) {
+			if meta(res, "lines_before") != "5" || meta(res, "lines_after") != sandbox.Itoa(countLines(tc.want)) {
 				t.Errorf("metadata %v", res.Metadata)
 			}
 		})
@@ -267,7 +268,7 @@ func TestPartialBulkCopy(t *testing.T) {
 			b.WriteString(long + "\r\n")
 			continue
 		}
-		b.WriteString("line " + itoa(i) + "\r\n")
+		b.WriteString("line " + sandbox.Itoa(i) + "\r\n")
 	}
 	old := b.String()
 	p := newProject(t, map[string]string{"big.md": old})
@@ -293,12 +294,12 @@ func TestPartialBulkCopy(t *testing.T) {
 // for a partial write, which resumes from a checkpoint of the read, is
 // the hash of the file written, write after write.
 func TestPartialHashResumesFromCheckpoints(t *testing.T) {
-	old := checkpointEvery
-	checkpointEvery = 4 << 10
-	t.Cleanup(func() { checkpointEvery = old })
+	old := sandbox.CheckpointEvery
+	sandbox.CheckpointEvery = 4 << 10
+	t.Cleanup(func() { sandbox.CheckpointEvery = old })
 	var b strings.Builder
 	for i := 1; i <= 20000; i++ {
-		b.WriteString("line " + itoa(i) + " of the file\n")
+		b.WriteString("line " + sandbox.Itoa(i) + " of the file\n")
 	}
 	p := newProject(t, map[string]string{"f.md": b.String()})
 	wantOK(t, p.read("f.md"))

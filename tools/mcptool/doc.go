@@ -16,7 +16,7 @@
 // group of its own, ended whole when the server stops; this agent's own
 // serve is never started as a server.
 //
-// As a server it offers a Registry's tools over stdio (ServeStdio) or
-// Streamable HTTP (HTTPHandler), annotated read-only or destructive, with
+// As a server it offers a Registry's tools (NewServer; agent/serve runs
+// it over stdio) or Streamable HTTP (HTTPHandler), annotated read-only or destructive, with
 // writing tools left out unless allowed.
 package mcptool

@@ -273,12 +273,6 @@ func firstParagraph(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// ServeStdio serves srv on standard input and output until the client
-// leaves or ctx ends.
-func ServeStdio(ctx context.Context, srv *mcp.Server) error {
-	return srv.Run(ctx, &mcp.StdioTransport{})
-}
-
 // MaxRequestBody bounds one MCP request over HTTP.
 const MaxRequestBody = 4 << 20
 

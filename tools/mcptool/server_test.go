@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // testRegistry is the file tools on a temporary project holding a.txt,
@@ -25,7 +26,7 @@ func testRegistry(t testing.TB) (*tools.Registry, string) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(fsedit.NewTools(fsedit.NewRoot(dir, fsedit.Options{}))...)
+	reg := tools.NewRegistry(fsedit.NewTools(sandbox.NewRoot(dir, sandbox.Options{}))...)
 	type cmdArgs struct {
 		Command string `json:"command"`
 	}

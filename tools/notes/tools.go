@@ -153,7 +153,7 @@ func (t *noteTools) search(ctx context.Context, a SearchArgs) (tools.Result, err
 }
 
 func (t *noteTools) list(ctx context.Context, a ListArgs) (tools.Result, error) {
-	p, err := t.s.List(ctx, ListOptions{Folder: a.Folder, Tag: a.Tag, Limit: a.Limit, Offset: a.Offset})
+	p, err := t.s.List(ctx, ListOptions(a))
 	if err != nil {
 		return storeResult(err, 0)
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools"
-	"github.com/agentcli/agent/tools/fsedit/backup"
+	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
 // What the git guard (gitguard.go) does with a repository a command

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // BenchmarkDiscover is what finding skills adds to every conversation's
@@ -22,7 +22,7 @@ func BenchmarkDiscover(b *testing.B) {
 				files[".agents/skills/"+name+"/SKILL.md"] = skillFile(name, "Does thing "+name+". Use when the task needs it.", "Steps.\n")
 			}
 			write(b, dir, files)
-			root := fsedit.NewRoot(dir, fsedit.Options{})
+			root := sandbox.NewRoot(dir, sandbox.Options{})
 			defer root.Close()
 			user := filepath.Join(b.TempDir(), "skills")
 			b.ReportAllocs()

@@ -23,7 +23,7 @@ import (
 
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/frontmatter"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 // ProjectFolders are the project's skills folders, in precedence order:
@@ -70,7 +70,7 @@ func (p Problem) String() string {
 // Sources say where to look for skills.
 type Sources struct {
 	// Project is the project's sandbox; nil for no project skills.
-	Project *fsedit.Root
+	Project *sandbox.Root
 	// UserDir is the user's skills folder ($XDG_CONFIG_HOME/agent/skills);
 	// "" for none.
 	UserDir string
@@ -87,7 +87,7 @@ type Set struct {
 	// Problems are the folders left out, one each.
 	Problems []Problem
 
-	project *fsedit.Root
+	project *sandbox.Root
 }
 
 // Discover finds the skills of src. It never fails: a folder that
@@ -122,7 +122,7 @@ func (s *Set) scan(folder string, user bool, add func(Skill)) {
 		err  error
 	)
 	if user {
-		ents, err = fsedit.ListUserSkillDir(folder, maxEntries)
+		ents, err = sandbox.ListUserSkillDir(folder, maxEntries)
 	} else {
 		ents, err = s.project.ListSkillDir(folder, maxEntries)
 	}
@@ -150,7 +150,7 @@ func (s *Set) scan(folder string, user bool, add func(Skill)) {
 			// Judge where the link lands first, so that a warning says
 			// it of the folder, not of its SKILL.md.
 			if _, err := s.list(sk, "", 0); err != nil {
-				if fsedit.RefusalCode(err) != tools.CodeFileNotFound {
+				if sandbox.RefusalCode(err) != tools.CodeFileNotFound {
 					s.Problems = append(s.Problems, Problem{Dir: sk.Dir, Err: err})
 				}
 				continue
@@ -161,7 +161,7 @@ func (s *Set) scan(folder string, user bool, add func(Skill)) {
 		case err == nil:
 			sk.Meta = meta
 			add(sk)
-		case fsedit.RefusalCode(err) == tools.CodeFileNotFound:
+		case sandbox.RefusalCode(err) == tools.CodeFileNotFound:
 			// A folder without SKILL.md, or a link to a file: not a skill.
 		default:
 			s.Problems = append(s.Problems, Problem{Dir: sk.Dir, Err: err})
@@ -173,7 +173,7 @@ func (s *Set) scan(folder string, user bool, add func(Skill)) {
 // is the name of sk's folder.
 func (s *Set) readMeta(sk Skill, folder string) (Meta, error) {
 	data, size, err := s.read(sk, "SKILL.md", maxHead)
-	if fsedit.RefusalCode(err) == tools.CodeFileNotFound {
+	if sandbox.RefusalCode(err) == tools.CodeFileNotFound {
 		return Meta{}, err
 	}
 	if err != nil {
@@ -193,7 +193,7 @@ func (s *Set) readMeta(sk Skill, folder string) (Meta, error) {
 // place: at most max bytes, and the file's size.
 func (s *Set) read(sk Skill, rel string, max int64) ([]byte, int64, error) {
 	if sk.User {
-		return fsedit.ReadUserSkill(sk.Dir, rel, max)
+		return sandbox.ReadUserSkill(sk.Dir, rel, max)
 	}
 	return s.project.ReadSkill(sk.Dir, rel, max)
 }
@@ -201,7 +201,7 @@ func (s *Set) read(sk Skill, rel string, max int64) ([]byte, int64, error) {
 // list lists the folder rel of sk's folder ("" for the folder itself).
 func (s *Set) list(sk Skill, rel string, max int) ([]fs.DirEntry, error) {
 	if sk.User {
-		return fsedit.ListUserSkillDir(filepath.Join(sk.Dir, filepath.FromSlash(rel)), max)
+		return sandbox.ListUserSkillDir(filepath.Join(sk.Dir, filepath.FromSlash(rel)), max)
 	}
 	return s.project.ListSkillDir(path.Join(sk.Dir, rel), max)
 }

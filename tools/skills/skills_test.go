@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 func write(t testing.TB, dir string, files map[string]string) {
@@ -76,9 +77,9 @@ func fixture(t *testing.T) (project, user string) {
 	return project, user
 }
 
-func discover(t *testing.T, project, user string) (*Set, *fsedit.Root) {
+func discover(t *testing.T, project, user string) (*Set, *sandbox.Root) {
 	t.Helper()
-	root := fsedit.NewRoot(project, fsedit.Options{})
+	root := sandbox.NewRoot(project, sandbox.Options{})
 	t.Cleanup(func() { root.Close() })
 	return Discover(Sources{Project: root, UserDir: user}), root
 }
@@ -130,7 +131,7 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// Nothing anywhere: no skills, no problems, no tool.
-	empty := Discover(Sources{Project: fsedit.NewRoot(t.TempDir(), fsedit.Options{}), UserDir: filepath.Join(t.TempDir(), "none")})
+	empty := Discover(Sources{Project: sandbox.NewRoot(t.TempDir(), sandbox.Options{}), UserDir: filepath.Join(t.TempDir(), "none")})
 	if len(empty.Skills)+len(empty.Problems) != 0 || empty.Tool(1<<20) != nil {
 		t.Errorf("an empty project: %d skills, %v, tool %v", len(empty.Skills), empty.Problems, empty.Tool(1<<20))
 	}

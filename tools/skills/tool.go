@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/frontmatter"
-	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/sandbox"
 )
 
 //go:embed skill.md
@@ -68,7 +68,7 @@ func (s *Set) load(a Args, max int64) (tools.Result, error) {
 	}
 	data, size, err := s.read(sk, file, max)
 	if err != nil {
-		code := fsedit.RefusalCode(err)
+		code := sandbox.RefusalCode(err)
 		if code == "" {
 			return tools.Result{}, fmt.Errorf("read skill %s, %s: %w", sk.Name, file, err)
 		}

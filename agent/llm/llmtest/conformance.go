@@ -87,6 +87,25 @@ func CollectThoughts(seq iter.Seq2[llm.Chunk, error]) (text, thoughts string, er
 // is asked to, and survives what real networks do, all through the real
 // SDK against the fake server. Each provider package calls it from a test.
 func RunModelTests(t *testing.T, p Provider) {
+	ms := newModelSuite(p)
+	ms.streaming(t)
+	ms.statuses(t)
+	ms.drops(t)
+	ms.waits(t)
+	ms.errorPages(t)
+	ms.ends(t)
+}
+
+// modelSuite is what RunModelTests's groups of subtests share: the
+// provider, the request every case sends, and its helpers.
+type modelSuite struct {
+	p     Provider
+	req   llm.Request
+	run   func(t *testing.T, pol llm.Policy, answers ...Answer) (*Server, string, *llm.Usage, string, error)
+	quick func() (llm.Policy, *Sleeps)
+}
+
+func newModelSuite(p Provider) modelSuite {
 	req := llm.Request{
 		System: "be brief",
 		Messages: []llm.Message{
@@ -108,7 +127,12 @@ func RunModelTests(t *testing.T, p Provider) {
 		sl := &Sleeps{}
 		return llm.Policy{Sleep: sl.Sleep, Timeout: 5 * time.Second}, sl
 	}
+	return modelSuite{p: p, req: req, run: run, quick: quick}
+}
 
+// streaming runs the cases of what is sent and streamed back.
+func (ms modelSuite) streaming(t *testing.T) {
+	p, req, run, quick := ms.p, ms.req, ms.run, ms.quick
 	t.Run("streams text, usage and finish", func(t *testing.T) {
 		pol, _ := quick()
 		s, text, usage, finish, err := run(t, pol, Say("Hel", "lo ", "world").WithUsage(12, 3))
@@ -193,7 +217,11 @@ func RunModelTests(t *testing.T, p Provider) {
 			t.Errorf("stop = %q, want the first %d", got, p.MaxStop)
 		}
 	})
+}
 
+// statuses runs the cases of the HTTP statuses retried and those that end at once.
+func (ms modelSuite) statuses(t *testing.T) {
+	p, run, quick := ms.p, ms.run, ms.quick
 	t.Run("429 with Retry-After then success", func(t *testing.T) {
 		pol, sl := quick()
 		s, text, _, _, err := run(t, pol, Fail(429, "Retry-After", "2"), Say("ok"))
@@ -252,7 +280,11 @@ func RunModelTests(t *testing.T, p Provider) {
 			}
 		})
 	}
+}
 
+// drops runs the cases of a connection or stream that breaks, before and after text.
+func (ms modelSuite) drops(t *testing.T) {
+	run, quick := ms.run, ms.quick
 	t.Run("connection reset before text is retried", func(t *testing.T) {
 		pol, _ := quick()
 		_, text, _, _, err := run(t, pol, Say().WithFault(FaultReset), Say("ok"))
@@ -312,7 +344,11 @@ func RunModelTests(t *testing.T, p Provider) {
 			t.Fatalf("got %q, %v; want ok after a retry", text, err)
 		}
 	})
+}
 
+// waits runs the cases of a server that is silent, or never answers.
+func (ms modelSuite) waits(t *testing.T) {
+	p, req, run, quick := ms.p, ms.req, ms.run, ms.quick
 	t.Run("silence before the first byte is asked again at once", func(t *testing.T) {
 		pol, sl := quick()
 		pol.Timeout = 150 * time.Millisecond
@@ -350,7 +386,11 @@ func RunModelTests(t *testing.T, p Provider) {
 		}
 		oneLine(t, err)
 	})
+}
 
+// errorPages runs the cases of error pages and bodies made readable.
+func (ms modelSuite) errorPages(t *testing.T) {
+	run, quick := ms.run, ms.quick
 	t.Run("an HTML error page is summarised to its status and title", func(t *testing.T) {
 		pol, _ := quick()
 		pol.Attempts = 2
@@ -399,7 +439,11 @@ func RunModelTests(t *testing.T, p Provider) {
 			t.Errorf("err = %q, want the escape bytes shown as \\x1b and \\x07", msg)
 		}
 	})
+}
 
+// ends runs the cases of a stream that stalls, and one cancelled.
+func (ms modelSuite) ends(t *testing.T) {
+	p, req, run, quick := ms.p, ms.req, ms.run, ms.quick
 	t.Run("a stream that stalls after text is a drop", func(t *testing.T) {
 		pol, _ := quick()
 		pol.Timeout = 150 * time.Millisecond

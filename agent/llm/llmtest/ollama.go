@@ -70,14 +70,6 @@ func NewOllamaServer(t testing.TB, models []OllamaModel, answers ...Answer) *Oll
 	return o
 }
 
-// SetDefaultContext sets the window of requests that ask for none, as
-// OLLAMA_CONTEXT_LENGTH does for the real server.
-func (o *OllamaServer) SetDefaultContext(n int) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.defaultCtx = n
-}
-
 // Models returns the server's models as they are now.
 func (o *OllamaServer) Models() []OllamaModel {
 	o.mu.Lock()

@@ -212,13 +212,12 @@ func testMissing(t *testing.T, s notes.Store) {
 
 func testList(t *testing.T, s notes.Store) {
 	ctx := context.Background()
-	var ids []int64
 	for i := range 7 {
 		folder, tag := "/a/", "odd"
 		if i%2 == 0 {
 			folder, tag = "/a/b/", "even"
 		}
-		ids = append(ids, create(t, s, "n", "body", folder, tag).ID)
+		create(t, s, "n", "body", folder, tag)
 	}
 	create(t, s, "other", "", "/ab/")
 	page, err := s.List(ctx, notes.ListOptions{Limit: 3})

@@ -229,7 +229,6 @@ func (w walker) sed(name string, args []Word) {
 			rest := t[j+1:]
 			if rest == "" && i+1 < len(args) {
 				i++
-				rest = args[i].Text
 				if t[j] == 'e' {
 					scripts = append(scripts, args[i])
 				}

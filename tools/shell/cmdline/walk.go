@@ -103,7 +103,7 @@ func harmlessRedirect(r *syntax.Redirect) bool {
 	switch r.Op {
 	case syntax.DplIn, syntax.DplOut:
 		return true
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 		return r.Word != nil && r.Word.Lit() == "/dev/null"
 	}
 	return false

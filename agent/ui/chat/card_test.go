@@ -1,0 +1,25 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
+)
+
+func TestCardNamesTheRuleThatAllowedIt(t *testing.T) {
+	st := newStyles(true)
+	c := newCard(&xmlcall.Call{ID: "1", Name: "write_file", Params: []xmlcall.Param{{Name: "file_path", Value: "docs/a.md"}}}, time.Now())
+	c.result = &agent.CallResult{ID: "1", Tool: "write_file", Result: tools.Result{Message: "created docs/a.md"}, Rule: `permissions.allow "docs/**"`}
+	line := c.view(&st, "", time.Now(), 0)
+	if !strings.Contains(line, `allowed by permissions.allow "docs/**"`) || !strings.Contains(line, "✓") {
+		t.Errorf("card = %q, want the rule named", line)
+	}
+	c.result.Rule = ""
+	if line := c.view(&st, "", time.Now(), 0); strings.Contains(line, "allowed by") {
+		t.Errorf("card without a rule = %q", line)
+	}
+}

@@ -1,0 +1,31 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/internal/termtext"
+)
+
+// Sessions prints the project's conversations (agent sessions), oldest
+// first, as a table or as JSON: what agent run --session continues.
+func Sessions(w io.Writer, list []agent.SessionInfo, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no sessions yet")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTIME\tTURNS\tFIRST PROMPT")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, s.Time.Local().Format("2006-01-02 15:04:05"), s.Turns, termtext.Escape(termtext.Clip(termtext.OneLine(s.FirstPrompt), 60)))
+	}
+	return tw.Flush()
+}
