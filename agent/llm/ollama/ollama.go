@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/internal/backoff"
 )
 
 // DefaultURL is where Ollama listens unless OLLAMA_HOST says otherwise.
@@ -292,7 +293,7 @@ func (m *Model) apiError(resp *http.Response) error {
 	if json.Unmarshal(raw, &e) == nil && e.Error != "" {
 		msg = e.Error
 	}
-	ae := &llm.APIError{Status: resp.StatusCode, Message: msg, RetryAfter: llm.RetryAfter(resp.Header, time.Now())}
+	ae := &llm.APIError{Status: resp.StatusCode, Message: msg, RetryAfter: backoff.RetryAfter(resp.Header, time.Now())}
 	if resp.StatusCode == http.StatusNotFound && strings.Contains(msg, "not found") {
 		ae.Fix = fmt.Sprintf("run `ollama pull %s`, or choose an installed model with --model (`ollama list` shows them)", m.o.Model)
 	}
