@@ -11,6 +11,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -132,7 +133,7 @@ func (m *Model) attempt(ctx context.Context, req llm.Request) iter.Seq2[llm.Chun
 				yield(llm.Chunk{}, err)
 				return
 			}
-			if strings.HasPrefix(string(ev.Data), "[DONE]") {
+			if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
 				break
 			}
 			c, err := decodeChunk(ev.Data)
