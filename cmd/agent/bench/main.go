@@ -42,6 +42,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -49,12 +50,19 @@ func main() {
 	runs := flag.Int("runs", 15, "rounds: runs of each command per binary, cold and warm")
 	flag.StringVar(&cacheMode, "cache", "faulted", "the binary's page cache before a warm run: faulted (what the cold run loaded), read (the whole file read)")
 	flag.StringVar(&wrap, "wrap", "", "run each binary under this command (such as perf record); the figures are then the wrapper's")
+	only := flag.String("commands", strings.Join(commands, ","), "the commands to measure, of "+strings.Join(commands, ","))
 	flag.StringVar(&pagesOut, "pages", "", "write the resident pages of the first binary's file mappings, before the answer of its last warm run, to this file")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: bench [-runs N] [label=]BINARY...")
 		os.Exit(2)
 	}
+	picked, err := pick(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	commands = picked
 	if err := run(*runs, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -67,6 +75,17 @@ var pagesOut, wrap, cacheMode string
 
 // The commands, in the order they run and are reported.
 var commands = []string{"version", "run", "serve", "chat"}
+
+// pick is the commands a -commands list names, in their order.
+func pick(list string) ([]string, error) {
+	names := strings.Split(list, ",")
+	for _, n := range names {
+		if !slices.Contains(commands, n) {
+			return nil, fmt.Errorf("unknown command %q: use some of %s", n, strings.Join(commands, ","))
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(commands), func(c string) bool { return !slices.Contains(names, c) }), nil
+}
 
 // target is one binary and its samples.
 type target struct {
