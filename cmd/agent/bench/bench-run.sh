@@ -12,16 +12,18 @@
 # also builds that commit with its own `make build` (in a temporary git
 # worktree) and lists it first: the "vs[0]" columns are the change from
 # the base, and the start-up rule is checked against it. RUNS sets the
-# rounds (default 15); CACHE the page cache before a warm run: faulted
-# (default: what the cold run loaded) or read (the whole binary). With
-# hyperfine installed, the start time of `agent version` is also compared.
+# rounds (default 15); CACHE the page cache before the warm runs: faulted
+# (default: what a run of each command loaded) or read (the whole
+# binary). With hyperfine installed, the start time of `agent version` is
+# also compared.
 #
 # The start-up rule: a change stays within 10% or 1 ms (whichever is
 # larger) of the base's wall time and within 10% of its peak memory, for
-# each of these commands. The budgets (warm, quiet 2-core machine):
-# binary 40 MB; `agent version` 26 MB; `agent run` 30 MB and 16 ms;
-# `agent serve --stdio` 30 MB and 12 ms; the idle chat 32 MB; the run's
-# first request 8,192 bytes. The script fails when either is broken.
+# each of these commands (the chat: its idle memory). The budgets (warm,
+# quiet 2-core machine): binary 40 MB; `agent version` 26 MB; `agent run`
+# 30 MB and 16 ms; `agent serve --stdio` 30 MB and 12 ms; the idle chat
+# 32 MB; the run's first request 8,192 bytes. The script fails when
+# either is broken.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../../.." && pwd)

@@ -16,7 +16,7 @@ import (
 //
 //	drop     drop the file's pages: the run reads what it needs from the
 //	         disk (a cold start: after a reboot, an update, a while)
-//	faulted  leave the cache as the run before left it (a warm start)
+//	faulted  leave the cache as the runs before left it (a warm start)
 //	read     drop them, then read the whole file (the state after a copy)
 func prepareCache(path, mode string) error {
 	switch mode {

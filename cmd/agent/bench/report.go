@@ -30,7 +30,9 @@ var budgets = map[string]budget{
 
 // The start-up rule: a change stays within ruleShare or ruleFloor of the
 // base's wall time, whichever is larger, and within ruleShare of its peak
-// memory. (5% is inside this machine's run-to-run spread.)
+// memory; for the chat, of its idle memory (its time to a ready prompt is
+// mostly tmux's, shown but not judged). 5% is inside this machine's
+// run-to-run spread.
 const (
 	ruleShare = 0.10
 	ruleFloor = time.Millisecond
@@ -140,9 +142,12 @@ func checkRule(base, now *target) []string {
 		bw, nw := median(b, wallOf), median(n, wallOf)
 		allowed := max(bw*ruleShare, float64(ruleFloor.Microseconds())/1000)
 		br, nr := median(b, rssOf), median(n, rssOf)
-		wallOK, rssOK := nw <= bw+allowed, nr <= br*(1+ruleShare)
-		fmt.Printf("  %-8s wall %6.1f ms (base %.1f, at most %.1f) %s   memory %5.1f MB (base %.1f, at most %.1f) %s\n",
-			cmd, nw, bw, bw+allowed, verdict(wallOK), nr, br, br*(1+ruleShare), verdict(rssOK))
+		wallOK, rssOK := nw <= bw+allowed || cmd == "chat", nr <= br*(1+ruleShare)
+		wall := fmt.Sprintf("wall %6.1f ms (base %.1f, at most %.1f) %-4s", nw, bw, bw+allowed, verdict(wallOK))
+		if cmd == "chat" {
+			wall = fmt.Sprintf("%-47s", "wall not judged")
+		}
+		fmt.Printf("  %-8s %s   memory %5.1f MB (base %.1f, at most %.1f) %s\n", cmd, wall, nr, br, br*(1+ruleShare), verdict(rssOK))
 		if !wallOK {
 			over = append(over, fmt.Sprintf("%s wall %.1f ms, base %.1f", cmd, nw, bw))
 		}
