@@ -22,6 +22,7 @@ import (
 type sample struct {
 	wall, cpu    time.Duration
 	maxRSS       int64 // KiB
+	faults       int64 // page faults, minor and major: the same under any load
 	anon, file   int64 // KiB, from smaps_rollup before the answer
 	haveRollup   bool
 	out          string // what the process printed
@@ -197,6 +198,7 @@ func (h *harness) process(bin, stdin string, args ...string) (sample, error) {
 	res.cpu = st.UserTime() + st.SystemTime()
 	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 		res.maxRSS = ru.Maxrss
+		res.faults = ru.Minflt + ru.Majflt
 	}
 	return res, nil
 }

@@ -63,7 +63,7 @@ func report(bins []*target, runs int, loadAtStart string) error {
 	for _, b := range bins {
 		fmt.Printf("%-10s binary %6.1f MB %+7.1f%%\n", b.label, float64(b.size)/(1<<20), 100*(float64(b.size)/float64(base.size)-1))
 	}
-	fmt.Printf("\n%-8s %-5s %-10s %8s %7s %8s %7s %7s %6s %6s\n", "command", "cache", "binary", "maxRSS", "vs[0]", "wall-ms", "vs[0]", "cpu-ms", "anon", "file")
+	fmt.Printf("\n%-8s %-5s %-10s %8s %7s %8s %7s %7s %7s %6s %6s\n", "command", "cache", "binary", "maxRSS", "vs[0]", "wall-ms", "vs[0]", "cpu-ms", "faults", "anon", "file")
 	for _, cmd := range commands {
 		for _, cold := range []bool{true, false} {
 			for _, b := range bins {
@@ -80,6 +80,7 @@ func report(bins []*target, runs int, loadAtStart string) error {
 	}
 	fmt.Println("maxRSS: peak resident set (getrusage, as /usr/bin/time -f %M); for chat, VmRSS after a second idle.")
 	fmt.Println("wall-ms: for chat, launch to a ready prompt in tmux, tmux's own start included.")
+	fmt.Println("faults: page faults (getrusage), the work of starting that no load on the machine changes.")
 	fmt.Println("anon, file: resident anonymous and file-backed memory of run (smaps_rollup) just before the answer.")
 	for _, b := range bins {
 		if len(b.samples[key("run", false)]) > 0 {
@@ -117,17 +118,18 @@ func line(cmd string, cold bool, b, base *target) {
 	if cold {
 		cache = "cold"
 	}
-	anon, file, cpu := "-", "-", "-"
+	anon, file, cpu, faults := "-", "-", "-", "-"
 	if ss[0].haveRollup {
 		anon = fmt.Sprintf("%.1f", median(ss, func(s sample) float64 { return mb(s.anon) }))
 		file = fmt.Sprintf("%.1f", median(ss, func(s sample) float64 { return mb(s.file) }))
 	}
 	if cmd != "chat" {
 		cpu = fmt.Sprintf("%.1f", median(ss, cpuOf))
+		faults = fmt.Sprintf("%.0f", median(ss, func(s sample) float64 { return float64(s.faults) }))
 	}
 	rss, wall := median(ss, rssOf), median(ss, wallOf)
-	fmt.Printf("%-8s %-5s %-10s %8.1f %+6.1f%% %8.1f %+6.1f%% %7s %6s %6s\n", cmd, cache, b.label,
-		rss, 100*(rss/median(ref, rssOf)-1), wall, 100*(wall/median(ref, wallOf)-1), cpu, anon, file)
+	fmt.Printf("%-8s %-5s %-10s %8.1f %+6.1f%% %8.1f %+6.1f%% %7s %7s %6s %6s\n", cmd, cache, b.label,
+		rss, 100*(rss/median(ref, rssOf)-1), wall, 100*(wall/median(ref, wallOf)-1), cpu, faults, anon, file)
 }
 
 // checkRule prints each command's verdict by the start-up rule and
