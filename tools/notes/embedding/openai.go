@@ -127,7 +127,8 @@ func (e *openaiEmbedder) once(ctx context.Context, body []byte, v any) (time.Dur
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		err := fmt.Errorf("HTTP %d from %s: %s", resp.StatusCode, e.url, e.secrets.Redact(termtext.Line(errorMessage(raw), 200)))
+		// Redacted before it is cut: a key cut in half would show.
+		err := fmt.Errorf("HTTP %d: %s", resp.StatusCode, termtext.Line(e.secrets.Redact(errorMessage(raw)), 200))
 		switch s := resp.StatusCode; {
 		case s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500:
 			return backoff.RetryAfter(resp.Header, time.Now()), err
@@ -135,7 +136,7 @@ func (e *openaiEmbedder) once(ctx context.Context, body []byte, v any) (time.Dur
 		return -1, err
 	}
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
-		return -1, fmt.Errorf("the answer of %s is not an embedding list: %w", e.url, err)
+		return -1, fmt.Errorf("the answer is not a list of embeddings: %w", err)
 	}
 	return 0, nil
 }
