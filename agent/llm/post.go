@@ -19,7 +19,7 @@ const errorBodyLimit = 64 << 10
 // PostJSON sends body as JSON to url with header and returns the answer
 // when its status is 200, for the caller to read and close. Any other
 // answer is read, closed and returned as an *APIError: its status, its
-// Retry-After, and the server's words (ErrorWords). hc should come from
+// Retry-After, and the server's words (errorWords). hc should come from
 // Client, so that an error page that is not the API's is worded too.
 //
 // The JSON keeps <, > and & as they are (encoding/json would write
@@ -52,19 +52,19 @@ func PostJSON(ctx context.Context, hc *http.Client, url string, header http.Head
 	if err != nil && len(raw) == 0 {
 		return nil, err
 	}
-	e := ErrorWords(raw)
+	e := errorWords(raw)
 	e.Status, e.RetryAfter = resp.StatusCode, backoff.RetryAfter(resp.Header, time.Now())
 	return nil, e
 }
 
-// ErrorWords reads an error answer's body in whichever shape the server
+// errorWords reads an error answer's body in whichever shape the server
 // sent it and returns an *APIError with its message (and the parameter
 // it names, if any): the OpenAI and Anthropic shape {"error": {"message",
 // "param"}} (OpenRouter adds the upstream provider's own words in
 // error.metadata), {"error": "..."} (Ollama, many proxies), {"message":
 // "..."} (vLLM), {"detail": "..."} (FastAPI servers), a JSON string, or
 // anything else as its text. The caller sets the status.
-func ErrorWords(raw []byte) *APIError {
+func errorWords(raw []byte) *APIError {
 	text := strings.TrimSpace(string(raw))
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
