@@ -65,6 +65,22 @@ type Answer struct {
 	ChunkDelay time.Duration
 	// Fault is what goes wrong after the chunks.
 	Fault Fault
+
+	// Where the servers of one protocol differ (OpenAI's and Anthropic's
+	// server-sent events only):
+	//
+	// KeepAlive sends a comment line before the first event and after
+	// each chunk, as OpenRouter (": OPENROUTER PROCESSING") and proxies
+	// do to keep a connection open while a model thinks.
+	KeepAlive bool
+	// NoEndMarker leaves out the end marker after the finish reason and
+	// usage: OpenAI's "data: [DONE]" (some compatible servers never send
+	// it), Anthropic's message_stop.
+	NoEndMarker bool
+	// ReasoningField names the delta field that carries the thoughts on
+	// the OpenAI protocol: "reasoning_content" (DeepSeek, vLLM,
+	// llama.cpp; the default) or "reasoning" (OpenRouter, Ollama).
+	ReasoningField string
 }
 
 // Say is an answer that streams chunks and ends normally.
@@ -119,6 +135,18 @@ func (a Answer) WithCache(read, write int) Answer {
 	a.Usage = &u
 	return a
 }
+
+// WithKeepAlive returns a copy of a that sends keep-alive comments
+// between its events (KeepAlive).
+func (a Answer) WithKeepAlive() Answer { a.KeepAlive = true; return a }
+
+// WithoutEndMarker returns a copy of a whose stream ends after its
+// finish reason and usage, without the end marker (NoEndMarker).
+func (a Answer) WithoutEndMarker() Answer { a.NoEndMarker = true; return a }
+
+// WithReasoningField returns a copy of a that sends its thoughts in the
+// named delta field (ReasoningField).
+func (a Answer) WithReasoningField(name string) Answer { a.ReasoningField = name; return a }
 
 // WithDelay returns a copy of a that waits d before answering.
 func (a Answer) WithDelay(d time.Duration) Answer { a.Delay = d; return a }
