@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 
 	"github.com/agentcli/agent/agent/ui/run"
@@ -37,9 +38,40 @@ func registerCompletions(c *cobra.Command, d *factory) {
 			return changeSetIDs(cmd, d), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 		}
 	}
+	if c.CommandPath() == "agent sessions export" && c.ValidArgsFunction == nil {
+		c.ValidArgsFunction = func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+		}
+	}
 	for _, sub := range c.Commands() {
 		registerCompletions(sub, d)
 	}
+}
+
+// sessionIDs are the project's sessions as completions, the latest
+// first, each with its first prompt; none when they cannot be read.
+func sessionIDs(cmd *cobra.Command) []cobra.Completion {
+	dir := ""
+	if f := cmd.Flags().Lookup("dir"); f != nil {
+		dir = f.Value.String()
+	}
+	root, err := projectFolder(dir)
+	if err != nil {
+		return nil
+	}
+	list, err := agent.ListSessions(root)
+	if err != nil {
+		return nil
+	}
+	out := make([]cobra.Completion, 0, len(list))
+	for i := len(list) - 1; i >= 0; i-- {
+		s := list[i]
+		out = append(out, cobra.CompletionWithDesc(s.ID, s.Time.Local().Format("2006-01-02 15:04")+" "+agent.FirstLine(s.FirstPrompt, 50)))
+	}
+	return out
 }
 
 // changeSetIDs are the project's change sets as completions, newest
