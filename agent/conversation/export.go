@@ -3,14 +3,18 @@ package conversation
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/internal/atomicfile"
 	"github.com/agentcli/agent/internal/termtext"
 )
 
@@ -215,4 +219,39 @@ func (c *Conversation) exportCommand(context.Context, string) (Reply, error) {
 		shown = rel
 	}
 	return Reply{Text: "Exported the conversation to `" + shown + "` (kept out of git beside its session log, since it holds what the session holds)."}, nil
+}
+
+// ExportSession writes session id of the project at root (its last
+// session when id is "") as Markdown: to w, or with file set into that
+// file (readable by its owner only), which replaces an existing one only
+// with force. It returns the session's id. A session that does not
+// exist, or a file in the way, is bad usage (ErrUsage).
+func ExportSession(w io.Writer, root, id, file string, force bool) (string, error) {
+	var err error
+	if id == "" {
+		if id, err = agent.LastSession(root); err != nil {
+			return "", err
+		}
+	}
+	s, err := agent.OpenSession(root, id)
+	if errors.Is(err, agent.ErrNoSession) {
+		return "", usagef("%w ('agent sessions' lists this project's conversations)", err)
+	}
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	write := func(w io.Writer) error { return ExportMarkdown(w, s, nil) }
+	if file == "" {
+		return id, write(w)
+	}
+	if _, err := os.Lstat(file); err == nil && !force {
+		return "", usagef("%s exists; --force replaces it", file)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if err := atomicfile.WriteFile(file, 0o600, write); err != nil {
+		return "", fmt.Errorf("export to %s: %w", file, err)
+	}
+	return id, nil
 }

@@ -38,40 +38,19 @@ func registerCompletions(c *cobra.Command, d *factory) {
 			return changeSetIDs(cmd, d), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 		}
 	}
-	if c.CommandPath() == "agent sessions export" && c.ValidArgsFunction == nil {
+	if c.CommandPath() == "agent sessions export" {
 		c.ValidArgsFunction = func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			if len(args) > 0 {
+			root, err := projectFolder(cmd.Flags().Lookup("dir").Value.String())
+			if len(args) > 0 || err != nil {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+			list, _ := agent.ListSessions(root)
+			return run.SessionCompletions(list), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 		}
 	}
 	for _, sub := range c.Commands() {
 		registerCompletions(sub, d)
 	}
-}
-
-// sessionIDs are the project's sessions as completions, the latest
-// first, each with its first prompt; none when they cannot be read.
-func sessionIDs(cmd *cobra.Command) []cobra.Completion {
-	dir := ""
-	if f := cmd.Flags().Lookup("dir"); f != nil {
-		dir = f.Value.String()
-	}
-	root, err := projectFolder(dir)
-	if err != nil {
-		return nil
-	}
-	list, err := agent.ListSessions(root)
-	if err != nil {
-		return nil
-	}
-	out := make([]cobra.Completion, 0, len(list))
-	for i := len(list) - 1; i >= 0; i-- {
-		s := list[i]
-		out = append(out, cobra.CompletionWithDesc(s.ID, s.Time.Local().Format("2006-01-02 15:04")+" "+agent.FirstLine(s.FirstPrompt, 50)))
-	}
-	return out
 }
 
 // changeSetIDs are the project's change sets as completions, newest

@@ -55,7 +55,7 @@ func TestInitWithNobodyToAskWritesNothing(t *testing.T) {
 	}
 	model := llmtest.Texts(answers...)
 	_, errOut, code := agentIn(t, dir, model, "init")
-	if code != exitRefused || !strings.Contains(errOut, "nobody is here to approve writing AGENTS.md, so nothing was written") {
+	if code != exitRefused || !strings.Contains(errOut, "nobody can approve writing AGENTS.md here (no terminal to ask, or approval never), so nothing was written and the model was not asked") {
 		t.Errorf("exit %d, stderr %q; want 4 and the reason", code, errOut)
 	}
 	if n := len(model.Requests()); n != 0 {
