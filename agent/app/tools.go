@@ -53,6 +53,11 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	for _, t := range jobs.Tools(set.Jobs) { // after the essential tools: the small-window form only names them
 		set.Reg.Add(t)
 	}
+	if t := b.webSearchTool(in); t != nil {
+		set.Reg.Add(t)
+	} else {
+		set.LeftOut = append(set.LeftOut, web.SearchDefinition())
+	}
 	if t := b.skillTool(in); t != nil {
 		set.Reg.Add(t)
 	}
@@ -92,6 +97,26 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 		set.Closers = append(set.Closers, closeMCP)
 	}
 	return set, nil
+}
+
+// webSearchTool is web_search over the search backend of the user's
+// own [web] table; nil when none is set, or it cannot work (its key is
+// not set: said in one line), so the model is not offered a tool that
+// cannot work.
+func (b *Builder) webSearchTool(in conversation.ToolInput) tools.Tool {
+	w := in.Cfg.Web
+	if w.Search == "" {
+		return nil
+	}
+	s, err := web.NewSearch(web.SearchOptions{
+		Options: web.Options{AllowHosts: w.AllowHosts, UserAgent: "agent/" + b.Version + " (web_search)"},
+		Backend: w.Search, URL: w.SearchURL, Key: w.SearchKey, KeyName: w.SearchKeyEnv,
+	})
+	if err != nil {
+		b.warn("web_search is not offered: " + err.Error())
+		return nil
+	}
+	return s
 }
 
 // audioTool is audio_generation over the speech engines that are

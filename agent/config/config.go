@@ -206,6 +206,7 @@ func Load(in Input) (Config, error) {
 	if err := c.validate(); err != nil {
 		return Config{}, err
 	}
+	c.applyWebEnv(in.Env)
 	if err := c.resolveProvider(in); err != nil {
 		return c, err
 	}

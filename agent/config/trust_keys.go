@@ -69,7 +69,7 @@ var settingClasses = map[string]keyClass{
 	"permissions":         userOnly,
 	"programs":            userOnly,
 	"shell":               userOnly,
-	"web":                 userOnly,
+	"web":                 userOnly, // allow_hosts; search and search_url, since the backend receives every query
 
 	"max_iterations":          raiseNeedsTrust,
 	"tool_timeout":            raiseNeedsTrust,

@@ -51,6 +51,8 @@ type Conversation struct {
 	// planTold is whether the model was last told that plan mode is on
 	// (withPlanNote); only Run and the session switches use it.
 	planTold bool
+	// initNext makes the next Run /init's turn (PrepareInit).
+	initNext bool
 
 	// mu guards the session and the model, which /clear, /resume and
 	// /model replace, for Info.
@@ -62,8 +64,15 @@ type Conversation struct {
 // conversation's writes are not refused as stale. The message is one
 // turn of the session and everything the agent writes for it one run, so
 // that undo and rewind take back a whole turn, and an "always" answer
-// given in it belongs to it.
+// given in it belongs to it. The Run after PrepareInit is /init's turn,
+// with its tools (initTools).
 func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
+	if c.initNext {
+		c.initNext = false
+		all := c.agent.Tools
+		c.agent.Tools = initTools(all)
+		defer func() { c.agent.Tools = all }()
+	}
 	sess := c.Session()
 	if strings.TrimSpace(text) != "" {
 		turn, err := sess.BeginTurn(text)
