@@ -26,8 +26,14 @@ const (
 	EventUsage     EventType = "usage"      // token counts of one model call
 	EventRetry     EventType = "retry"      // a model call is tried again; Retry says why and when
 	EventCompact   EventType = "compact"    // older turns were summarised to fit the window
-	EventError     EventType = "error"      // the run failed
-	EventDone      EventType = "done"       // the run ended with an answer or at the limit
+	EventTodo      EventType = "todo"       // the model's plan changed: Todos is the list as it now stands
+	// EventNotification: a person is waited for (an approval, a
+	// question) or the turn is over, so someone not looking may want to
+	// know (the chat's bell). Notification says which. The turn's end
+	// comes just before its done or error event.
+	EventNotification EventType = "notification"
+	EventError        EventType = "error" // the run failed
+	EventDone         EventType = "done"  // the run ended with an answer or at the limit
 	// EventNested is an event of a sub-agent (the explorer) run by a
 	// call: Call is that call, Nested the sub-agent's own event. Its
 	// usage is already counted in the parent run's Outcome.
@@ -67,6 +73,24 @@ func (r Retry) MarshalJSON() ([]byte, error) {
 	}{plain(r), r.Wait.Seconds(), r.Silence.Seconds()})
 }
 
+// The kinds of a Notification.
+const (
+	NotifyApproval = "approval" // a call waits for a person's yes
+	NotifyQuestion = "question" // the model asked the person (ask_user)
+	NotifyDone     = "done"     // the turn is over: answered, stopped or failed
+)
+
+// Notification is what an EventNotification tells a person who may not
+// be looking.
+type Notification struct {
+	// Kind is NotifyApproval, NotifyQuestion or NotifyDone.
+	Kind string `json:"kind"`
+	// Message says it in one line: "approve run_command?", the
+	// question asked, "the turn is over". It may hold the model's
+	// words: escape it before showing it.
+	Message string `json:"message"`
+}
+
 // Event is one thing that happened during Run. Type says which of the
 // other fields are set.
 type Event struct {
@@ -99,6 +123,10 @@ type Event struct {
 	Subject string
 	// Nested is the sub-agent's event of an EventNested.
 	Nested *Event
+	// Todos is the model's plan of an EventTodo, as it now stands.
+	Todos []tools.Todo
+	// Notification is what an EventNotification tells.
+	Notification *Notification
 }
 
 // Outcome labels of a CallResult, for display and the audit log.
@@ -209,19 +237,22 @@ func durationMS(d time.Duration) float64 {
 // line.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type wire struct {
-		Type      EventType   `json:"type"`
-		Iteration int         `json:"iteration,omitempty"`
-		Text      string      `json:"text,omitempty"`
-		Call      *callJSON   `json:"call,omitempty"`
-		Result    *CallResult `json:"result,omitempty"`
-		Usage     *llm.Usage  `json:"usage,omitempty"`
-		Retry     *Retry      `json:"retry,omitempty"`
-		Error     string      `json:"error,omitempty"`
-		Outcome   *Outcome    `json:"outcome,omitempty"`
-		Rule      string      `json:"rule,omitempty"`
-		Nested    *Event      `json:"nested,omitempty"`
+		Type         EventType     `json:"type"`
+		Iteration    int           `json:"iteration,omitempty"`
+		Text         string        `json:"text,omitempty"`
+		Call         *callJSON     `json:"call,omitempty"`
+		Result       *CallResult   `json:"result,omitempty"`
+		Usage        *llm.Usage    `json:"usage,omitempty"`
+		Retry        *Retry        `json:"retry,omitempty"`
+		Error        string        `json:"error,omitempty"`
+		Outcome      *Outcome      `json:"outcome,omitempty"`
+		Rule         string        `json:"rule,omitempty"`
+		Nested       *Event        `json:"nested,omitempty"`
+		Items        []tools.Todo  `json:"items,omitempty"`
+		Notification *Notification `json:"notification,omitempty"`
 	}
-	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested}
+	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested,
+		Items: e.Todos, Notification: e.Notification}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}
