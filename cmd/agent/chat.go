@@ -80,7 +80,8 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 	defer conv.Close()
 	progs := d.programs(root, conv.Config())
 	tmux, _ := progs.Find("tmux") // "": the chat never asks tmux
-	userDir := userConfigDir(d.environ())
+	env := d.environ()
+	userDir := userConfigDir(env)
 	m := chat.New(ctx, chat.Options{
 		Conversation: conv,
 		Prompt:       o.prompt,
@@ -90,8 +91,10 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 		Editor:       func() ([]string, error) { return progs.Editor(d.environ()) },
 		Tmux:         tmux,
 		Programs:     progs,
+		Notify:       chat.NotifyWay(conv.Config().Chat.Notify, func(k string) string { return env[k] }),
 	})
 	conv.SetAsker(m.Asker(), "") // before the first run
+	conv.SetUserAsker(m.UserAsker())
 	return chat.Run(ctx, m, d.io.In, d.io.Out)
 }
 

@@ -58,6 +58,10 @@ type Options struct {
 	Width int
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Notify is how the chat rings when the terminal lost focus and a
+	// long turn ended or a question waits: NotifyWay of chat.notify;
+	// "" never rings.
+	Notify string
 }
 
 // Model is the chat's root model.
@@ -98,7 +102,12 @@ type Model struct {
 	cards   map[string]*card
 	last    *card // the last card, for the toggle key
 	ask     *question
-	errSeen bool // the run's error has been shown
+	userq   *userQuestion // the model's question (ask_user)
+	plan    plan          // the model's plan (todo_write)
+	bell    bell
+	// turnStart is when the turn began, for the bell at its end.
+	turnStart time.Time
+	errSeen   bool // the run's error has been shown
 	iter    int
 	info    Info
 	frame   int
@@ -158,6 +167,7 @@ func New(ctx context.Context, o Options) *Model {
 		custom:   loadCustomCommands(o.Root, o.ConfigDir, o.ReadCommand),
 	}
 	m.st = newStyles(m.dark)
+	m.bell.way = o.Notify
 	m.info = o.Conversation.Info()
 	m.input = newEditor(m.width)
 	return m
@@ -397,11 +407,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case eventMsg:
 		if msg.run == m.run {
 			m.event(msg.event)
+			return tea.Batch(m.listen(), m.notify(msg.event))
 		}
 		return m.listen()
 	case askMsg:
 		m.ask = &question{askMsg: msg}
 		return m.listen()
+	case userAskMsg:
+		m.userq = &userQuestion{userAskMsg: msg}
+		return m.listen()
+	case tea.FocusMsg, tea.BlurMsg:
+		m.focus(msg)
 	case runDoneMsg:
 		if msg.run == m.run {
 			m.finish(msg.outcome, msg.err)
@@ -520,7 +536,7 @@ func (m *Model) View() tea.View {
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
 	for _, it := range m.live {
 		if it.card != nil {
-			top.WriteString(it.card.render(&m.st, frame, now, m.width, m.ask != nil))
+			top.WriteString(it.card.render(&m.st, frame, now, m.width, m.ask != nil || m.userq != nil))
 		} else {
 			top.WriteString(it.text)
 		}
@@ -532,13 +548,18 @@ func (m *Model) View() tea.View {
 			top.WriteByte('\n')
 		}
 	}
-	if m.running && m.ask == nil && len(m.live) == 0 {
+	if m.running && m.ask == nil && m.userq == nil && len(m.live) == 0 {
 		top.WriteString(m.working(frame))
 	}
 	if m.ask != nil {
 		top.WriteString(m.ask.view(&m.st, m.width, m.dialogRows()))
 		top.WriteByte('\n')
 	}
+	if m.userq != nil {
+		top.WriteString(m.userq.view(&m.st, m.width, m.dialogRows()))
+		top.WriteByte('\n')
+	}
+	top.WriteString(m.planView())
 	if m.picker != nil {
 		top.WriteString(m.picker.view(&m.st, m.width))
 		top.WriteByte('\n')
@@ -557,8 +578,9 @@ func (m *Model) View() tea.View {
 	}
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
+	v.ReportFocus = m.bell.way != ringOff
 	m.frames.add(strings.Count(v.Content, "\n")+1, time.Now())
-	if m.ask == nil && m.picker == nil {
+	if m.ask == nil && m.userq == nil && m.picker == nil {
 		if m.inputCursor != nil {
 			c := *m.inputCursor
 			c.Y += strings.Count(above, "\n")
