@@ -108,9 +108,9 @@ type Model struct {
 	// turnStart is when the turn began, for the bell at its end.
 	turnStart time.Time
 	errSeen   bool // the run's error has been shown
-	iter    int
-	info    Info
-	frame   int
+	iter      int
+	info      Info
+	frame     int
 
 	// printing into the scrollback, strictly in order
 	pending  []string
