@@ -26,7 +26,11 @@ cards, a pending approval and the input are redrawn.
 
 Enter sends; Shift+Enter, Alt+Enter or Ctrl+J start a new line. @path
 attaches a file, /help lists the commands, Shift+Tab cycles the approval
-mode (ask, auto, plan), Esc stops a reply and Ctrl+C twice quits.`,
+mode (ask, auto, plan), Esc stops a reply and Ctrl+C twice quits. A
+question of the model is a choice list: arrows and Enter, or type your
+own answer; Esc declines. With [chat] notify (auto, bell, osc9, off) the
+terminal rings when it lost focus and an approval or a question waits,
+or a turn of over 10 s ended.`,
 		Example: `  agent
   agent chat "explain the build"
   agent chat --continue`,
