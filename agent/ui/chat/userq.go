@@ -169,9 +169,13 @@ func (u *userQuestion) keys(st *styles) string {
 	return strings.Join(append(k, st.key.Render("enter")+" answers", st.key.Render("esc")+" declines"), "  ")
 }
 
-// asked is the question and its answer as they stay in the scrollback.
-func (u *userQuestion) asked(st *styles, a string) string {
-	return st.dim.Render("  ? ") + oneLine(termtext.Drawn(u.q.Question)) + st.dim.Render(" → ") + a
+// asked puts the question and its answer (a, drawn) into the
+// scrollback, under the card of the call that asked it, wrapped under
+// its mark.
+func (m *Model) asked(a string) {
+	line := m.st.dim.Render("  ? ") + hang(oneLine(termtext.Drawn(m.userq.q.Question))+m.st.dim.Render(" → ")+a, m.width, 4)
+	m.live = append(m.live, item{text: line})
+	m.drain()
 }
 
 // userQuestionKey handles a key while the model's question waits; an
@@ -186,7 +190,7 @@ func (m *Model) userQuestionKey(k tea.KeyPressMsg) tea.Cmd {
 	if len(ans.Chosen) > 0 {
 		shown = strings.Join(ans.Chosen, ", ")
 	}
-	m.println(u.asked(&m.st, termtext.Drawn(oneLine(shown))))
+	m.asked(termtext.Drawn(oneLine(shown)))
 	u.reply <- ans
 	m.userq = nil
 	return nil
@@ -194,7 +198,7 @@ func (m *Model) userQuestionKey(k tea.KeyPressMsg) tea.Cmd {
 
 // declineUserQuestion is Esc while the model's question waits.
 func (m *Model) declineUserQuestion() {
-	m.println(m.userq.asked(&m.st, m.st.dim.Render("(declined)")))
+	m.asked(m.st.dim.Render("(declined)"))
 	m.userq.reply <- tools.UserAnswer{Declined: true}
 	m.userq = nil
 }
