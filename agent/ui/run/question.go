@@ -44,7 +44,7 @@ func (t *TerminalAsker) AskUser(ctx context.Context, q tools.UserQuestion) (tool
 		case chosen != nil:
 			return tools.UserAnswer{Chosen: chosen}, nil
 		}
-		fmt.Fprintf(t.out, "please answer with %s", choiceWords(q))
+		fmt.Fprintf(t.out, "please answer with %s\n", choiceWords(q))
 	}
 }
 
@@ -62,9 +62,9 @@ func questionPrompt(q tools.UserQuestion) string {
 // choiceWords says which numbers may be given, after a wrong one.
 func choiceWords(q tools.UserQuestion) string {
 	if q.Multiple {
-		return fmt.Sprintf("numbers from 1 to %d: ", len(q.Options))
+		return fmt.Sprintf("numbers from 1 to %d, or your own words", len(q.Options))
 	}
-	return fmt.Sprintf("one number from 1 to %d: ", len(q.Options))
+	return fmt.Sprintf("one number from 1 to %d, or your own words", len(q.Options))
 }
 
 // choose reads line as option numbers ("2", "1,3", "1 3"): numbers is
