@@ -26,18 +26,24 @@ const (
 	EventUsage     EventType = "usage"      // token counts of one model call
 	EventRetry     EventType = "retry"      // a model call is tried again; Retry says why and when
 	EventCompact   EventType = "compact"    // older turns were summarised to fit the window
-	EventTodo      EventType = "todo"       // the model's plan changed: Todos is the list as it now stands
+	EventError     EventType = "error"      // the run failed
+	EventDone      EventType = "done"       // the run ended with an answer or at the limit
+	// EventNested is an event of a sub-agent (the explorer) run by a
+	// call: Call is that call, Nested the sub-agent's own event. Its
+	// usage is already counted in the parent run's Outcome.
+	EventNested EventType = "nested"
+)
+
+// The events that concern the person working with the model.
+const (
+	// EventTodo: the model's plan changed (todo_write); Todos is the
+	// list as it now stands.
+	EventTodo EventType = "todo"
 	// EventNotification: a person is waited for (an approval, a
 	// question) or the turn is over, so someone not looking may want to
 	// know (the chat's bell). Notification says which. The turn's end
 	// comes just before its done or error event.
 	EventNotification EventType = "notification"
-	EventError        EventType = "error" // the run failed
-	EventDone         EventType = "done"  // the run ended with an answer or at the limit
-	// EventNested is an event of a sub-agent (the explorer) run by a
-	// call: Call is that call, Nested the sub-agent's own event. Its
-	// usage is already counted in the parent run's Outcome.
-	EventNested EventType = "nested"
 )
 
 // Retry describes an EventRetry: a model call that failed and is tried
@@ -232,27 +238,33 @@ func durationMS(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
 }
 
+// person is the wire shape of the events about the person: a todo
+// event's items, a notification.
+type person struct {
+	Items        []tools.Todo  `json:"items,omitempty"`
+	Notification *Notification `json:"notification,omitempty"`
+}
+
 // MarshalJSON encodes an event as one flat object whose "type" says what
 // it is, the form `agent run --output-format stream-json` prints one per
 // line.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type wire struct {
-		Type         EventType     `json:"type"`
-		Iteration    int           `json:"iteration,omitempty"`
-		Text         string        `json:"text,omitempty"`
-		Call         *callJSON     `json:"call,omitempty"`
-		Result       *CallResult   `json:"result,omitempty"`
-		Usage        *llm.Usage    `json:"usage,omitempty"`
-		Retry        *Retry        `json:"retry,omitempty"`
-		Error        string        `json:"error,omitempty"`
-		Outcome      *Outcome      `json:"outcome,omitempty"`
-		Rule         string        `json:"rule,omitempty"`
-		Nested       *Event        `json:"nested,omitempty"`
-		Items        []tools.Todo  `json:"items,omitempty"`
-		Notification *Notification `json:"notification,omitempty"`
+		Type      EventType   `json:"type"`
+		Iteration int         `json:"iteration,omitempty"`
+		Text      string      `json:"text,omitempty"`
+		Call      *callJSON   `json:"call,omitempty"`
+		Result    *CallResult `json:"result,omitempty"`
+		Usage     *llm.Usage  `json:"usage,omitempty"`
+		Retry     *Retry      `json:"retry,omitempty"`
+		Error     string      `json:"error,omitempty"`
+		Outcome   *Outcome    `json:"outcome,omitempty"`
+		Rule      string      `json:"rule,omitempty"`
+		Nested    *Event      `json:"nested,omitempty"`
+		person
 	}
 	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested,
-		Items: e.Todos, Notification: e.Notification}
+		person: person{Items: e.Todos, Notification: e.Notification}}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}

@@ -101,15 +101,18 @@ type Model struct {
 	cards   map[string]*card
 	last    *card // the last card, for the toggle key
 	ask     *question
-	userq   *userQuestion // the model's question (ask_user)
-	plan    plan          // the model's plan (todo_write)
-	bell    bell
-	// turnStart is when the turn began, for the bell at its end.
+	errSeen bool // the run's error has been shown
+	iter    int
+	info    Info
+	frame   int
+
+	// working with the person: the model's question (ask_user) and
+	// plan (todo_write), the bell, and when the turn began (for the bell
+	// at its end)
+	userq     *userQuestion
+	plan      plan
+	bell      bell
 	turnStart time.Time
-	errSeen   bool // the run's error has been shown
-	iter      int
-	info      Info
-	frame     int
 
 	// printing into the scrollback, strictly in order
 	pending  []string
