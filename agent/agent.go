@@ -59,6 +59,10 @@ type Agent struct {
 	// form), each with its full definition: a valid call of one runs, the
 	// first invalid one is answered with the definition too.
 	Unshown map[string]string
+	// AskUser puts the model's questions (ask_user) to a person; nil
+	// when nobody can answer, and the question is answered at once
+	// saying so.
+	AskUser tools.UserAsker
 
 	// described records the Unshown tools whose definition was given.
 	described map[string]bool
@@ -154,6 +158,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 	if emit == nil {
 		emit = func(Event) {}
 	}
+	emit = withEndNotice(emit)
 	out := &Outcome{SessionID: a.Session.ID, Calls: []CallResult{}}
 	fail := func(err error) (*Outcome, error) {
 		emit(Event{Type: EventError, Iteration: out.Iterations, Err: err})

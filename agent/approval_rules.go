@@ -51,6 +51,8 @@ type pending struct {
 	// consent: the tool is never auto-approved (a commit), so a person
 	// is asked each time.
 	consent bool
+	// asking is told the question just before a person is asked it.
+	asking func(Question)
 }
 
 // askAnyway reports whether no policy, allow rule or "always" answers
@@ -79,9 +81,10 @@ var approvalRules = []approvalRule{
 	{"person", personRule},
 }
 
-// decide runs the rules on q, a call of t.
-func (a *Approval) decide(ctx context.Context, t tools.Tool, q Question) (verdict, error) {
-	p := &pending{a: a, tool: t, q: q, policy: a.Policy()}
+// decide runs the rules on q, a call of t; asking is told the question
+// when a person is asked it (the loop's EventNotification).
+func (a *Approval) decide(ctx context.Context, t tools.Tool, q Question, asking func(Question)) (verdict, error) {
+	p := &pending{a: a, tool: t, q: q, policy: a.Policy(), asking: asking}
 	for _, r := range approvalRules {
 		v, ok, err := r.decide(ctx, p)
 		if err != nil {
@@ -245,6 +248,9 @@ func personRule(ctx context.Context, p *pending) (verdict, bool, error) {
 	}
 	if p.consent {
 		q.Preview.ScopeLabel = "not remembered: every " + name + " call is asked about"
+	}
+	if p.asking != nil {
+		p.asking(q)
 	}
 	ans, err := p.a.Ask.Ask(ctx, q)
 	if err != nil {

@@ -61,6 +61,9 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 		}
 		results = append(results, cr)
 		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
+		if err := b.a.keepTodos(cr, b.iter, emit); err != nil {
+			return results, err
+		}
 		if runErr != nil {
 			return results, runErr
 		}
@@ -99,7 +102,10 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	info := tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet}
 	ctx = tools.WithInfo(ctx, info)
 	if def.Writes {
-		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in})
+		asking := func(q Question) {
+			emit(Event{Type: EventNotification, Iteration: b.iter, Notification: &Notification{Kind: NotifyApproval, Message: "approve " + q.Preview.Summary + "?"}})
+		}
+		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in}, asking)
 		if err != nil {
 			return cr, false, err
 		}
@@ -116,6 +122,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	}
 	emit(started)
 	ctx = withParent(ctx, &b.nested, &c, b.iter, emit)
+	ctx = b.a.withUserAsker(ctx, b.iter, emit)
 	ctx = tools.WithOutput(ctx, func(out []byte) {
 		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
 	})

@@ -10,12 +10,14 @@ import (
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/ask"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/shell"
+	"github.com/agentcli/agent/tools/todo"
 	"github.com/agentcli/agent/tools/web"
 	"github.com/agentcli/agent/tts"
 )
@@ -64,6 +66,8 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	e, explore := b.exploreTool(in, set) // after the tools it reads with
 	set.Link = func(c *conversation.Conversation) { e.conv = c }
 	set.Reg.Add(explore)
+	set.Reg.Add(todo.New()) // the plan, and the questions, of working with a person
+	set.Reg.Add(ask.New())
 	if t := gitCommitTool(in); t != nil {
 		set.Reg.Add(t)
 	}

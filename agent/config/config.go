@@ -64,6 +64,8 @@ type Config struct {
 	// only (permissions.go).
 	Permissions Permissions `toml:"permissions"`
 
+	Chat Chat `toml:"chat"` // chat.go
+
 	// Resolved by Load, never read from files.
 
 	Family string `toml:"-"` // the wire protocol: FamilyGemini, FamilyOpenAI, FamilyAnthropic
@@ -127,6 +129,7 @@ func Defaults() Config {
 		Files:         Files{ReadLimit: 1 << 20},
 		Backups:       Backups{MaxAge: Duration(30 * 24 * time.Hour), MaxSize: 1 << 30},
 		Shell:         Shell{Sandbox: "on", Timeout: Duration(2 * time.Minute)},
+		Chat:          Chat{Notify: ChatNotifyAuto},
 	}
 }
 
@@ -424,6 +427,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateNotes(); err != nil {
+		return err
+	}
+	if err := c.validateChat(); err != nil {
 		return err
 	}
 	return c.validateContext()

@@ -173,6 +173,18 @@ func (c *Conversation) SetAsker(ask agent.Asker, noOne string) {
 	c.approval.Ask, c.approval.NoOneToAsk = ask, noOne
 }
 
+// SetUserAsker sets who answers the model's questions (ask_user): the
+// chat's choice list, agent run's terminal; nil answers each at once
+// that nobody can. Call it before the first run.
+func (c *Conversation) SetUserAsker(u tools.UserAsker) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.agent.AskUser = u
+}
+
+// Todos returns the model's plan as the session keeps it (todo_write).
+func (c *Conversation) Todos() []tools.Todo { return c.Session().Todos() }
+
 // Model returns the conversation's model.
 func (c *Conversation) Model() llm.Model {
 	c.mu.Lock()

@@ -63,6 +63,10 @@ type Answer struct {
 	// end early when the client goes away or the server closes.
 	Delay      time.Duration
 	ChunkDelay time.Duration
+	// Hold, when set, holds the answer back until it is closed (or the
+	// client goes away, or the server closes): a test looks at what the
+	// agent shows while it waits, by the order of events, not by time.
+	Hold <-chan struct{}
 	// Fault is what goes wrong after the chunks.
 	Fault Fault
 
@@ -150,6 +154,9 @@ func (a Answer) WithReasoningField(name string) Answer { a.ReasoningField = name
 
 // WithDelay returns a copy of a that waits d before answering.
 func (a Answer) WithDelay(d time.Duration) Answer { a.Delay = d; return a }
+
+// WithHold returns a copy of a held back until hold is closed.
+func (a Answer) WithHold(hold <-chan struct{}) Answer { a.Hold = hold; return a }
 
 // WithChunkDelay returns a copy of a that waits d after each chunk.
 func (a Answer) WithChunkDelay(d time.Duration) Answer { a.ChunkDelay = d; return a }

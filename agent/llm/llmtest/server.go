@@ -287,7 +287,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a Answer) {
-	if !s.wait(r, a.Delay) {
+	if !s.held(r, a.Hold) || !s.wait(r, a.Delay) {
 		return
 	}
 	for k, vs := range a.Header {
@@ -403,6 +403,21 @@ func (s *Server) writeError(w http.ResponseWriter, status int, msg string) {
 
 // wait sleeps d unless the client goes away or the server closes first;
 // it reports whether to carry on.
+// held waits for hold to be closed (nil holds nothing); false when the
+// client went away or the server closed first.
+func (s *Server) held(r *http.Request, hold <-chan struct{}) bool {
+	if hold == nil {
+		return true
+	}
+	select {
+	case <-hold:
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
+}
+
 func (s *Server) wait(r *http.Request, d time.Duration) bool {
 	if d <= 0 {
 		return true

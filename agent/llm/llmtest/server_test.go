@@ -248,3 +248,33 @@ func TestLlamaCppWindow(t *testing.T) {
 		t.Errorf("window %d lost %d, want 4096 and the beginning lost", r.Window, r.Lost)
 	}
 }
+
+// TestHoldKeepsTheAnswerBack: a held answer comes only once its hold is
+// closed; the request is recorded meanwhile.
+func TestHoldKeepsTheAnswerBack(t *testing.T) {
+	hold := make(chan struct{})
+	s := NewOpenAIServer(t, Say("held").WithHold(hold))
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- string(b)
+	}()
+	for len(s.Requests()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case b := <-got:
+		t.Fatalf("the held answer came before its hold was closed: %s", b)
+	default:
+	}
+	close(hold)
+	if b := <-got; !strings.Contains(b, "held") {
+		t.Errorf("answer after the hold: %s", b)
+	}
+}
