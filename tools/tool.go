@@ -213,6 +213,10 @@ type Result struct {
 	// Image is a picture for the model beside the text (see Image); nil
 	// for none.
 	Image *Image
+	// Diagnostics are the language servers' word on the files the call
+	// changed (Registry.After adds them; Content says the same to the
+	// model); nil when none looked.
+	Diagnostics *Diagnostics
 }
 
 // IsError reports whether the result is an error for the model.
