@@ -41,3 +41,29 @@ func TestCheckGoUndefinedName(t *testing.T) {
 		t.Errorf("Text = %q", text)
 	}
 }
+
+// TestCheckPythonWrongArgumentType: pyright's error for an argument of
+// the wrong type, with its line; once fixed, none.
+func TestCheckPythonWrongArgumentType(t *testing.T) {
+	pyright := needPyright(t)
+	root := writeFiles(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"greet\"\nversion = \"0.1\"\n",
+		"greet.py":       "def greet(name: str) -> str:\n    return \"hello \" + name\n\n\nprint(greet(42))\n",
+	})
+	spec := Known[1]
+	spec.Command = pyright
+	m := testManager(t, root, spec)
+	d := m.Check(t.Context(), []string{"greet.py"}, nil, nil)
+	if d == nil || d.Errors != 1 || len(d.Items) != 1 {
+		t.Fatalf("Check = %+v, want one error", d)
+	}
+	if it := d.Items[0]; it.Line != 5 || !strings.Contains(it.Message, `Argument of type "Literal[42]" cannot be assigned to parameter "name" of type "str"`) {
+		t.Errorf("the error is %+v, want line 5, 42 is no str", it)
+	}
+	if err := os.WriteFile(filepath.Join(root, "greet.py"), []byte("def greet(name: str) -> str:\n    return \"hello \" + name\n\n\nprint(greet(\"42\"))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d = m.Check(t.Context(), []string{"greet.py"}, nil, nil); d == nil || d.Errors != 0 {
+		t.Fatalf("after the fix Check = %+v, want no errors", d)
+	}
+}

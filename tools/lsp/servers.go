@@ -116,10 +116,8 @@ func languageID(fileType string) string {
 func findRoot(project, path string, markers []string) string {
 	dir := filepath.Dir(path)
 	for within(project, dir) {
-		for _, m := range markers {
-			if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
-				return dir
-			}
+		if hasMarker(dir, markers) {
+			return dir
 		}
 		if dir == project {
 			break
@@ -127,6 +125,16 @@ func findRoot(project, path string, markers []string) string {
 		dir = filepath.Dir(dir)
 	}
 	return project
+}
+
+// hasMarker reports whether dir holds one of markers.
+func hasMarker(dir string, markers []string) bool {
+	for _, m := range markers {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether path is dir or lies inside it.
