@@ -98,6 +98,9 @@ func New(o Options) *Manager {
 	return &Manager{o: o, root: root, insts: map[string]*instance{}, said: map[string]bool{}}
 }
 
+// HasServers reports whether any server may start.
+func (m *Manager) HasServers() bool { return len(m.o.Servers) > 0 }
+
 // specFor is the server of the file at abs, if any may start.
 func (m *Manager) specFor(abs string) (Spec, bool) {
 	for _, s := range m.o.Servers {
