@@ -136,3 +136,34 @@ func TestProjectServerScriptRunsOnlyOnceTrusted(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestWriteGetsPyrightDiagnostics: the same with pyright, a Node server
+// whose package folder the sandbox shows (from .ci/npm): a call with an
+// argument of the wrong type, then the fix.
+func TestWriteGetsPyrightDiagnostics(t *testing.T) {
+	server, err := filepath.Abs("../../.ci/npm/node_modules/.bin/pyright-langserver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(server); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pyright-langserver is missing: .ci/run installs it (npm ci in .ci/npm)")
+		}
+		t.Skip("pyright is not installed: run npm ci in .ci/npm")
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "pyproject.toml"), "[project]\nname = \"greet\"\nversion = \"0.1\"\n")
+	const def = "def greet(name: str) -> str:\n    return \"hello \" + name\n\n\n"
+	c, _ := lspConversation(t, dir, server, false,
+		create("1", "greet.py", def+"print(greet(42))\n"), "written",
+		rewrite("2", "greet.py", def+"print(greet(\"you\"))\n"), "fixed")
+	res := say(t, c, "write greet.py").Calls[0].Result
+	if res.Diagnostics == nil || res.Diagnostics.Errors != 1 || !strings.Contains(res.Content, `greet.py:5:13: error: Argument of type "Literal[42]" cannot be assigned to parameter "name" of type "str"`) {
+		t.Fatalf("write_file's result: %+v, content %q; want pyright's error", res.Diagnostics, res.Content)
+	}
+	res = say(t, c, "fix it").Calls[0].Result
+	if res.Diagnostics == nil || res.Diagnostics.Errors != 0 {
+		t.Errorf("after the fix: %+v, %q; want no errors", res.Diagnostics, res.Content)
+	}
+}
