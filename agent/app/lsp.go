@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
@@ -36,6 +37,8 @@ func (b *Builder) lspManager(in conversation.ToolInput) *lsp.Manager {
 		Warnings:  in.Cfg.LSP.Warnings,
 		Version:   b.Version,
 		FirstWait: b.LSPWait, Wait: b.LSPWait,
+		StatusFile: lsp.StatusPath(in.Root),
+		Prepare:    func() error { return conversation.EnsureStateDir(in.Root) },
 	})
 }
 
@@ -194,4 +197,38 @@ func serverDirs(prog, home string) []string {
 		}
 	}
 	return dirs
+}
+
+// LSPStatus is the language servers of the project at root as agent lsp
+// shows them: each server that may start (its program found), each that
+// cannot, and, from what the last conversation left (lsp.StatusPath),
+// the state it ended in and its last check. when is that conversation's
+// last word; zero when it left none.
+func LSPStatus(cfg config.Config, root string, progs *programs.Resolver) (list []lsp.Status, when time.Time) {
+	if !cfg.LSP.On() {
+		return nil, time.Time{}
+	}
+	last, when := lsp.LastStatus(lsp.StatusPath(root))
+	servers, missing := LSPServers(cfg, root, progs)
+	for _, s := range servers {
+		st := lsp.Status{Name: s.Name, Program: s.Command, FileTypes: s.FileTypes, State: "available"}
+		for _, l := range last {
+			if l.Name == s.Name && l.Last != nil {
+				st.Root, st.Restarts, st.Last = l.Root, l.Restarts, l.Last
+				st.State = "available; last conversation: " + l.State
+			}
+		}
+		list = append(list, st)
+	}
+	for _, k := range lsp.Known {
+		if why, ok := missing[k.Name]; ok {
+			list = append(list, lsp.Status{Name: k.Name, FileTypes: k.FileTypes, State: "not found: " + why})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.LSP.Servers)) {
+		if !cfg.LSP.Servers[name].IsEnabled() {
+			list = append(list, lsp.Status{Name: name, State: "off ([lsp." + name + "] enabled = false)"})
+		}
+	}
+	return list, when
 }

@@ -81,6 +81,7 @@ func (c *Conversation) Commands() []Command {
 		{"compact", "", "shorten the conversation to free context", c.compactCommand},
 		{"notes", "query", "search the notes", c.notesCommand},
 		{"jobs", "", "list the background jobs of this project", c.jobsCommand},
+		{"lsp", "", "list the language servers, their state and last diagnostics", c.lspCommand},
 		{"skills", "", "list the skills the model can load", c.skillsCommand},
 	}
 }

@@ -54,6 +54,10 @@ type Options struct {
 	Quiet, FirstWait, Wait time.Duration
 	// Version is the agent's, told to the servers.
 	Version string
+	// StatusFile, when set, is where each check leaves Status, for agent
+	// lsp (StatusPath); Prepare makes its folder first.
+	StatusFile string
+	Prepare    func() error
 }
 
 // Manager runs the language servers of one conversation: each started
@@ -284,6 +288,9 @@ func (m *Manager) Check(ctx context.Context, changed, created, deleted []string)
 	if len(d.Items) > maxItems {
 		d.Items = d.Items[:maxItems]
 	}
+	if len(jobs) > 0 {
+		m.saveStatus()
+	}
 	if len(d.Files) == 0 && d.Note == "" {
 		return nil
 	}
@@ -454,7 +461,12 @@ func joinNotes(notes []string) string {
 // are killed after a grace period.
 func (m *Manager) Close() error {
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
 	m.closed = true
+	started := len(m.insts) > 0
 	var srvs []*server
 	for _, in := range m.insts {
 		if in.srv != nil {
@@ -471,5 +483,8 @@ func (m *Manager) Close() error {
 		}()
 	}
 	wg.Wait()
+	if started {
+		m.saveStatus()
+	}
 	return nil
 }
