@@ -84,6 +84,13 @@ func startServer(spec Spec, root string, cmd *exec.Cmd, version string) (*server
 		return nil, fmt.Errorf("start %s: %w", spec.Name, err)
 	}
 	s.conn = newConn(stdout, stdin, s.handle)
+	go func() { // a server whose stream broke (a bad frame) is ended
+		select {
+		case <-s.conn.done:
+			s.kill()
+		case <-s.exited:
+		}
+	}()
 	go func() {
 		err := cmd.Wait()
 		s.mu.Lock()
@@ -91,8 +98,8 @@ func startServer(spec Spec, root string, cmd *exec.Cmd, version string) (*server
 			s.initErr = exitError(err, s.stderr.String())
 		}
 		s.mu.Unlock()
+		close(s.exited) // first: kill must not signal a reaped process's group
 		s.conn.stop(errClosed)
-		close(s.exited)
 	}()
 	go s.initialize(version)
 	return s, nil
@@ -399,6 +406,8 @@ func (s *server) err() error {
 	select {
 	case <-s.exited:
 		return errClosed
+	case <-s.conn.done:
+		return s.conn.closedErr()
 	default:
 	}
 	return nil
@@ -431,6 +440,9 @@ func (s *server) stop(grace time.Duration) {
 
 // kill ends the server's process group: the sandbox and all in it.
 func (s *server) kill() {
+	if isClosed(s.exited) {
+		return // reaped: its process group id may be another's now
+	}
 	if p := s.cmd.Process; p != nil {
 		syscall.Kill(-p.Pid, syscall.SIGKILL)
 		p.Kill()
