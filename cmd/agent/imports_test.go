@@ -115,16 +115,16 @@ var importRules = map[string]importRule{
 	// The backups shown to a person: the sandbox's reports, no more.
 	"tools/sandbox/backupview": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
 	// The four file tools, on the sandbox.
-	"tools/fsedit":        {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
-	"tools/programs":      {}, // decides what runs outside the sandbox: depends on nothing that could widen that
-	"tools/shell":         {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/sandbox/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
-	"tools/shell/cmdline": {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
-	"tools/web":           {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
-	"tools/gitcommit":     {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
-	"tools/mcptool":       {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
+	"tools/fsedit":          {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sys"}},
+	"tools/programs":        {}, // decides what runs outside the sandbox: depends on nothing that could widen that
+	"tools/shell":           {project: []string{"tools", "tools/programs", "tools/jobs", "tools/shell/cmdline", "tools/sandbox/backup", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
+	"tools/shell/cmdline":   {project: []string{"internal/..."}, vendors: []string{"mvdan.cc/sh/v3/"}}, // the shell parser only
+	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
+	"tools/gitcommit":       {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
+	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 	// The language servers' client and the lsp tool: the standard
 	// library's JSON, no protocol package; its sandbox is given.
-	"tools/lsp":             {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	"tools/lsp": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
 	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
 	"tools/notes/notesview": {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
@@ -138,6 +138,10 @@ var importRules = map[string]importRule{
 	"tools/frontmatter": {project: []string{"internal/..."}},
 	"tools/skills":      {project: []string{"tools", "tools/sandbox/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
 	"tools/audio":       {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
+
+	// The language servers' client and the lsp tool: the standard
+	// library's JSON, no protocol package; its sandbox is given.
+	"tools/lsp": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
 
 	// Speech: a leaf beside the tools.
 	"tts":         {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
