@@ -122,9 +122,6 @@ var importRules = map[string]importRule{
 	"tools/web":             {project: []string{"tools", "internal/..."}, vendors: []string{"golang.org/x/net/html"}},
 	"tools/gitcommit":       {project: []string{"tools", "internal/..."}}, // git outside the sandbox: nothing else
 	"tools/mcptool":         {project: []string{"tools", "tools/programs", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
-	// The language servers' client and the lsp tool: the standard
-	// library's JSON, no protocol package; its sandbox is given.
-	"tools/lsp": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
 	"tools/notes":           {project: []string{"tools", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)},
 	"tools/notes/embedding": {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notTop, drivers, mcpSDK, []string{"github.com/anthropics/"})},
 	"tools/notes/notesview": {project: []string{"tools", "tools/notes", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notTop, sdks, mcpSDK)}, // notes shown to a person
