@@ -118,7 +118,7 @@ func (s *server) initialize(version string) {
 		"rootUri":          fileURI(s.root),
 		"rootPath":         s.root,
 		"workspaceFolders": []any{folder},
-		"capabilities":     clientCapabilities,
+		"capabilities":     json.RawMessage(clientCapabilities),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), initTimeout)
 	defer cancel()
@@ -149,27 +149,25 @@ var initTimeout = time.Minute
 
 // clientCapabilities are what the agent tells servers it can do: full
 // document sync with saves, versioned diagnostics, and the requests of
-// the lsp tool.
-var clientCapabilities = map[string]any{
-	"textDocument": map[string]any{
-		"synchronization":    map[string]any{"didSave": true},
-		"publishDiagnostics": map[string]any{"versionSupport": true},
-		"hover":              map[string]any{"contentFormat": []string{"plaintext", "markdown"}},
-		"definition":         map[string]any{"linkSupport": true},
-		"references":         map[string]any{},
-		"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+// the lsp tool. (Written as JSON: no map built at start-up.)
+const clientCapabilities = `{
+	"textDocument": {
+		"synchronization": {"didSave": true},
+		"publishDiagnostics": {"versionSupport": true},
+		"hover": {"contentFormat": ["plaintext", "markdown"]},
+		"definition": {"linkSupport": true},
+		"references": {},
+		"documentSymbol": {"hierarchicalDocumentSymbolSupport": true}
 	},
-	"workspace": map[string]any{
-		"workspaceFolders":       true,
-		"configuration":          true,
-		"symbol":                 map[string]any{},
-		"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
-		"workspaceEdit":          map[string]any{"documentChanges": false},
-		"applyEdit":              false,
-		"didChangeConfiguration": map[string]any{},
+	"workspace": {
+		"workspaceFolders": true,
+		"configuration": true,
+		"symbol": {},
+		"didChangeWatchedFiles": {"dynamicRegistration": true},
+		"applyEdit": false
 	},
-	"window": map[string]any{"workDoneProgress": false},
-}
+	"window": {"workDoneProgress": false}
+}`
 
 // handle answers what the server sends of its own.
 func (s *server) handle(method string, params json.RawMessage, request bool) (any, error) {

@@ -47,9 +47,9 @@ var Known = []Spec{
 	{Name: "gopls", Command: "gopls", FileTypes: []string{"go", "gomod", "gowork"},
 		RootMarkers: []string{"go.work", "go.mod"}, Toolchain: []string{"go"}},
 	{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, FileTypes: []string{"python"},
-		RootMarkers: pythonMarkers, Toolchain: []string{"node", "python3"}},
+		RootMarkers: []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"}, Toolchain: []string{"node", "python3"}},
 	{Name: "basedpyright", Command: "basedpyright-langserver", Args: []string{"--stdio"}, FileTypes: []string{"python"},
-		RootMarkers: pythonMarkers, Toolchain: []string{"node", "python3"}},
+		RootMarkers: []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"}, Toolchain: []string{"node", "python3"}},
 	{Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},
 		FileTypes:   []string{"javascript", "javascriptreact", "typescript", "typescriptreact"},
 		RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"}, Toolchain: []string{"node"}},
@@ -67,16 +67,47 @@ var Known = []Spec{
 		RootMarkers: []string{"Gemfile"}, Toolchain: []string{"ruby"}},
 }
 
-var pythonMarkers = []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"}
-
-// fileTypes names a file's language by its extension, as nvim does.
-var fileTypes = map[string]string{
-	".go": "go", ".py": "python", ".pyi": "python",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
-	".rs": "rust", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
-	".m": "objc", ".mm": "objcpp", ".cu": "cuda", ".zig": "zig", ".lua": "lua",
-	".sh": "sh", ".bash": "bash", ".rb": "ruby",
+// fileTypes names a file's language by its extension (lower case), as
+// nvim does; "" for one the table lacks. (A switch: no map built at
+// start-up.)
+func fileTypes(ext string) string {
+	switch ext {
+	case ".go":
+		return "go"
+	case ".py", ".pyi":
+		return "python"
+	case ".js", ".mjs", ".cjs":
+		return "javascript"
+	case ".jsx":
+		return "javascriptreact"
+	case ".ts", ".mts", ".cts":
+		return "typescript"
+	case ".tsx":
+		return "typescriptreact"
+	case ".rs":
+		return "rust"
+	case ".c", ".h":
+		return "c"
+	case ".cc", ".cpp", ".cxx", ".hpp", ".hh":
+		return "cpp"
+	case ".m":
+		return "objc"
+	case ".mm":
+		return "objcpp"
+	case ".cu":
+		return "cuda"
+	case ".zig":
+		return "zig"
+	case ".lua":
+		return "lua"
+	case ".sh":
+		return "sh"
+	case ".bash":
+		return "bash"
+	case ".rb":
+		return "ruby"
+	}
+	return ""
 }
 
 // FileType is the language of the file at path, by its name: "go",
@@ -92,7 +123,7 @@ func FileType(path string) string {
 		return "gowork"
 	}
 	ext := strings.ToLower(filepath.Ext(base))
-	if ft, ok := fileTypes[ext]; ok {
+	if ft := fileTypes(ext); ft != "" {
 		return ft
 	}
 	return strings.TrimPrefix(ext, ".")
