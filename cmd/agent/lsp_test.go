@@ -78,4 +78,10 @@ func greet() {
 			t.Errorf("agent lsp lacks %q:\n%s", want, out)
 		}
 	}
+	out, _ = run("lsp", "--dir", dir, "--json")
+	for _, want := range []string{`"name": "gopls"`, `"errors": 1`, `"message": "undefined: helo"`, `"last_conversation": "`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("agent lsp --json lacks %q:\n%s", want, out)
+		}
+	}
 }
