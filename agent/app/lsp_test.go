@@ -167,3 +167,19 @@ func TestWriteGetsPyrightDiagnostics(t *testing.T) {
 		t.Errorf("after the fix: %+v, %q; want no errors", res.Diagnostics, res.Content)
 	}
 }
+
+// TestCommandThatChangesFilesGetsDiagnostics: a command that writes a
+// Go file is answered, after its output, with gopls's error in it.
+func TestCommandThatChangesFilesGetsDiagnostics(t *testing.T) {
+	gopls := needGopls(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "go.mod"), "module example.com/greet\n\ngo 1.22\n")
+	writeTestFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
+	c, _ := lspConversation(t, dir, gopls, false,
+		`<tool_call name="run_command" id="1"><command>printf 'package main\n\nfunc f() { undefinedThing() }\n' > bad.go</command></tool_call>`, "done")
+	res := say(t, c, "make bad.go").Calls[0].Result
+	if res.IsError() || res.Diagnostics == nil || !strings.Contains(res.Content, "bad.go:3:12: error: undefined: undefinedThing") {
+		t.Fatalf("run_command's result: %s %q, %+v; want gopls's error in bad.go", res.Code, res.Content, res.Diagnostics)
+	}
+}
