@@ -417,17 +417,18 @@ func (s *server) stop(grace time.Duration) {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
-	select {
-	case <-s.ready:
-		if s.err() == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), grace)
-			if s.conn.call(ctx, "shutdown", nil, nil) == nil {
-				s.conn.notify("exit", nil)
-			}
-			cancel()
-		}
-	default:
+	if !isClosed(s.ready) || s.err() != nil {
+		// Still starting (it cannot be asked yet), or broken: nothing
+		// to wait for.
+		s.kill()
+		<-s.exited
+		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	if s.conn.call(ctx, "shutdown", nil, nil) == nil {
+		s.conn.notify("exit", nil)
+	}
+	cancel()
 	select {
 	case <-s.exited:
 	case <-time.After(grace):
