@@ -28,7 +28,7 @@ type ReadArgs struct {
 
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
-	return tools.New("read_file", readDesc, sandbox.Guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
+	return tools.New("read_file", readDesc, sandbox.Guarded(s.read, func(a ReadArgs) string { return a.FilePath }), tools.Acts(tools.ActionRead))
 }
 
 // maxBudgetLines is the most lines a whole read cut by the read budget

@@ -33,7 +33,7 @@ type WriteArgs struct {
 
 // WriteTool returns write_file.
 func (s *Session) WriteTool() tools.Tool {
-	return writeTool{Tool: tools.New("write_file", writeDesc, sandbox.Guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes()), s: s}
+	return writeTool{Tool: tools.New("write_file", writeDesc, sandbox.Guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes(), tools.Acts(tools.ActionEdit)), s: s}
 }
 
 // edit is a rewrite or partial write in progress on an existing file.

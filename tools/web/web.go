@@ -116,7 +116,7 @@ func New(opts Options) *Tool {
 		CheckRedirect: t.checkRedirect,
 		// No Jar: cookies are neither kept nor sent.
 	}
-	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.NotServed(), tools.OnDemand())
+	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.Acts(tools.ActionFetch), tools.NotServed(), tools.OnDemand())
 	return t
 }
 
