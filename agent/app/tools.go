@@ -91,6 +91,9 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 		}
 		set.Closers = append(set.Closers, closeMCP)
 	}
+	if b.ChosenMCP != nil && !in.NoMCP && len(in.MCP) > 0 {
+		set.Closers = append(set.Closers, b.ChosenMCP(ctx, in.Cfg, in.MCP, in.Programs, set.Reg))
+	}
 	return set, nil
 }
 

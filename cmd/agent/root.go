@@ -53,6 +53,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newTTSCmd(d),
 		newMCPCmd(d),
 		newServeCmd(d, nil),
+		newACPCmd(d, nil),
 		newNotesCmd(d),
 		newJobsCmd(d),
 	)
