@@ -81,7 +81,9 @@ func runACP(ctx context.Context, d *factory, o *acpOptions) error {
 		return app.AddChosenMCPTools(ctx, cfg, specs, progs, reg, version, d.warn)
 	}
 	return editor.Serve(ctx, in, out, editor.Options{
-		New:     func(ctx context.Context, co conversation.Options) (*conversation.Conversation, error) { return b.New(ctx, co) },
+		New: func(ctx context.Context, co conversation.Options) (*conversation.Conversation, error) {
+			return b.New(ctx, co)
+		},
 		Flags:   config.Flags{Provider: o.provider, Model: o.model},
 		Home:    d.environ()["HOME"],
 		Getenv:  func(k string) string { return d.environ()[k] },
