@@ -43,14 +43,19 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	a := &agentSide{o: o, ctx: ctx, sessions: map[string]*session{}, busy: map[string]bool{}}
+	a := &agentSide{o: o, ctx: ctx, sessions: map[string]*session{}, busy: map[string]bool{}, stops: map[string]context.CancelFunc{}, cancelled: map[string]bool{}}
 	a.out = &lineWriter{w: out}
-	a.conn = acp.NewAgentSideConnection(a, a.out, a.screen(in))
+	screened, start := a.screen(in)
+	a.conn = acp.NewAgentSideConnection(a, a.out, screened)
 	a.conn.SetLogger(slog.New(slog.NewTextHandler(o.Log, nil)))
+	start()
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
+		screened.CloseWithError(ctx.Err()) // the connection stops reading
+		<-a.conn.Done()
 	}
+	a.out.stop()
 	return a.closeAll()
 }
 
@@ -64,8 +69,12 @@ type agentSide struct {
 	mu       sync.Mutex
 	client   acp.ClientCapabilities
 	sessions map[string]*session
-	// busy are the sessions with a prompt running (see screen).
-	busy map[string]bool
+	// busy are the sessions with a prompt running (see screen); stops
+	// end their turns, and cancelled are those cancelled before their
+	// turn began (see Cancel).
+	busy      map[string]bool
+	stops     map[string]context.CancelFunc
+	cancelled map[string]bool
 }
 
 var (
@@ -182,17 +191,54 @@ func openError(err error, id string) error {
 // Prompt runs one turn of a session (see session.prompt); the screen in
 // front of the connection has already refused a second one.
 func (a *agentSide) Prompt(ctx context.Context, p acp.PromptRequest) (acp.PromptResponse, error) {
-	defer a.setBusy(string(p.SessionId), false)
+	id := string(p.SessionId)
+	ctx, stop := context.WithCancel(ctx)
+	defer a.endPrompt(id, stop)
 	s, err := a.session(p.SessionId)
 	if err != nil {
 		return acp.PromptResponse{}, err
 	}
+	if !a.beginPrompt(id, stop) {
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	}
 	return s.prompt(ctx, p.Prompt)
 }
 
-// Cancel stops the session's turn: the connection has cancelled the
-// prompt's context, which the loop stops on as on Esc in the chat.
-func (a *agentSide) Cancel(context.Context, acp.CancelNotification) error { return nil }
+// beginPrompt records how to stop session id's turn; false when it was
+// cancelled before it began.
+func (a *agentSide) beginPrompt(id string, stop context.CancelFunc) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cancelled[id] {
+		return false
+	}
+	a.stops[id] = stop
+	return true
+}
+
+func (a *agentSide) endPrompt(id string, stop context.CancelFunc) {
+	stop()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.busy, id)
+	delete(a.stops, id)
+	delete(a.cancelled, id)
+}
+
+// Cancel stops the session's turn, which the loop stops on as on Esc in
+// the chat. A prompt read but not yet begun (the connection runs each
+// request on a goroutine of its own) ends at once when it begins.
+func (a *agentSide) Cancel(_ context.Context, p acp.CancelNotification) error {
+	id := string(p.SessionId)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if stop, ok := a.stops[id]; ok {
+		stop()
+	} else if a.busy[id] {
+		a.cancelled[id] = true
+	}
+	return nil
+}
 
 // SetSessionMode sets the session's approval policy, at once, even
 // while a turn runs.

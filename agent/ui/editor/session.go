@@ -87,7 +87,7 @@ func (s *session) currentTurn() *updater {
 // an error, in one line.
 func (s *session) stopReason(ctx context.Context, out *agent.Outcome, err error) (acp.PromptResponse, error) {
 	switch {
-	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, errAskCancelled):
 		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
 	case errors.Is(err, agent.ErrMaxIterations) || out != nil && out.Stopped:
 		return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests}, nil

@@ -19,23 +19,30 @@ type lineWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	waiting map[string]func() // by session id
+	running sync.WaitGroup    // of what waited and now runs
+	closed  bool              // nothing starts any more (stop)
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	n, err := l.w.Write(p)
-	var ready []func()
 	for id, f := range l.waiting {
-		if isResponseNaming(p, id) {
-			ready = append(ready, f)
+		if isResponseNaming(p, id) && !l.closed {
+			l.running.Go(f)
 			delete(l.waiting, id)
 		}
 	}
-	l.mu.Unlock()
-	for _, f := range ready {
-		go f()
-	}
 	return n, err
+}
+
+// stop waits for what started after a response, and starts nothing
+// more.
+func (l *lineWriter) stop() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	l.running.Wait()
 }
 
 // after runs f once the response that names session id is written: an
@@ -58,23 +65,32 @@ func isResponseNaming(line []byte, id string) bool {
 // answered here with an error. (The connection itself would cancel the
 // running prompt for the new one; a second prompt is the client's
 // mistake, and must not cost the person the turn they are waiting for.)
-func (a *agentSide) screen(in io.Reader) io.Reader {
+//
+// Nothing is read before start is called: the connection must be set
+// before its first request is handled.
+func (a *agentSide) screen(in io.Reader) (screened *io.PipeReader, start func()) {
 	pr, pw := io.Pipe()
-	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64<<10), maxMessage)
-		for sc.Scan() {
-			line := append(sc.Bytes(), '\n')
-			if !a.admit(line) {
-				continue
-			}
-			if _, err := pw.Write(line); err != nil {
-				return
-			}
+	return pr, func() {
+		go a.pass(in, pw)
+	}
+}
+
+// pass copies the lines of in that admit lets through to pw.
+func (a *agentSide) pass(in io.Reader, pw *io.PipeWriter) {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), maxMessage)
+	for sc.Scan() {
+		// A copy: appending to the scanner's slice would write over the
+		// next line it has already read.
+		line := append(bytes.Clone(sc.Bytes()), '\n')
+		if !a.admit(line) {
+			continue
 		}
-		pw.CloseWithError(sc.Err()) // nil: the client closed its end
-	}()
-	return pr
+		if _, err := pw.Write(line); err != nil {
+			return
+		}
+	}
+	pw.CloseWithError(sc.Err()) // nil: the client closed its end
 }
 
 // maxMessage is the longest message read, the connection's own bound:
@@ -127,15 +143,5 @@ func (a *agentSide) refuse(id json.RawMessage, why string) {
 	}{"2.0", id, acp.NewInvalidRequest(map[string]any{"error": why})})
 	if err == nil {
 		a.out.Write(append(b, '\n'))
-	}
-}
-
-func (a *agentSide) setBusy(id string, busy bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if busy {
-		a.busy[id] = true
-	} else {
-		delete(a.busy, id)
 	}
 }
