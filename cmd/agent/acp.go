@@ -45,7 +45,8 @@ configured ones.
 The model and its key come from the environment and the configuration
 as for every command (set GEMINI_API_KEY, say, in the environment the
 editor starts agent in). A project's own settings apply once it is
-trusted (agent --trust, or agent chat's question): nothing is asked here.`,
+trusted (agent chat asks once and remembers; --trust trusts for this
+process): nothing is asked here.`,
 		Example: `  # Zed (settings.json):
   #   "agent_servers": {"agent": {"command": "agent", "args": ["acp"]}}
   agent acp --provider anthropic`,
