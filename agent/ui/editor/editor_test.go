@@ -241,3 +241,34 @@ func wantCode(t *testing.T, err error, code int) {
 		t.Fatalf("error = %v, want JSON-RPC code %d", err, code)
 	}
 }
+
+// A resource link to a project file is read through read_file (so it
+// counts as read: a rewrite may follow without another read), an
+// embedded resource is given as the editor sent it, and an image to a
+// model that sees none is invalid params.
+func TestPromptContent(t *testing.T) {
+	script := llmtest.Texts(`<tool_call name="write_file" id="1"><operation_type>rewrite</operation_type><file_path>a.txt</file_path><content>new</content></tool_call>`, "Done.")
+	h := start(t, "", script, false)
+	h.writeFile("a.txt", "old\n")
+	id := h.newSession()
+	_, err := h.conn.Prompt(t.Context(), acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{
+		acp.TextBlock("rewrite this"),
+		acp.ResourceLinkBlock("a.txt", "file://"+filepath.Join(h.dir, "a.txt")),
+		acp.ResourceBlock(acp.EmbeddedResourceResource{TextResourceContents: &acp.TextResourceContents{Uri: "file:///elsewhere/b.txt", Text: "from the editor"}}),
+	}})
+	if err != nil {
+		t.Fatalf("prompt: %v", err)
+	}
+	first := script.Requests()[0].Messages
+	msg := first[len(first)-1].Text
+	for _, want := range []string{"rewrite this", `<file path="a.txt">`, "old", "from the editor"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the message lacks %q:\n%s", want, msg)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.dir, "a.txt")); string(b) != "new\n" {
+		t.Errorf("a.txt = %q: the attached file should count as read", b)
+	}
+	_, err = h.conn.Prompt(t.Context(), acp.PromptRequest{SessionId: id, Prompt: []acp.ContentBlock{acp.TextBlock("look"), acp.ImageBlock("aGVsbG8=", "image/png")}})
+	wantCode(t, err, -32602)
+}
