@@ -48,7 +48,7 @@ editor starts agent in). A project's own settings apply once it is
 trusted (agent chat asks once and remembers; --trust trusts for this
 process): nothing is asked here.`,
 		Example: `  # Zed (settings.json):
-  #   "agent_servers": {"agent": {"command": "agent", "args": ["acp"]}}
+  #   "agent_servers": {"agent": {"type": "custom", "command": "agent", "args": ["acp"]}}
   agent acp --provider anthropic`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -11,6 +11,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 	"github.com/agentcli/agent/agent/conversation"
 )
@@ -55,6 +56,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 		screened.CloseWithError(ctx.Err()) // the connection stops reading
 		<-a.conn.Done()
 	}
+	// The connection cancelled the prompts' contexts as it closed: the
+	// turns end, and only then their conversations close.
+	a.mu.Lock()
+	a.closing = true
+	a.mu.Unlock()
+	a.turns.Wait()
 	a.out.stop()
 	return a.closeAll()
 }
@@ -75,6 +82,9 @@ type agentSide struct {
 	busy      map[string]bool
 	stops     map[string]context.CancelFunc
 	cancelled map[string]bool
+	// turns are the prompts running; once closing, none begins.
+	turns   sync.WaitGroup
+	closing bool
 }
 
 var (
@@ -182,7 +192,7 @@ func openError(err error, id string) error {
 	switch {
 	case errors.Is(err, config.ErrNoProvider), errors.Is(err, config.ErrMissingKey):
 		return acp.NewAuthRequired(map[string]any{"error": err.Error()})
-	case id != "" && errors.Is(err, errNoSession):
+	case id != "" && errors.Is(err, agent.ErrNoSession):
 		return acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
 	return acp.NewInternalError(map[string]any{"error": err.Error()})
@@ -209,10 +219,11 @@ func (a *agentSide) Prompt(ctx context.Context, p acp.PromptRequest) (acp.Prompt
 func (a *agentSide) beginPrompt(id string, stop context.CancelFunc) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.cancelled[id] {
+	if a.cancelled[id] || a.closing {
 		return false
 	}
 	a.stops[id] = stop
+	a.turns.Add(1)
 	return true
 }
 
@@ -220,6 +231,9 @@ func (a *agentSide) endPrompt(id string, stop context.CancelFunc) {
 	stop()
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if _, began := a.stops[id]; began {
+		a.turns.Done()
+	}
 	delete(a.busy, id)
 	delete(a.stops, id)
 	delete(a.cancelled, id)
@@ -297,11 +311,12 @@ func (a *agentSide) closeAll() error {
 	return errors.Join(errs...)
 }
 
-// The methods the agent does not offer: it advertises none of them.
-
+// Authenticate checks that the key of the method's provider is set.
 func (a *agentSide) Authenticate(_ context.Context, p acp.AuthenticateRequest) (acp.AuthenticateResponse, error) {
 	return acp.AuthenticateResponse{}, authenticate(p.MethodId, a.o.Getenv)
 }
+
+// The methods the agent does not offer: it advertises none of them.
 
 func (a *agentSide) Logout(context.Context, acp.LogoutRequest) (acp.LogoutResponse, error) {
 	return acp.LogoutResponse{}, acp.NewMethodNotFound(acp.AgentMethodLogout)

@@ -13,8 +13,6 @@ import (
 	"github.com/agentcli/agent/agent/conversation"
 )
 
-var errNoSession = agent.ErrNoSession
-
 // session is one ACP session: a conversation, and the state of its turn.
 type session struct {
 	a    *agentSide
@@ -99,20 +97,26 @@ func (s *session) stopReason(ctx context.Context, out *agent.Outcome, err error)
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 }
 
-// notOffered are the conversation's commands an editor does not get,
-// and why: the editor itself starts and loads sessions, and a session's
-// id must stay the one the editor knows.
-var notOffered = map[string]string{
-	"clear":  "start a new session in the editor",
-	"resume": "load the session in the editor",
-	"rewind": "it replaces the conversation the editor shows",
+// notOffered says why an editor does not get the conversation's command
+// name ("" when it does): the editor itself starts and loads sessions,
+// and a session's id must stay the one the editor knows.
+func notOffered(name string) string {
+	switch name {
+	case "clear":
+		return "start a new session in the editor"
+	case "resume":
+		return "load the session in the editor"
+	case "rewind":
+		return "it replaces the conversation the editor shows"
+	}
+	return ""
 }
 
 // commands are the conversation's slash commands an editor gets.
 func (s *session) commands() []conversation.Command {
 	var out []conversation.Command
 	for _, c := range s.conv.Commands() {
-		if _, no := notOffered[c.Name]; !no {
+		if notOffered(c.Name) == "" {
 			out = append(out, c)
 		}
 	}
@@ -151,7 +155,7 @@ func (s *session) command(text string) (conversation.Command, string, bool) {
 // runCommand runs a slash command and sends its reply as the agent's
 // message; a command an editor does not get says why.
 func (s *session) runCommand(ctx context.Context, c conversation.Command, args string) (acp.PromptResponse, error) {
-	if why, no := notOffered[c.Name]; no {
+	if why := notOffered(c.Name); why != "" {
 		s.send(acp.UpdateAgentMessageText(fmt.Sprintf("/%s is not available here: %s.", c.Name, why)))
 		return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil
 	}
