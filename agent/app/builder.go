@@ -12,7 +12,6 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
-	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 	"github.com/agentcli/agent/tools/sandbox"
@@ -67,9 +66,6 @@ type Builder struct {
 	// MCP adds the configured MCP servers' tools to reg and returns what
 	// stops them.
 	MCP func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error)
-	// ChosenMCP adds the servers a person chose for one conversation
-	// (conversation.Options.MCP) to reg and returns what stops them.
-	ChosenMCP func(ctx context.Context, cfg config.Config, specs []mcptool.Spec, progs *programs.Resolver, reg *tools.Registry) func() error
 }
 
 func (b *Builder) warn(msg string) {

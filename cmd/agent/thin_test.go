@@ -11,8 +11,9 @@ import (
 // mainLineLimit is the most lines of non-test code package main may
 // hold: the commands are faces (flags, help, exit codes, wiring), and
 // what they show lives in the views (ARCHITECTURE.md, "Where a change
-// goes").
-const mainLineLimit = 3000
+// goes"). It was 3000 until agent acp, a face of its own (74 lines:
+// flags, help and the streams; its view is agent/ui/editor), came.
+const mainLineLimit = 3100
 
 // TestFacesStayThin keeps package main under mainLineLimit lines of
 // non-test code.
