@@ -50,7 +50,9 @@ const maxShown = 32 << 10
 
 // emit sends what ev shows. It runs on the loop's goroutine, so the
 // updates of a call go out in the order it happened and before the
-// prompt is answered.
+// prompt is answered. A plan the model keeps (the todo tool's event) is
+// one more case: a `plan` update (acp.UpdatePlan), an entry per item,
+// the whole list each time.
 func (u *updater) emit(ev agent.Event) {
 	switch ev.Type {
 	case agent.EventText:
@@ -69,8 +71,6 @@ func (u *updater) emit(ev agent.Event) {
 		u.s.a.logf("%s: trying again (%s)", ev.Retry.Provider, ev.Retry.Message)
 	case agent.EventError:
 		u.s.a.logf("session %s: %v", u.s.id, ev.Err)
-		// A plan the model keeps (the todo tool's event) becomes a
-		// `plan` update here: acp.UpdatePlan with one entry per item.
 	}
 }
 
