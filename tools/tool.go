@@ -91,6 +91,34 @@ type Definition struct {
 	// it calls one (that call is answered with it, not run). It keeps the
 	// first request small.
 	OnDemand bool
+	// Action says what the tool's calls do, in the words of an editor
+	// that shows them (an icon, a "follow the agent" view): read,
+	// edit, execute... ActionOther when unset.
+	Action Action
+}
+
+// Action is what a tool's calls do, for an interface that shows them.
+type Action string
+
+// The actions, those of the Agent Client Protocol's tool kinds.
+const (
+	ActionRead    Action = "read"    // reads files or data
+	ActionEdit    Action = "edit"    // changes files or content
+	ActionDelete  Action = "delete"  // removes files or data
+	ActionMove    Action = "move"    // moves or renames files
+	ActionSearch  Action = "search"  // searches for information
+	ActionExecute Action = "execute" // runs commands or code
+	ActionThink   Action = "think"   // reasons or plans
+	ActionFetch   Action = "fetch"   // retrieves external data
+	ActionOther   Action = "other"
+)
+
+// Does returns the tool's Action, ActionOther when it names none.
+func (d Definition) Does() Action {
+	if d.Action == "" {
+		return ActionOther
+	}
+	return d.Action
 }
 
 // PathParams returns the names of the parameters that are project paths

@@ -34,6 +34,9 @@ func NotServed() Option { return func(d *Definition) { d.NotServed = true } }
 // Definition.OnDemand).
 func OnDemand() Option { return func(d *Definition) { d.OnDemand = true } }
 
+// Acts says what the tool's calls do (see Definition.Action).
+func Acts(a Action) Option { return func(d *Definition) { d.Action = a } }
+
 // Timeout sets the tool's own time limit.
 func Timeout(t time.Duration) Option { return func(d *Definition) { d.Timeout = t } }
 

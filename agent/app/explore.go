@@ -57,7 +57,7 @@ type explorer struct {
 
 func (b *Builder) exploreTool(in conversation.ToolInput, set *conversation.ToolSet) (*explorer, tools.Tool) {
 	e := &explorer{b: b, in: in, set: set}
-	return e, tools.New(ExploreTool, exploreDesc, e.run, tools.NotServed(), tools.Timeout(exploreTimeout))
+	return e, tools.New(ExploreTool, exploreDesc, e.run, tools.Acts(tools.ActionSearch), tools.NotServed(), tools.Timeout(exploreTimeout))
 }
 
 // run explores one task.

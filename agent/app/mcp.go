@@ -125,6 +125,35 @@ func AddMCPTools(ctx context.Context, cfg config.Config, root string, progs *pro
 	return mcptool.AddTools(ctx, reg, specs, MCPOptions(cfg, progs, version), warn), nil
 }
 
+// AddChosenMCPTools adds the tools of servers a person chose for one
+// conversation (an editor's, over ACP) to reg, as AddMCPTools does the
+// configured ones: the same options and limits, run as the user's own
+// servers are, since the person chose them. A server named like one
+// already added is skipped with a warning. The returned function stops
+// them.
+func AddChosenMCPTools(ctx context.Context, cfg config.Config, specs []mcptool.Spec, progs *programs.Resolver, reg *tools.Registry, version string, warn func(string)) func() error {
+	var keep []mcptool.Spec
+	for _, s := range specs {
+		if taken(reg, s.Name) {
+			warn(fmt.Sprintf("mcp server %s skipped: a configured server has that name", s.Name))
+			continue
+		}
+		keep = append(keep, s)
+	}
+	return mcptool.AddTools(ctx, reg, keep, MCPOptions(cfg, progs, version), warn)
+}
+
+// taken reports whether reg already holds a tool of the MCP server name.
+func taken(reg *tools.Registry, name string) bool {
+	prefix := mcptool.Prefix + name + "__"
+	for _, n := range reg.Names() {
+		if strings.HasPrefix(n, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // MCPUntrusted are the project's servers left out until the project is
 // trusted (none once it is), and notes without the lines that say so of
 // them: agent mcp list shows them as rows of their own.

@@ -112,6 +112,10 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 		}
 		set.Closers = append(set.Closers, closeMCP)
 	}
+	// The servers the person chose for this conversation (an editor's).
+	if !in.NoMCP && len(in.MCP) > 0 {
+		set.Closers = append(set.Closers, AddChosenMCPTools(ctx, in.Cfg, in.MCP, in.Programs, set.Reg, b.Version, b.warn))
+	}
 	return set, nil
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -205,13 +206,23 @@ func (c *Config) MissingKey() error {
 		return nil
 	}
 	if c.APIKeyEnv != "" {
-		return fmt.Errorf("%s needs an API key: api_key_env (from %s) names %s, which is not set",
-			c.Provider, c.Origin("api_key_env"), c.APIKeyEnv)
+		return missingKey(fmt.Sprintf("%s needs an API key: api_key_env (from %s) names %s, which is not set",
+			c.Provider, c.Origin("api_key_env"), c.APIKeyEnv))
 	}
 	p, _ := LookupPreset(c.Provider)
-	return fmt.Errorf("%s needs an API key: set %s, or choose another provider with --provider",
-		c.Provider, strings.Join(p.KeyEnvs, " or "))
+	return missingKey(fmt.Sprintf("%s needs an API key: set %s, or choose another provider with --provider",
+		c.Provider, strings.Join(p.KeyEnvs, " or ")))
 }
+
+// ErrMissingKey is what MissingKey's error is (errors.Is): the provider
+// needs a key and none is set.
+var ErrMissingKey = errors.New("missing API key")
+
+// missingKey is MissingKey's error, in its own words.
+type missingKey string
+
+func (e missingKey) Error() string      { return string(e) }
+func (missingKey) Is(target error) bool { return target == ErrMissingKey }
 
 // URLSetting names, for messages, where the base URL is configured.
 func (c *Config) URLSetting() string {

@@ -74,7 +74,7 @@ func (e *exporter) user(m llm.Message) {
 	for _, r := range responses {
 		e.call(r)
 	}
-	rest = strings.TrimSpace(withoutPlanNote(rest))
+	rest = strings.TrimSpace(WithoutPlanNote(rest))
 	if len(responses) > 0 && rest != "" {
 		// Sent with the results: a subfolder's instructions, a job's
 		// end, the files changed meanwhile.

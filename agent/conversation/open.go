@@ -11,6 +11,7 @@ import (
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
+	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/sandbox"
 )
 
@@ -34,6 +35,12 @@ type Options struct {
 	// Policy is the approval policy the conversation starts with; the
 	// configured one when empty.
 	Policy agent.Policy
+	// Editor, when set, is the person's editor the file tools read and
+	// write through (agent acp: an editor that offers its files).
+	Editor *fsedit.Editor
+	// MCP are MCP servers the person chose for this conversation (an
+	// editor's), started besides the configured ones.
+	MCP []mcptool.Spec
 }
 
 // World is what a conversation takes from the application that builds
@@ -120,7 +127,7 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 	if err := c.openFiles(budget, sess.ID); err != nil {
 		return c, err
 	}
-	if c.tools, err = w.Tools(ctx, ToolInput{Root: o.Dir, Cfg: c.cfg, Files: c.files}); err != nil {
+	if c.tools, err = w.Tools(ctx, ToolInput{Root: o.Dir, Cfg: c.cfg, Files: c.files, MCP: o.MCP}); err != nil {
 		return c, err
 	}
 	c.closers = append(c.closers, c.tools.Close)
@@ -184,6 +191,9 @@ func (c *Conversation) openFiles(budget *agent.Budget, id string) error {
 		w.BackupKey() // a key that cannot be kept is said now, not mid-chat
 	}
 	c.files = fsedit.NewSession(c.root)
+	if c.opts.Editor != nil {
+		c.files.UseEditor(*c.opts.Editor)
+	}
 	budget.Reads = c.files
 	return loadFileState(c.files, dir, id)
 }

@@ -31,8 +31,9 @@ func (c *Conversation) withPlanNote(text string) string {
 	return text + "\n\n" + note
 }
 
-// withoutPlanNote is a user turn as the person wrote it.
-func withoutPlanNote(text string) string {
+// WithoutPlanNote is a user turn as the person wrote it, without the
+// line the conversation added to tell the model of plan mode.
+func WithoutPlanNote(text string) string {
 	for _, n := range []string{planOnNote, planOffNote} {
 		text = strings.TrimSuffix(text, "\n\n"+n)
 	}

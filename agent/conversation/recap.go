@@ -29,7 +29,7 @@ func (c *Conversation) Recap(n int) ([]Exchange, int) {
 	for _, m := range c.Session().Messages() {
 		switch {
 		case m.Role == llm.User && !isToolResponse(m.Text):
-			all = append(all, Exchange{Prompt: strings.TrimSpace(withoutPlanNote(m.Text))})
+			all = append(all, Exchange{Prompt: strings.TrimSpace(WithoutPlanNote(m.Text))})
 		case m.Role == llm.Assistant && len(all) > 0:
 			e := &all[len(all)-1]
 			calls, errs := xmlcall.Parse(m.Text, c.tools.Reg.ParamNames)

@@ -9,6 +9,7 @@ import (
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/lsp"
+	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 )
@@ -26,6 +27,9 @@ type ToolInput struct {
 	Programs *programs.Resolver
 	// NoMCP starts no MCP server: agent serve never offers their tools.
 	NoMCP bool
+	// MCP are servers the person chose for this conversation besides
+	// the configured ones (Options.MCP).
+	MCP []mcptool.Spec
 }
 
 // ToolSet is a project's tool registry and what must be closed with it

@@ -96,6 +96,9 @@ var importRules = map[string]importRule{
 	// are no part of it).
 	"agent/ui/run": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: slices.Concat(cli, []string{"charm.land/"})},
+	// agent acp's face: the Agent Client Protocol (its SDK) over a
+	// conversation; like agent run's, no provider and no CLI.
+	"agent/ui/editor": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
 	"agent/ui/catalog": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},

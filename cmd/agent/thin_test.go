@@ -14,8 +14,10 @@ import (
 // goes"). It was 3000 until agent init and agent sessions export came:
 // two faces whose work is the conversation's (PrepareInit,
 // ExportSession) and the views' (run.CanApprove), their flags and help
-// the hundred lines more; the plan and question flags of run fifty, agent lsp fifty more.
-const mainLineLimit = 3200
+// the hundred lines more; the plan and question flags of run fifty, agent lsp fifty more;
+// agent acp, a face of its own (74 lines: flags, help and the streams;
+// its view is agent/ui/editor), eighty.
+const mainLineLimit = 3280
 
 // TestFacesStayThin keeps package main under mainLineLimit lines of
 // non-test code.

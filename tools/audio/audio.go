@@ -82,7 +82,7 @@ func New[S speaker](w fileWriter, speakers ...S) *Tool {
 	for _, s := range speakers {
 		t.speakers = append(t.speakers, s)
 	}
-	t.Tool = tools.New(Name, description, t.run, tools.Writes(), tools.Timeout(Timeout), tools.OnDemand())
+	t.Tool = tools.New(Name, description, t.run, tools.Writes(), tools.Acts(tools.ActionEdit), tools.Timeout(Timeout), tools.OnDemand())
 	// The voice and provider descriptions name what is configured, so
 	// the model never guesses at a provider that is not there.
 	def := t.Tool.Definition()
@@ -107,7 +107,7 @@ func New[S speaker](w fileWriter, speakers ...S) *Tool {
 // permission rules know of the tool on a machine with no engine, where
 // it is not offered.
 func Definition() tools.Definition {
-	return tools.New(Name, description, (*Tool)(nil).run, tools.Writes(), tools.Timeout(Timeout)).Definition()
+	return tools.New(Name, description, (*Tool)(nil).run, tools.Writes(), tools.Acts(tools.ActionEdit), tools.Timeout(Timeout)).Definition()
 }
 
 func voiceHint(provider string) string {

@@ -36,7 +36,7 @@ func (d *dryRun) capture(p []byte) {
 }
 
 // keepOld reads the old content from f for the diff, and ends the dry run.
-func (d *dryRun) keepOld(f *os.File, size int64) error {
+func (d *dryRun) keepOld(f io.ReaderAt, size int64) error {
 	if size > diffKeep {
 		d.oldTooBig = true
 		return errDryRun
@@ -52,6 +52,10 @@ func (d *dryRun) keepOld(f *os.File, size int64) error {
 // newReplacement starts the new content of e: a temp file beside the
 // target, or for a dry run the dryRun itself.
 func (s *Session) newReplacement(e *edit, perm os.FileMode) (*sandbox.Replacement, error) {
+	if e.dry == nil && s.editor.Write != nil {
+		// The editor is handed the text: it keeps the file's encoding.
+		return sandbox.NewDryReplacement(e.dir, e.t.Base(), &e.out), nil
+	}
 	if e.dry == nil {
 		r, err := sandbox.NewReplacement(e.dir, e.t.Base(), perm)
 		if err == nil {

@@ -34,7 +34,7 @@ type ListArgs struct {
 
 // ListTool returns list_directory.
 func (s *Session) ListTool() tools.Tool {
-	return tools.New("list_directory", listDesc, sandbox.Guarded(s.list, func(a ListArgs) string { return a.Path }))
+	return tools.New("list_directory", listDesc, sandbox.Guarded(s.list, func(a ListArgs) string { return a.Path }), tools.Acts(tools.ActionRead))
 }
 
 // lister walks a folder for list_directory, writing lines until the

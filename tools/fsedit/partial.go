@@ -156,7 +156,7 @@ func (sp *splicer) splice(ctx context.Context, e *edit, br *bufio.Reader, added 
 	// The copied prefix is the old one: its hash resumes from the read's
 	// last checkpoint before it rather than starting over.
 	cp := sandbox.LastBefore(e.seen.cps, size)
-	if err := rep.ResumeHash(e.f, cp); err != nil {
+	if err := rep.ResumeHash(e.src, cp); err != nil {
 		return 0, sandbox.DescribeWriteErr(e.t.Rel, err)
 	}
 	e.resumedAt = cp.Off

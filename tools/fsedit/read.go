@@ -28,7 +28,7 @@ type ReadArgs struct {
 
 // ReadTool returns read_file.
 func (s *Session) ReadTool() tools.Tool {
-	return tools.New("read_file", readDesc, sandbox.Guarded(s.read, func(a ReadArgs) string { return a.FilePath }))
+	return tools.New("read_file", readDesc, sandbox.Guarded(s.read, func(a ReadArgs) string { return a.FilePath }), tools.Acts(tools.ActionRead))
 }
 
 // maxBudgetLines is the most lines a whole read cut by the read budget
@@ -82,6 +82,11 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	if mime := sniffImage(f); mime != "" || imageName(t) {
 		return s.readImage(t, f, fi, mime)
 	}
+	// An editor's text, unsaved changes included, stands for the file's.
+	var src textSource = f
+	if text, ok := s.editorText(ctx, t); ok {
+		src, fi = strings.NewReader(text), textInfo{FileInfo: fi, size: int64(len(text))}
+	}
 	// With a read budget, a whole read too large for it returns the first
 	// lines that fit instead (cut says where it stopped).
 	if !ranged {
@@ -91,14 +96,14 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 		w.budget = 0
 	}
 	if !ranged && w.budget == 0 && fi.Size() > w.limit {
-		return s.tooLarge(ctx, t, f, fi.Size())
+		return s.tooLarge(ctx, t, src, fi.Size())
 	}
 	w.budget = min(w.budget, w.limit)
 
-	fp := sandbox.NewFingerprint(f)
+	fp := sandbox.NewFingerprint(src)
 	fp.SHA = sandbox.NewAsyncHash()
 	defer fp.SHA.Sum()
-	br, enc, res, err := textReader(fp, f, fi.Size(), t.Rel, a.FilePath)
+	br, enc, res, err := textReader(fp, src, fi.Size(), t.Rel, a.FilePath)
 	if res != nil || err != nil {
 		return derefResult(res), err
 	}
@@ -115,6 +120,13 @@ func (s *Session) read(ctx context.Context, a ReadArgs) (tools.Result, error) {
 	}
 	s.rememberRead(ctx, t, fi, fp, sc.st.lines, w.start, end)
 	return readResult(t.Rel, fi.Size(), a, sc, enc, w.start, end), nil
+}
+
+// textSource is where a read takes the text: the file, or an editor's
+// text of it.
+type textSource interface {
+	io.Reader
+	io.ReaderAt
 }
 
 // lineWindow is what a read keeps of a file's lines: start to end (end

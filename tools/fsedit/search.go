@@ -37,7 +37,7 @@ type SearchArgs struct {
 
 // SearchTool returns search_files.
 func (s *Session) SearchTool() tools.Tool {
-	return tools.New("search_files", searchDesc, sandbox.Guarded(s.search, func(a SearchArgs) string { return a.Path }))
+	return tools.New("search_files", searchDesc, sandbox.Guarded(s.search, func(a SearchArgs) string { return a.Path }), tools.Acts(tools.ActionSearch))
 }
 
 type searcher struct {

@@ -41,6 +41,9 @@ type Session struct {
 	seen map[string]fileState // by canonical path
 	// shifts: where the current reply's writes moved lines (see movedBy).
 	shifts map[string]replyShifts
+	// editor, when it has functions, reads and writes the files'
+	// text instead of the disk (UseEditor).
+	editor Editor
 }
 
 // NewSession returns a Session over root with nothing read yet.

@@ -100,7 +100,7 @@ func openUTF16(e *edit, enc string) (*tools.Result, error) {
 		return &res, nil
 	}
 	e.enc, e.rawSum = enc, hex.EncodeToString(sum[:])
-	e.src = bytes.NewReader([]byte(text))
+	e.src, e.size = bytes.NewReader([]byte(text)), int64(len(text))
 	// What the model read, in terms of the decoded text.
 	e.seen.sum = sha256.Sum256([]byte(text))
 	e.seen.crc = crc32.Checksum([]byte(text), sandbox.Castagnoli())

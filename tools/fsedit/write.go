@@ -1,6 +1,7 @@
 package fsedit
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/hex"
@@ -33,7 +34,7 @@ type WriteArgs struct {
 
 // WriteTool returns write_file.
 func (s *Session) WriteTool() tools.Tool {
-	return writeTool{Tool: tools.New("write_file", writeDesc, sandbox.Guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes()), s: s}
+	return writeTool{Tool: tools.New("write_file", writeDesc, sandbox.Guarded(s.write, func(a WriteArgs) string { return a.FilePath }), tools.Writes(), tools.Acts(tools.ActionEdit)), s: s}
 }
 
 // edit is a rewrite or partial write in progress on an existing file.
@@ -49,8 +50,13 @@ type edit struct {
 	// file its text decoded (enc is then its encoding, rawSum the SHA-256
 	// of its bytes, and seen describes the decoded text; see openUTF16).
 	src    oldSource
+	size   int64 // of src
 	enc    string
 	rawSum string
+	// fromEditor: src is the editor's text (see fromEditor); out holds
+	// the new content when the editor is to be handed it.
+	fromEditor bool
+	out        bytes.Buffer
 	// dry: only check and compute the new content (see writeFile).
 	dry *dryRun
 	// known: what the model knows of the new content once it lands.
@@ -88,6 +94,9 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 		return tools.Errorf(tools.CodeSchemaInvalid, "old_text and replace_all apply only to operation_type replace; use replace to change a piece of text, or leave them out"), nil
 	}
 	info := s.callInfo(ctx)
+	if a.OperationType == "create" && s.editor.Write != nil && dry == nil && t.Info == nil {
+		return s.createInEditor(ctx, t, a, info)
+	}
 	if a.OperationType == "create" {
 		return s.create(ctx, t, a, info, dry)
 	}
@@ -114,7 +123,7 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 		return s.openFailed(t, err)
 	}
 	defer f.Close()
-	if !seen.matches(fi) {
+	if s.editor.Read == nil && !seen.matches(fi) {
 		return staleResult(t, fi), nil
 	}
 	// The rename of a new file into place ignores the old one's mode: a
@@ -125,8 +134,11 @@ func (s *Session) writeFile(ctx context.Context, a WriteArgs, dry *dryRun) (tool
 	if !sandbox.WritableByUs(fi) {
 		return sandbox.PermDenied(a.FilePath, "write").Result(), nil
 	}
-	e := &edit{t: t, args: a, dir: dir, f: f, src: f, fi: fi, seen: seen, info: info, dry: dry}
-	if enc := fileUTF16(f); enc != "" {
+	e := &edit{t: t, args: a, dir: dir, f: f, src: f, size: fi.Size(), fi: fi, seen: seen, info: info, dry: dry}
+	if res := s.fromEditor(ctx, e); res != nil {
+		return *res, nil
+	}
+	if enc := fileUTF16(f); enc != "" && !e.fromEditor {
 		res, err := openUTF16(e, enc)
 		if res != nil || err != nil {
 			if errors.Is(err, sandbox.ErrStale) {
@@ -239,6 +251,9 @@ func (s *Session) create(ctx context.Context, t sandbox.Target, a WriteArgs, inf
 // so does a cancelled or timed-out call, which must not land after its
 // TOOL_TIMEOUT was reported.
 func (s *Session) commitEdit(ctx context.Context, e *edit, rep *sandbox.Replacement, oldSum string, op string, newLines int) (blob string, err error) {
+	if e.dry == nil && s.editor.Write != nil {
+		return s.commitToEditor(ctx, e, rep, oldSum, op, newLines)
+	}
 	defer rep.Abort()
 	rep.Chown(e.fi)
 	newFi, err := rep.Flush()
@@ -249,7 +264,7 @@ func (s *Session) commitEdit(ctx context.Context, e *edit, rep *sandbox.Replacem
 		return "", sandbox.ErrStale
 	}
 	if e.dry != nil {
-		return "", e.dry.keepOld(e.f, e.fi.Size())
+		return "", e.dry.keepOld(e.src, e.size)
 	}
 	if e.rawSum != "" {
 		oldSum = e.rawSum // the manifest records the bytes on disk

@@ -71,7 +71,7 @@ func New(root string, opts Options) *Tool {
 	if opts.AutoCommit {
 		consent = tools.Writes()
 	}
-	t.Tool = tools.New(Name, description, t.commit, consent, tools.NotServed(), tools.OnDemand())
+	t.Tool = tools.New(Name, description, t.commit, consent, tools.Acts(tools.ActionExecute), tools.NotServed(), tools.OnDemand())
 	return t
 }
 

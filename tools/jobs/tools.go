@@ -42,8 +42,8 @@ type StopArgs struct {
 // whom run_command, which starts the jobs, is not either.
 func Tools(m *Manager) []tools.Tool {
 	return []tools.Tool{
-		tools.New("job_output", outputDesc, m.outputTool, tools.NotServed(), tools.OnDemand()),
-		tools.New("job_stop", stopDesc, m.stopTool, tools.NotServed(), tools.OnDemand()),
+		tools.New("job_output", outputDesc, m.outputTool, tools.Acts(tools.ActionRead), tools.NotServed(), tools.OnDemand()),
+		tools.New("job_stop", stopDesc, m.stopTool, tools.Acts(tools.ActionExecute), tools.NotServed(), tools.OnDemand()),
 	}
 }
 

@@ -73,14 +73,14 @@ type IDArgs struct {
 func Tools(s Store) []tools.Tool {
 	t := &noteTools{s: s}
 	return []tools.Tool{
-		tools.New("note_create", createDesc, t.create, tools.Writes(), tools.NoApproval(), tools.OnDemand()),
-		tools.New("note_search", searchDesc, t.search, tools.OnDemand()),
+		tools.New("note_create", createDesc, t.create, tools.Writes(), tools.Acts(tools.ActionEdit), tools.NoApproval(), tools.OnDemand()),
+		tools.New("note_search", searchDesc, t.search, tools.Acts(tools.ActionSearch), tools.OnDemand()),
 		updateTool{tools.New("note_update", updateDesc, func(context.Context, UpdateArgs) (tools.Result, error) {
 			panic("note_update runs through updateTool.Execute")
-		}, tools.Writes(), tools.OnDemand()), t},
-		tools.New("note_list", listDesc, t.list, tools.OnDemand()),
-		tools.New("note_get", getDesc, t.get, tools.OnDemand()),
-		previewed{tools.New("note_delete", deleteDesc, t.delete, tools.Writes(), tools.OnDemand()), t.previewDelete},
+		}, tools.Writes(), tools.Acts(tools.ActionEdit), tools.OnDemand()), t},
+		tools.New("note_list", listDesc, t.list, tools.Acts(tools.ActionRead), tools.OnDemand()),
+		tools.New("note_get", getDesc, t.get, tools.Acts(tools.ActionRead), tools.OnDemand()),
+		previewed{tools.New("note_delete", deleteDesc, t.delete, tools.Writes(), tools.Acts(tools.ActionDelete), tools.OnDemand()), t.previewDelete},
 	}
 }
 

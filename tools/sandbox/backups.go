@@ -128,6 +128,38 @@ func (r *Root) BackupOld(changeSet, rel string, f *os.File, fi fs.FileInfo, sum 
 	return blob, syncParent(root, blob)
 }
 
+// BackupText keeps text, the old content of the project file rel as
+// an editor held it (see fsedit's Editor), as a backup blob of change set
+// changeSet, and returns the blob's path. The blob is written whole,
+// synced and made 0600 before the new content goes anywhere.
+func (r *Root) BackupText(changeSet, rel string, text []byte) (string, error) {
+	st, err := r.Backups()
+	if err != nil {
+		return "", err
+	}
+	root, _ := r.Handle()
+	blob, err := st.NewBlobPath(changeSet, rel)
+	if err != nil {
+		return "", err
+	}
+	out, err := root.OpenFile(blob, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("create backup of %s: %w", rel, err)
+	}
+	_, err = out.Write(text)
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(blob)
+		return "", DescribeWriteErr(blob, fmt.Errorf("back up %s: %w", rel, err))
+	}
+	return blob, syncParent(root, blob)
+}
+
 // SealBlob makes the backup blob 0600, as every backup is, once the new
 // content has been renamed over the file: a linked blob kept the file's
 // mode (0666 under umask 0, a script's 0755) and is now the old inode's

@@ -56,6 +56,7 @@ func New(root string, opts Options) *Tool {
 		Description: strings.TrimSpace(description),
 		Params:      params,
 		Writes:      true,
+		Action:      tools.ActionExecute,
 		// A shell over the network is a remote code execution service.
 		NotServed: true,
 		// The command's own timeout decides; this outer limit leaves room

@@ -43,7 +43,7 @@ func (s *Set) Tool(max int64) *Tool {
 	}
 	return &Tool{set: s, Tool: tools.New(ToolName, toolDesc, func(_ context.Context, a Args) (tools.Result, error) {
 		return s.load(a, max)
-	})}
+	}, tools.Acts(tools.ActionRead))}
 }
 
 // The bounds of the listing of a skill's files that comes with its

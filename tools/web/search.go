@@ -107,7 +107,7 @@ func SearchDefinition() tools.Definition {
 // searchKind is what web_search is: a call that reaches outside, asked
 // about like a write; never offered by agent serve; named on demand.
 func searchKind() []tools.Option {
-	return []tools.Option{tools.Writes(), tools.NotServed(), tools.OnDemand()}
+	return []tools.Option{tools.Writes(), tools.Acts(tools.ActionFetch), tools.NotServed(), tools.OnDemand()}
 }
 
 // AsksInPlan marks web_search for the loop: a search changes nothing, so

@@ -75,7 +75,7 @@ func New(opts Options) *Tool {
 	opts = opts.withDefaults()
 	t := &Tool{opts: opts, allow: hostList(opts.AllowHosts)}
 	t.client = newClient(opts, t.allow, t.checkRedirect)
-	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.NotServed(), tools.OnDemand())
+	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.Acts(tools.ActionFetch), tools.NotServed(), tools.OnDemand())
 	return t
 }
 
