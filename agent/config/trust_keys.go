@@ -85,6 +85,10 @@ var settingClasses = map[string]keyClass{
 	"models.*.reasoning":      raiseNeedsTrust,
 	"tools.notes":             raiseNeedsTrust, // turning the note tools back on
 	"tts.provider":            raiseNeedsTrust, // espeak (offline) always; gemini sends the text to Google
+
+	// Sub-agents at once: more of them hit the person's provider harder
+	// (rate limits, spend per minute), so a project may only lower it.
+	"agents.max_parallel": raiseNeedsTrust,
 }
 
 // classify finds the entry of settingClasses that covers key: its name
