@@ -63,6 +63,12 @@ type Answer struct {
 	// end early when the client goes away or the server closes.
 	Delay      time.Duration
 	ChunkDelay time.Duration
+	// Hold, when set, is waited on (after Delay) before anything is
+	// sent: a test holds an answer until something else has happened
+	// (another request arrived), ordering by events, not by time. It
+	// ends early, sending nothing, when the client goes away or the
+	// server closes.
+	Hold <-chan struct{}
 	// Fault is what goes wrong after the chunks.
 	Fault Fault
 }

@@ -286,7 +286,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a Answer) {
-	if !s.wait(r, a.Delay) {
+	if !s.wait(r, a.Delay) || !s.hold(r, a.Hold) {
 		return
 	}
 	for k, vs := range a.Header {
@@ -400,6 +400,21 @@ func (s *Server) wait(r *http.Request, d time.Duration) bool {
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
+}
+
+// hold waits for h to close (a nil h at once); false when the client
+// went away or the server closed first.
+func (s *Server) hold(r *http.Request, h <-chan struct{}) bool {
+	if h == nil {
+		return true
+	}
+	select {
+	case <-h:
 		return true
 	case <-r.Context().Done():
 	case <-s.done:
