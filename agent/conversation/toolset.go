@@ -10,6 +10,7 @@ import (
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/subagents"
 )
 
 // ToolInput is what building a project's tools takes.
@@ -41,8 +42,11 @@ type ToolSet struct {
 	// Jobs are the background jobs of run_command; nil without it.
 	Jobs *jobs.Manager
 	// Link, when set, is called with the conversation once it is built
-	// (the explore tool runs in it).
+	// (the task tool runs its sub-agents in it).
 	Link func(*Conversation)
+	// Agents are the sub-agents the task tool runs, and the agent files
+	// left out; nil without the tool.
+	Agents *subagents.Set
 	// LeftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.
