@@ -71,7 +71,8 @@ type Builder struct {
 	// tool ran ends (its name, its answer or failure, the session),
 	// with the conversation's configuration; a goOn that is not empty
 	// sends the agent on with those words as its next instruction, at
-	// most three times in a row (the SubagentStop hooks).
+	// most three times in a row (the SubagentStop hooks). Agents that
+	// run side by side call it from their own goroutines.
 	SubagentStop func(ctx context.Context, cfg config.Config, end SubagentEnd) (goOn string)
 }
 

@@ -79,11 +79,11 @@ func (c *Conversation) agentsCommand(context.Context, string) (Reply, error) {
 		}
 		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s |\n", cell(a.Name), cell(from), cell(strings.Join(a.Tools, ", ")), cell(model), cell(FirstSentence(a.Description)))
 	}
-	for _, p := range set.Problems {
-		sb.WriteString("\n" + p.String())
-	}
 	if len(set.Problems) > 0 {
 		sb.WriteString("\n")
+	}
+	for _, p := range set.Problems {
+		sb.WriteString("- " + strings.Join(strings.Fields(p.String()), " ") + "\n")
 	}
 	sb.WriteString("\nAgent files go in .agent/agents/, .agents/agents/ or .claude/agents/ of the project, or in the user's agent/agents/ configuration folder.")
 	return Reply{Text: sb.String()}, nil
