@@ -17,9 +17,12 @@ const maxAgentDescription = 100
 
 // Agents prints the table of sub-agents: each agent's name, where it
 // comes from (a file under home shown with ~), its tools, its model and
-// its description; then what of a file was not applied, and the
-// shadowed ones.
-func Agents(w io.Writer, set *subagents.Set, home string) error {
+// its description; then the shadowed ones, and what of a file was not
+// applied. Each file left out is a line to warn.
+func Agents(w io.Writer, warn func(string), set *subagents.Set, home string) error {
+	for _, p := range set.Problems {
+		warn(p.String())
+	}
 	where := func(a subagents.Agent) string {
 		if a.File == "" {
 			return string(a.Origin)
