@@ -54,6 +54,14 @@ type Agent struct {
 	// project-relative path and was not given yet (name and text, "" when
 	// none): (*prompt.Nested).For. nil gives none.
 	Instructions func(path string) (name, text string)
+	// MaxParallel bounds the calls of one reply that run at the same
+	// time: those whose tool says they may (sub-agents that only read,
+	// see concurrent). 0 or 1 runs every call alone.
+	MaxParallel int
+	// Name names a sub-agent (the task tool's "reviewer") in the
+	// questions its calls put to a person; "" for the conversation's own
+	// agent.
+	Name string
 	// Unshown holds the tools the system prompt only names (the
 	// on-demand ones, and all but the essential ones in the small-window
 	// form), each with its full definition: a valid call of one runs, the
@@ -152,8 +160,8 @@ func (a *Agent) now() time.Time {
 // Run sends prompt as the next user turn and loops (protocol.md §4) until
 // the model answers without calling a tool, the iteration limit is
 // reached (ErrMaxIterations), or something fails. Every step is reported
-// to emit, which is called from Run's goroutine; the last event is
-// EventDone or EventError. The Outcome is filled in every case.
+// to emit, which is never called by two goroutines at once; the last
+// event is EventDone or EventError. The Outcome is filled in every case.
 func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outcome, error) {
 	if emit == nil {
 		emit = func(Event) {}

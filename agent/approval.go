@@ -59,6 +59,9 @@ type Question struct {
 	// Preview says what the call would change. Summary is always set;
 	// Diff and Lines when the tool can preview.
 	Preview tools.Preview
+	// Agent names the sub-agent whose call it is ("reviewer"); "" for
+	// the conversation's own model.
+	Agent string
 }
 
 // Scope is the key an AllowAlways answer to q records.

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
@@ -21,68 +22,161 @@ type batch struct {
 }
 
 // run answers every item of the reply in order, emitting a result event
-// for each, and returns the responses to send back. A Go error is a
+// for each, and returns the responses to send back. Calls that may run
+// at the same time (concurrent) run together, up to Agent.MaxParallel;
+// their answers are still given in the reply's order. A Go error is a
 // failure of the program (a tool's infrastructure, the audit log, an
 // interrupted approval), or a call's result that stops the turn
 // (HaltError), and ends the run.
 func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]CallResult, error) {
+	emit = serialized(emit) // the calls of a group report from their own goroutines
 	results := make([]CallResult, 0, len(items))
-	// runErr ends the run after this call's answer when the call was
-	// interrupted while it ran: it did run, and its answer says so.
-	var runErr error
-	for _, it := range items {
-		var cr CallResult
-		declined := false // a person said no: not a failure (protocol.md §4)
-		if it.err != nil {
-			cr = brokenResult(it.err)
-		} else {
-			cr, declined, runErr = b.call(ctx, *it.call, emit)
-			if runErr != nil && cr.Result.Code != tools.CodeInterrupted {
-				return results, runErr
-			}
-		}
-		if cr.Result.IsError() && b.failed == nil && !declined {
-			b.failed = &cr
-		}
-		if err := b.a.Audit.Record(AuditEntry{
-			Time:       b.a.now().UTC(),
-			Session:    b.a.Session.ID,
-			ChangeSet:  b.changeSet,
-			CallID:     cr.ID,
-			Tool:       cr.Tool,
-			Params:     paramMap(cr.Params),
-			Outcome:    cr.Outcome(),
-			Code:       cr.Result.Code,
-			DurationMS: durationMS(cr.Duration),
-			Rule:       cr.Rule,
-		}); err != nil {
-			// The call has its answer; only the log failed.
-			return append(results, cr), err
-		}
-		results = append(results, cr)
-		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
-		if err := b.a.keepTodos(cr, b.iter, emit); err != nil {
+	for i := 0; i < len(items); {
+		n := b.together(items[i:])
+		outs, err := b.group(ctx, items[i:i+n], emit)
+		if err != nil {
 			return results, err
 		}
-		if runErr != nil {
-			return results, runErr
+		// An interrupted call did run, and its answer says so; so did
+		// the others of its group. Then the run ends, as after a halt.
+		var stop error
+		for _, o := range outs {
+			cr := o.cr
+			if cr.Result.IsError() && b.failed == nil && !o.declined {
+				b.failed = &cr
+			}
+			if err := b.audit(cr); err != nil {
+				// The call has its answer; only the log failed.
+				return append(results, cr), err
+			}
+			results = append(results, cr)
+			emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
+			if err := b.a.keepTodos(cr, b.iter, emit); err != nil {
+				return results, err
+			}
+			switch {
+			case stop != nil:
+			case o.err != nil:
+				stop = o.err
+			case cr.Result.Halt != "":
+				stop = &HaltError{Tool: cr.Tool, Reason: cr.Result.Halt}
+			}
 		}
-		if cr.Result.Halt != "" {
-			return results, &HaltError{Tool: cr.Tool, Reason: cr.Result.Halt}
+		if stop != nil {
+			return results, stop
 		}
+		i += n
 	}
 	return results, nil
 }
 
-// call validates, checks and runs one complete call. declined is true
-// when a person refused it.
-func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr CallResult, declined bool, err error) {
+// outcome is one call's answer: declined is true when a person refused
+// it; err, an interruption while it ran, ends the run once the answer is
+// recorded.
+type outcome struct {
+	cr       CallResult
+	declined bool
+	err      error
+}
+
+// group answers items, which run at the same time when there are
+// several (together). A Go error other than an interrupted call's ends
+// the run at once.
+func (b *batch) group(ctx context.Context, items []item, emit func(Event)) ([]outcome, error) {
+	outs := make([]outcome, len(items))
+	if len(items) == 1 {
+		o, err := b.one(ctx, items[0], emit)
+		outs[0] = o
+		return outs, err
+	}
+	ready := make([]*readyCall, len(items))
+	for i, it := range items {
+		r, cr, declined, err := b.prepare(ctx, *it.call, emit)
+		if err != nil {
+			return nil, err
+		}
+		ready[i], outs[i] = r, outcome{cr: cr, declined: declined}
+	}
+	var wg sync.WaitGroup
+	for i, r := range ready {
+		if r == nil {
+			continue // answered without running (a repeat)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i].cr, outs[i].err = b.execute(ctx, r, emit)
+		}()
+	}
+	wg.Wait()
+	for i, r := range ready {
+		if r != nil && outs[i].err == nil {
+			b.settle(r, outs[i].cr)
+		}
+		if err := outs[i].err; err != nil && outs[i].cr.Result.Code != tools.CodeInterrupted {
+			return nil, err
+		}
+	}
+	return outs, nil
+}
+
+// one answers one item on its own.
+func (b *batch) one(ctx context.Context, it item, emit func(Event)) (outcome, error) {
+	if it.err != nil {
+		return outcome{cr: brokenResult(it.err)}, nil
+	}
+	r, cr, declined, err := b.prepare(ctx, *it.call, emit)
+	if r == nil || err != nil {
+		return outcome{cr: cr, declined: declined}, err
+	}
+	cr, err = b.execute(ctx, r, emit)
+	if err == nil {
+		b.settle(r, cr)
+	}
+	if err != nil && cr.Result.Code != tools.CodeInterrupted {
+		return outcome{cr: cr}, err
+	}
+	return outcome{cr: cr, err: err}, nil
+}
+
+// audit records cr in the audit log.
+func (b *batch) audit(cr CallResult) error {
+	return b.a.Audit.Record(AuditEntry{
+		Time:       b.a.now().UTC(),
+		Session:    b.a.Session.ID,
+		ChangeSet:  b.changeSet,
+		CallID:     cr.ID,
+		Tool:       cr.Tool,
+		Params:     paramMap(cr.Params),
+		Outcome:    cr.Outcome(),
+		Code:       cr.Result.Code,
+		DurationMS: durationMS(cr.Duration),
+		Rule:       cr.Rule,
+	})
+}
+
+// readyCall is a call that passed its checks and approval, ready to run.
+type readyCall struct {
+	c    xmlcall.Call
+	t    tools.Tool
+	in   tools.Input
+	key  [32]byte // for the repeats of the run
+	rule string   // the permission rule that allowed it, if one did
+	// cr is its result so far: who decided it.
+	cr CallResult
+}
+
+// prepare validates, checks and, for a write, approves one complete
+// call. A call answered without running (invalid, skipped, a repeat,
+// refused) comes back as its result with a nil readyCall; declined is
+// true when a person refused it.
+func (b *batch) prepare(ctx context.Context, c xmlcall.Call, emit func(Event)) (r *readyCall, cr CallResult, declined bool, err error) {
 	cr = CallResult{ID: c.ID, Tool: c.Name, Params: c.Params}
 	raw := c.Args()
 	t, ok := b.a.Tools.Lookup(c.Name)
 	if ok && t.Definition().Writes && b.failed != nil && skipAfterFailure {
 		cr.Result = tools.Errorf(tools.CodeSkipped, "%s was not run because call %s (%s) failed earlier in this reply; fix that first, then send this call again", c.Name, b.failed.ID, b.failed.Tool)
-		return cr, false, nil
+		return nil, cr, false, nil
 	}
 	t, in, bad := b.a.Tools.Validate(c.Name, raw)
 	if bad != nil {
@@ -90,60 +184,77 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		if res, ok := b.a.describe(c.Name, bad); ok {
 			cr.Result = res
 		}
-		return cr, false, nil
+		return nil, cr, false, nil
 	}
 	in.CallID = c.ID
 	def := t.Definition()
 	key := callKey(def, raw)
 	if b.a.repeats.stuck(key) {
 		cr.Result = repeatedResult(c.Name)
-		return cr, false, nil
+		return nil, cr, false, nil
 	}
-	info := tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet}
-	ctx = tools.WithInfo(ctx, info)
 	if def.Writes {
 		asking := func(q Question) {
 			emit(Event{Type: EventNotification, Iteration: b.iter, Notification: &Notification{Kind: NotifyApproval, Message: "approve " + q.Preview.Summary + "?"}})
 		}
-		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in}, asking)
+		v, err := b.a.approval().decide(b.info(ctx, c), t, Question{Call: c, Tool: def, Input: in, Agent: b.a.Name}, asking)
 		if err != nil {
-			return cr, false, err
+			return nil, cr, false, err
 		}
 		cr.Rule, cr.DecidedBy = v.rule, v.by
 		if v.deny != nil {
 			cr.Result = *v.deny
 			cr.ByPolicy = v.byPolicy
-			return cr, !v.byPolicy, nil
+			return nil, cr, !v.byPolicy, nil
 		}
 	}
-	started := Event{Type: EventToolStart, Iteration: b.iter, Call: &c, Rule: cr.Rule}
-	if cr.Rule != "" {
-		started.Subject = def.Subject(raw)
+	return &readyCall{c: c, t: t, in: in, key: key, rule: cr.Rule, cr: cr}, cr, false, nil
+}
+
+// info is ctx for deciding or running call c: which call it is.
+func (b *batch) info(ctx context.Context, c xmlcall.Call) context.Context {
+	return tools.WithInfo(ctx, tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet})
+}
+
+// execute runs a ready call. It may run beside the other calls of its
+// group: it changes nothing of the batch but through emit (serialized)
+// and the sub-agents' token sum (locked).
+func (b *batch) execute(ctx context.Context, r *readyCall, emit func(Event)) (CallResult, error) {
+	c, cr := &r.c, r.cr
+	def := r.t.Definition()
+	started := Event{Type: EventToolStart, Iteration: b.iter, Call: c, Rule: r.rule}
+	if r.rule != "" {
+		started.Subject = def.Subject(c.Args())
 	}
 	emit(started)
-	ctx = withParent(ctx, &b.nested, &c, b.iter, emit)
+	ctx = b.info(ctx, r.c)
+	ctx = withParent(ctx, &b.nested, c, b.iter, emit)
 	ctx = b.a.withUserAsker(ctx, b.iter, emit)
 	ctx = tools.WithOutput(ctx, func(out []byte) {
-		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
+		emit(Event{Type: EventOutput, Iteration: b.iter, Call: c, Text: string(out)})
 	})
 	start := b.a.now()
-	res, err := b.a.Tools.Execute(ctx, t, in)
+	res, err := b.a.Tools.Execute(ctx, r.t, r.in)
 	cr.Duration = b.a.now().Sub(start)
 	if err != nil {
 		if res.Code == tools.CodeInterrupted {
 			cr.Result = res // it ran until stopped: not "not run"
 		}
-		return cr, false, fmt.Errorf("tool %s: %w", c.Name, err)
+		return cr, fmt.Errorf("tool %s: %w", c.Name, err)
 	}
-	res = b.a.seeImage(ctx, res)
-	cr.Result = res
-	if def.Writes && !res.IsError() {
+	cr.Result = b.a.seeImage(ctx, res)
+	return cr, nil
+}
+
+// settle records what a call that ran means for the rest of the run:
+// after a write that changed something, no earlier call counts as stuck.
+func (b *batch) settle(r *readyCall, cr CallResult) {
+	if cr.Result.Code == "" && r.t.Definition().Writes {
 		// Something changed: a read that got the same result twice may
-		// now get another, so no earlier call counts as stuck.
+		// now get another.
 		b.a.repeats = newRepeats()
 	}
-	b.a.repeats.record(key, res)
-	return cr, false, nil
+	b.a.repeats.record(r.key, cr.Result)
 }
 
 // brokenResult answers a call the Scanner could not read whole. It never
@@ -185,4 +296,15 @@ func responses(results []CallResult) []xmlcall.Response {
 		rs[i] = cr.Response()
 	}
 	return rs
+}
+
+// serialized is emit called by one goroutine at a time: the calls of a
+// group, and the sub-agents they run, report from their own.
+func serialized(emit func(Event)) func(Event) {
+	var mu sync.Mutex
+	return func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		emit(e)
+	}
 }

@@ -28,7 +28,7 @@ const (
 	EventCompact   EventType = "compact"    // older turns were summarised to fit the window
 	EventError     EventType = "error"      // the run failed
 	EventDone      EventType = "done"       // the run ended with an answer or at the limit
-	// EventNested is an event of a sub-agent (the explorer) run by a
+	// EventNested is an event of a sub-agent (the task tool's) run by a
 	// call: Call is that call, Nested the sub-agent's own event. Its
 	// usage is already counted in the parent run's Outcome.
 	EventNested EventType = "nested"

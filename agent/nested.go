@@ -53,7 +53,7 @@ func withParent(ctx context.Context, sum *usageSum, c *xmlcall.Call, iter int, e
 }
 
 // RunNested runs prompt as a new conversation of a (a sub-agent, such
-// as the explorer) inside the tool call ctx belongs to: each of its
+// as the task tool's) inside the tool call ctx belongs to: each of its
 // events reaches the parent's face as an EventNested of that call, and
 // the tokens it spends count in the parent run's usage, whether it ends
 // with an answer or not. Cancelling ctx (the person's Esc) stops it.

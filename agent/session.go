@@ -121,7 +121,7 @@ func NewSession(root string) *Session {
 }
 
 // NewMemorySession starts a session that is never written: a
-// sub-agent's (the explorer's), whose conversation lives only as long as
+// sub-agent's (the task tool's), whose conversation lives only as long as
 // the call that runs it, and whose answer is all the parent's session
 // records of it.
 func NewMemorySession() *Session {

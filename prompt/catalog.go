@@ -18,6 +18,9 @@ type Tool struct {
 	// OnDemand tools the full form names with one line each; the others
 	// it describes whole (see Prompt.Unshown).
 	OnDemand bool
+	// Summary is the full form's line for an OnDemand tool, after its
+	// name; "" is the description's first sentence.
+	Summary string
 }
 
 // Param describes one parameter of a Tool.

@@ -67,7 +67,11 @@ func partCatalog(tools []Tool, small bool) (string, map[string]string, []ToolSiz
 	}
 	text += "\n## More tools\nA call with wrong parameters is answered with the tool's definition.\n"
 	for _, t := range others {
-		line := "- " + t.Name + ": " + firstSentence(t.Description) + "\n"
+		summary := strings.TrimSpace(t.Summary)
+		if summary == "" {
+			summary = firstSentence(t.Description)
+		}
+		line := "- " + t.Name + ": " + summary + "\n"
 		text += line
 		sizes = append(sizes, ToolSize{Name: t.Name, Bytes: len(line), Named: true})
 	}

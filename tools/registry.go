@@ -21,7 +21,8 @@ var ErrDuplicateTool = errors.New("duplicate tool name")
 type Registry struct {
 	tools   []Tool
 	byName  map[string]Tool
-	Timeout time.Duration // default time limit; DefaultTimeout when zero
+	retired map[string]string // a former tool's name: what to call instead
+	Timeout time.Duration     // default time limit; DefaultTimeout when zero
 	// After, when set, runs after each call that succeeded, outside the
 	// tool's time limit, and may add to its result: the language
 	// servers' diagnostics of the files it changed. The tools know
@@ -50,6 +51,16 @@ func (r *Registry) Add(t Tool) error {
 	r.tools = append(r.tools, t)
 	r.byName[name] = t
 	return nil
+}
+
+// Retire says that name, a tool that is no more, is now called as
+// instead says: a model that still calls it (from an older session, or
+// out of habit) is told that rather than the list of tools.
+func (r *Registry) Retire(name, instead string) {
+	if r.retired == nil {
+		r.retired = map[string]string{}
+	}
+	r.retired[name] = instead
 }
 
 // Lookup returns the tool called name.
@@ -86,6 +97,10 @@ func (r *Registry) ParamNames(name string) ([]string, bool) {
 // message says what the model should send instead.
 func (r *Registry) Validate(name string, raw map[string]string) (Tool, Input, *Result) {
 	t, ok := r.byName[name]
+	if instead := r.retired[name]; !ok && instead != "" {
+		res := Errorf(CodeToolUnknown, "unknown tool %q: %s", name, instead)
+		return nil, Input{}, &res
+	}
 	if !ok {
 		res := Errorf(CodeToolUnknown, "unknown tool %q; available tools: %s", name, strings.Join(r.Names(), ", "))
 		return nil, Input{}, &res

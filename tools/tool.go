@@ -91,6 +91,12 @@ type Definition struct {
 	// it calls one (that call is answered with it, not run). It keeps the
 	// first request small.
 	OnDemand bool
+	// Summary, when set, is what follows the tool's name where the
+	// catalog only names it (an on-demand tool), and may run over a few
+	// lines (the task tool's agents, one each); "" is the first sentence
+	// of the description.
+	Summary string
+
 	// Action says what the tool's calls do, in the words of an editor
 	// that shows them (an icon, a "follow the agent" view): read,
 	// edit, execute... ActionOther when unset.

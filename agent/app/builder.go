@@ -70,6 +70,14 @@ type Builder struct {
 	// MCP adds the configured MCP servers' tools to reg and returns what
 	// stops them.
 	MCP func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error)
+
+	// SubagentStop, when set, is told each time a sub-agent the task
+	// tool ran ends (its name, its answer or failure, the session),
+	// with the conversation's configuration; a goOn that is not empty
+	// sends the agent on with those words as its next instruction, at
+	// most three times in a row (the SubagentStop hooks). Agents that
+	// run side by side call it from their own goroutines.
+	SubagentStop func(ctx context.Context, cfg config.Config, end SubagentEnd) (goOn string)
 }
 
 func (b *Builder) warn(msg string) {

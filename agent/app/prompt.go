@@ -174,7 +174,7 @@ func promptCatalog(set *conversation.ToolSet) []prompt.Tool {
 		def := t.Definition()
 		pt := prompt.Tool{Name: def.Name, Description: def.Description,
 			Essential: len(set.Essential) == 0 || slices.Contains(set.Essential, def.Name),
-			OnDemand:  def.OnDemand}
+			OnDemand:  def.OnDemand, Summary: def.Summary}
 		for _, p := range def.Params {
 			pt.Params = append(pt.Params, prompt.Param{
 				Name:        p.Name,

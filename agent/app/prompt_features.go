@@ -27,7 +27,7 @@ var promptFeatures = []struct {
 	without func(*conversation.ToolSet) *conversation.ToolSet
 }{
 	{"background jobs", withoutJobs},
-	{"explorer", withoutTool(ExploreTool)},
+	{"sub-agents", withoutTool(TaskTool)},
 	{"git commits", withoutTool(gitcommit.Name)},
 }
 

@@ -64,9 +64,13 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	if t := b.skillTool(in); t != nil {
 		set.Reg.Add(t)
 	}
-	e, explore := b.exploreTool(in, set) // after the tools it reads with
-	set.Link = func(c *conversation.Conversation) { e.conv = c }
-	set.Reg.Add(explore)
+	// Sub-agents: the task tool, which runs them with the conversation's
+	// tools; an explore call (the tool it replaced) is pointed at it.
+	task := b.taskToolFor(in, set, b.taskAgents(in))
+	set.Link = func(c *conversation.Conversation) { task.conv = c }
+	set.Agents = task.agents
+	set.Reg.Add(task)
+	set.Reg.Retire(ExploreAgent, `explore is now an agent of the task tool: call task with agent "explore" and your question as prompt`)
 	set.Reg.Add(todo.New()) // the plan, and the questions, of working with a person
 	set.Reg.Add(ask.New())
 	if t := gitCommitTool(in); t != nil {

@@ -60,6 +60,8 @@ type Config struct {
 
 	Notes Notes        `toml:"notes"` // notes.go
 	Tools ToolSwitches `toml:"tools"`
+	// Agents are the sub-agents' settings (agents.go).
+	Agents Agents `toml:"agents"`
 
 	// Permissions are rules about writes; from the user's own config
 	// only (permissions.go).
@@ -131,6 +133,7 @@ func Defaults() Config {
 		Backups:       Backups{MaxAge: Duration(30 * 24 * time.Hour), MaxSize: 1 << 30},
 		Shell:         Shell{Sandbox: "on", Timeout: Duration(2 * time.Minute)},
 		Chat:          Chat{Notify: ChatNotifyAuto},
+		Agents:        Agents{MaxParallel: 4},
 	}
 }
 
@@ -435,6 +438,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateLSP(); err != nil {
+		return err
+	}
+	if err := c.validateAgents(); err != nil {
 		return err
 	}
 	return c.validateContext()

@@ -92,6 +92,7 @@ func (c *Config) Write(w io.Writer) error {
 	c.writePermissions(&b, line)
 	c.writeNotes(&b, line)
 	c.writeTTS(&b, line)
+	c.writeAgents(&b, line)
 	c.writeMCP(&b, line)
 	c.writeChat(&b, line)
 	_, err := io.WriteString(w, b.String())

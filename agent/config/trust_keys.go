@@ -88,6 +88,9 @@ var settingClasses = map[string]keyClass{
 	"tts.provider":            raiseNeedsTrust, // espeak (offline) always; gemini sends the text to Google
 
 	"chat.notify": raiseNeedsTrust, // off always; ringing over the user's choice needs trust
+	// Sub-agents at once: more of them hit the person's provider harder
+	// (rate limits, spend per minute), so a project may only lower it.
+	"agents.max_parallel": raiseNeedsTrust,
 }
 
 // classify finds the entry of settingClasses that covers key: its name

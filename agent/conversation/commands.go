@@ -88,6 +88,7 @@ func (c *Conversation) Commands() []Command {
 		{"skills", "", "list the skills the model can load", c.skillsCommand},
 		{"init", "", "draft or improve AGENTS.md from a look at the project", c.initCommand},
 		{"export", "", "write this conversation as Markdown into .agent/sessions", c.exportCommand},
+		{"agents", "", "list the sub-agents the model can hand a job to", c.agentsCommand},
 	}
 }
 

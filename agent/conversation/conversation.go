@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,23 +205,7 @@ func (c *Conversation) SetModel(m llm.Model) {
 // of the configured provider) with the conversation's other settings,
 // and uses it from the next run on.
 func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model, error) {
-	if err := c.checkModelSpec(spec); err != nil {
-		return nil, err
-	}
-	flags := c.opts.Flags
-	if p, m, ok := strings.Cut(spec, "/"); ok && KnownProvider(p) {
-		flags.Provider, flags.Model = p, m
-	} else {
-		flags.Model = spec
-	}
-	cfg, err := c.w.Config(ctx, c.dir, flags)
-	if err != nil {
-		return nil, err
-	}
-	if err := missingKeyInWords(cfg); err != nil {
-		return nil, err
-	}
-	model, err := c.w.Model(ctx, cfg)
+	model, cfg, err := c.buildModel(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +223,57 @@ func (c *Conversation) SwitchModel(ctx context.Context, spec string) (llm.Model,
 	c.mu.Unlock()
 	c.SetModel(model)
 	return model, nil
+}
+
+// buildModel builds the model spec names with the conversation's other
+// settings, and returns the configuration it was built from.
+func (c *Conversation) buildModel(ctx context.Context, spec string) (llm.Model, config.Config, error) {
+	if err := c.checkModelSpec(spec); err != nil {
+		return nil, config.Config{}, err
+	}
+	flags := c.opts.Flags
+	if p, m, ok := strings.Cut(spec, "/"); ok && KnownProvider(p) {
+		flags.Provider, flags.Model = p, m
+	} else {
+		flags.Model = spec
+	}
+	cfg, err := c.w.Config(ctx, c.dir, flags)
+	if err != nil {
+		return nil, cfg, err
+	}
+	if err := missingKeyInWords(cfg); err != nil {
+		return nil, cfg, err
+	}
+	model, err := c.w.Model(ctx, cfg)
+	return model, cfg, err
+}
+
+// SubAgent is a new agent that works for this conversation (the task
+// tool's sub-agents): it shares the conversation's approval (policy,
+// the person's rules and answers, who is asked), audit log and thinking
+// level, and runs on the conversation's model or, when model names
+// one, on that model of the configuration (window then its own when
+// known). The caller gives it its tools, session, prompt and budget.
+func (c *Conversation) SubAgent(ctx context.Context, name, model string) (*agent.Agent, int, error) {
+	window, _ := c.Window()
+	m := c.Model()
+	if model != "" {
+		built, cfg, err := c.buildModel(ctx, model)
+		if err != nil {
+			return nil, 0, fmt.Errorf("agent %s: model %s: %w", name, model, err)
+		}
+		m = built
+		if w, _ := cfg.Window(); w > 0 {
+			window = w
+		}
+	}
+	return &agent.Agent{
+		Name:      name,
+		Model:     m,
+		Approval:  c.approval,
+		Audit:     c.agent.Audit,
+		Reasoning: c.Reasoning(),
+	}, window, nil
 }
 
 func KnownProvider(p string) bool {

@@ -71,6 +71,36 @@ func (c *Conversation) skillsCommand(context.Context, string) (Reply, error) {
 	return Reply{Text: sb.String()}, nil
 }
 
+// agentsCommand lists the sub-agents the task tool runs, as `agent
+// agents` does.
+func (c *Conversation) agentsCommand(context.Context, string) (Reply, error) {
+	set := c.tools.Agents
+	if set == nil || len(set.Agents) == 0 {
+		return Reply{Text: "No sub-agents: the task tool is not offered here."}, nil
+	}
+	var sb strings.Builder
+	sb.WriteString("| agent | from | tools | model | description |\n|:--|:--|:--|:--|:--|\n")
+	for _, a := range set.Agents {
+		from := string(a.Origin)
+		if a.File != "" {
+			from = tildePath(a.File)
+		}
+		model := a.Model
+		if model == "" {
+			model = "inherit"
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s |\n", cell(a.Name), cell(from), cell(strings.Join(a.Tools, ", ")), cell(model), cell(FirstSentence(a.Description)))
+	}
+	if len(set.Problems) > 0 {
+		sb.WriteString("\n")
+	}
+	for _, p := range set.Problems {
+		sb.WriteString("- " + strings.Join(strings.Fields(p.String()), " ") + "\n")
+	}
+	sb.WriteString("\nAgent files go in .agent/agents/, .agents/agents/ or .claude/agents/ of the project, or in the user's agent/agents/ configuration folder.")
+	return Reply{Text: sb.String()}, nil
+}
+
 // cell is text fit for one cell of a markdown table: one line, its bars
 // escaped, at most 80 characters.
 func cell(s string) string {

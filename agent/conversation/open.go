@@ -232,6 +232,7 @@ func (c *Conversation) openLoop(ctx context.Context, sess *agent.Session, model 
 		Session:       sess,
 		System:        system,
 		MaxIterations: c.cfg.MaxIterations,
+		MaxParallel:   c.cfg.Agents.MaxParallel,
 		Approval:      c.approval,
 		Audit:         audit,
 		Watcher:       watcher,

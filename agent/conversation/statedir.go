@@ -17,10 +17,29 @@ import (
 
 // stateGitignore keeps the agent's state (sessions, backups, notes, the
 // audit log, the input history) out of git, while what a team shares
-// (config.toml, custom commands, skills) can be committed. The patterns
-// are anchored, so a folder called commands inside the state stays
-// ignored.
+// (config.toml, custom commands, skills, sub-agents) can be committed.
+// The patterns are anchored, so a folder called commands inside the
+// state stays ignored.
 const stateGitignore = `# Written by agent: its state (sessions, backups, notes, the audit log)
+# stays out of git; config.toml, commands/, skills/ and agents/ can be
+# committed. Once you change this file, agent leaves it as you keep it.
+*
+!/.gitignore
+!/config.toml
+!/commands/
+!/commands/**
+!/skills/
+!/skills/**
+!/agents/
+!/agents/**
+`
+
+// oldStateGitignores are the exact files earlier versions wrote: such a
+// file is the default, not the user's, and is brought up to date. Any
+// other content is the user's and is never touched.
+var oldStateGitignores = []string{
+	"*\n!.gitignore\n!config.toml\n",
+	`# Written by agent: its state (sessions, backups, notes, the audit log)
 # stays out of git; config.toml, commands/ and skills/ can be committed.
 # Once you change this file, agent leaves it as you keep it.
 *
@@ -30,13 +49,7 @@ const stateGitignore = `# Written by agent: its state (sessions, backups, notes,
 !/commands/**
 !/skills/
 !/skills/**
-`
-
-// oldStateGitignores are the exact files earlier versions wrote: such a
-// file is the default, not the user's, and is brought up to date. Any
-// other content is the user's and is never touched.
-var oldStateGitignores = []string{
-	"*\n!.gitignore\n!config.toml\n",
+`,
 }
 
 // EnsureStateDir is the one place that makes the project's .agent

@@ -91,7 +91,7 @@ func TestEnsureStateDir(t *testing.T) {
 }
 
 // TestStateGitignoreWithGit asks git itself: the state stays ignored,
-// config.toml, commands/ and skills/ can be committed.
+// config.toml, commands/, skills/ and agents/ can be committed.
 func TestStateGitignoreWithGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -103,8 +103,8 @@ func TestStateGitignoreWithGit(t *testing.T) {
 	if err := EnsureStateDir(root); err != nil {
 		t.Fatal(err)
 	}
-	committed := []string{".agent/.gitignore", ".agent/config.toml", ".agent/commands/review.md", ".agent/commands/team/deploy.md", ".agent/skills/pdf/SKILL.md"}
-	ignored := []string{".agent/notes.db", ".agent/audit.jsonl", ".agent/history", ".agent/sessions/s1.jsonl", ".agent/backups/manifest.jsonl", ".agent/sessions/commands/x.md", ".agent/backups/cs/skills"}
+	committed := []string{".agent/.gitignore", ".agent/config.toml", ".agent/commands/review.md", ".agent/commands/team/deploy.md", ".agent/skills/pdf/SKILL.md", ".agent/agents/reviewer.md"}
+	ignored := []string{".agent/notes.db", ".agent/audit.jsonl", ".agent/history", ".agent/sessions/s1.jsonl", ".agent/backups/manifest.jsonl", ".agent/sessions/commands/x.md", ".agent/backups/cs/skills", ".agent/sessions/agents/x.md"}
 	for _, p := range append(append([]string{}, committed[1:]...), ignored...) {
 		writeStateFile(t, filepath.Join(root, p), "x\n")
 	}

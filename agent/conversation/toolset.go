@@ -12,6 +12,7 @@ import (
 	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
+	"github.com/agentcli/agent/tools/subagents"
 )
 
 // ToolInput is what building a project's tools takes.
@@ -48,8 +49,11 @@ type ToolSet struct {
 	// LSP are the language servers (/lsp lists them); nil when off.
 	LSP *lsp.Manager
 	// Link, when set, is called with the conversation once it is built
-	// (the explore tool runs in it).
+	// (the task tool runs its sub-agents in it).
 	Link func(*Conversation)
+	// Agents are the sub-agents the task tool runs, and the agent files
+	// left out; nil without the tool.
+	Agents *subagents.Set
 	// LeftOut are the definitions of the tools the agent has but did not
 	// offer here (no speech engine, the notes off), which the user's
 	// rules may still name.

@@ -139,7 +139,10 @@ var importRules = map[string]importRule{
 	// chat) share it.
 	"tools/frontmatter": {project: []string{"internal/..."}},
 	"tools/skills":      {project: []string{"tools", "tools/sandbox/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
-	"tools/audio":       {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
+	// The sub-agents' files, found and read as skills are; the task tool
+	// that runs them is the application's (it runs an agent.Agent).
+	"tools/subagents": {project: []string{"tools", "tools/sandbox/...", "tools/frontmatter", "tools/skills", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
+	"tools/audio":     {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 
 	// The language servers' client and the lsp tool: the standard
 	// library's JSON, no protocol package; its sandbox is given.

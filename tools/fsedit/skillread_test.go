@@ -183,11 +183,11 @@ func TestReadUserSkill(t *testing.T) {
 		data, _, err := sandbox.ReadUserSkill(filepath.Join(skills, c.dir), c.file, 1<<10)
 		checkRead(t, "ReadUserSkill("+c.dir+", "+c.file+")", data, err, c.want)
 	}
-	ents, err := sandbox.ListUserSkillDir(skills, 10)
+	ents, err := sandbox.ListUserDir(skills, 10)
 	if err != nil || entryNames(ents) != "deploy@ plain/ proc@" {
-		t.Errorf("ListUserSkillDir = %s, %v", entryNames(ents), err)
+		t.Errorf("ListUserDir = %s, %v", entryNames(ents), err)
 	}
-	if _, err := sandbox.ListUserSkillDir(filepath.Join(skills, "proc"), 10); err == nil {
-		t.Error("ListUserSkillDir lists a folder of the kernel's")
+	if _, err := sandbox.ListUserDir(filepath.Join(skills, "proc"), 10); err == nil {
+		t.Error("ListUserDir lists a folder of the kernel's")
 	}
 }

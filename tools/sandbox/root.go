@@ -123,14 +123,15 @@ func outside(format string, args ...any) *Refusal {
 func (r *Root) Resolve(p string) (Target, error) { return r.resolveIn(p, "") }
 
 // The folders of .agent a reader may enter, each for one reader: the
-// project's custom commands (ReadCommand) and skills (ReadSkill), never
-// the model's file tools.
+// project's custom commands (ReadCommand), skills (ReadSkill) and
+// sub-agents (ReadAgentFile), never the model's file tools.
 const (
 	commandsDir = "commands"
 	skillsDir   = "skills"
+	agentsDir   = "agents"
 )
 
-// resolveIn is resolve; with enter (commandsDir or skillsDir), the path
+// resolveIn is resolve; with enter (commandsDir, skillsDir, agentsDir), the path
 // may also lead into that one folder of .agent (and nowhere else in
 // .agent), judged after every symlink like any other path.
 func (r *Root) resolveIn(p string, enter string) (Target, error) {

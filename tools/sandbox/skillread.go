@@ -54,7 +54,13 @@ func (r *Root) ReadSkill(dir, rel string, max int64) ([]byte, int64, error) {
 // entries, sorted by name, so that the caller can tell there are more
 // than max (which ones are left out is then up to the file system).
 func (r *Root) ListSkillDir(dir string, max int) ([]fs.DirEntry, error) {
-	t, err := r.skillFolder(dir)
+	return r.listFolder(dir, max, skillsDir)
+}
+
+// listFolder lists the project's folder dir for a reader that may enter
+// the folder enter of .agent, as ListSkillDir says.
+func (r *Root) listFolder(dir string, max int, enter string) ([]fs.DirEntry, error) {
+	t, err := r.folderIn(dir, enter)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +86,12 @@ func (r *Root) ListSkillDir(dir string, max int) ([]fs.DirEntry, error) {
 }
 
 // skillFolder resolves dir, which must be a folder of the project.
-func (r *Root) skillFolder(dir string) (Target, error) {
-	t, err := r.resolveText(dir, skillsDir)
+func (r *Root) skillFolder(dir string) (Target, error) { return r.folderIn(dir, skillsDir) }
+
+// folderIn resolves dir, which must be a folder of the project, for a
+// reader that may enter the folder enter of .agent.
+func (r *Root) folderIn(dir, enter string) (Target, error) {
+	t, err := r.resolveText(dir, enter)
 	switch {
 	case err != nil:
 		return Target{}, err
@@ -121,9 +131,9 @@ func ReadUserSkill(dir, rel string, max int64) ([]byte, int64, error) {
 	return ReadUserText(real, max)
 }
 
-// ListUserSkillDir lists the user's folder dir (their skills folder, or
-// one skill's), as ListSkillDir does.
-func ListUserSkillDir(dir string, max int) ([]fs.DirEntry, error) {
+// ListUserDir lists the user's folder dir (their skills folder, one
+// skill's, their agents folder), as ListSkillDir does.
+func ListUserDir(dir string, max int) ([]fs.DirEntry, error) {
 	real, err := userFolder(dir)
 	if err != nil {
 		return nil, err

@@ -122,7 +122,7 @@ func (s *Set) scan(folder string, user bool, add func(Skill)) {
 		err  error
 	)
 	if user {
-		ents, err = sandbox.ListUserSkillDir(folder, maxEntries)
+		ents, err = sandbox.ListUserDir(folder, maxEntries)
 	} else {
 		ents, err = s.project.ListSkillDir(folder, maxEntries)
 	}
@@ -201,7 +201,7 @@ func (s *Set) read(sk Skill, rel string, max int64) ([]byte, int64, error) {
 // list lists the folder rel of sk's folder ("" for the folder itself).
 func (s *Set) list(sk Skill, rel string, max int) ([]fs.DirEntry, error) {
 	if sk.User {
-		return sandbox.ListUserSkillDir(filepath.Join(sk.Dir, filepath.FromSlash(rel)), max)
+		return sandbox.ListUserDir(filepath.Join(sk.Dir, filepath.FromSlash(rel)), max)
 	}
 	return s.project.ListSkillDir(path.Join(sk.Dir, rel), max)
 }

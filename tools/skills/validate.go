@@ -49,7 +49,7 @@ func Validate(m frontmatter.Matter, folder string) (Meta, error) {
 	if err != nil {
 		return meta, err
 	}
-	if err := checkName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return meta, err
 	}
 	if name != folder {
@@ -104,8 +104,10 @@ func text(m frontmatter.Matter, key string, required bool) (string, error) {
 	return v.Text, nil
 }
 
-// checkName applies the standard's rules for a skill's name.
-func checkName(name string) error {
+// CheckName applies the standard's rules for a skill's name (1-64
+// lowercase letters, digits and hyphens, no hyphen at either end nor two
+// in a row); sub-agents' names follow them too.
+func CheckName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("the name is empty")

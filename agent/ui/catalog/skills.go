@@ -12,8 +12,12 @@ import (
 )
 
 // Skills prints the table of agent skills: each skill, where it is
-// (under home shown as ~), its description; the shadowed ones last.
-func Skills(w io.Writer, set *skills.Set, home string) error {
+// (under home shown as ~), its description; the shadowed ones last. Each
+// skill left out is a line to warn.
+func Skills(w io.Writer, warn func(string), set *skills.Set, home string) error {
+	for _, p := range set.Problems {
+		warn(p.String())
+	}
 	if len(set.Skills)+len(set.Shadowed) == 0 {
 		_, err := fmt.Fprintln(w, "No skills. A skill is a folder with a SKILL.md, in .agents/skills/ (or .agent/skills/, .claude/skills/) of the project, or in $XDG_CONFIG_HOME/agent/skills/.")
 		return err

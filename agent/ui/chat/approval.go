@@ -67,6 +67,10 @@ func (q *question) layout(st *styles, width, rows int) layout {
 	var l layout
 	p := q.q.Preview
 	title := st.warn.Render("Allow ") + st.tool.Render(termtext.Drawn(q.q.Tool.Name)) + st.warn.Render("?") + " " + termtext.Drawn(termtext.ShowBlanks(p.Summary))
+	if q.q.Agent != "" {
+		// A sub-agent's call: say whose, before anything else.
+		title = st.warn.Render("Agent ") + st.tool.Render(termtext.Drawn(q.q.Agent)) + st.warn.Render(" asks: ") + title
+	}
 	l.title = strings.Split(ansi.Wrap(title, w, ""), "\n")
 	if q.typing {
 		l.keys = strings.Split(ansi.Hardwrap("Why not? (told to the model; Enter sends) "+termtext.Drawn(q.reason)+"▏", w, true), "\n")

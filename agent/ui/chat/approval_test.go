@@ -125,3 +125,19 @@ func TestApprovalCountsPadding(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalNamesTheAgent: a sub-agent's write is asked about like any
+// other, and the dialog says which agent asks.
+func TestApprovalNamesTheAgent(t *testing.T) {
+	h := newHarness(t, newTestConv(t), Options{})
+	reply := make(chan agent.Answer, 1)
+	h.deliver(askMsg{q: agent.Question{Tool: tools.Definition{Name: "write_file"}, Agent: "reviewer",
+		Preview: tools.Preview{Summary: "create notes.md"}}, reply: reply})
+	if v := h.view(); !strings.Contains(v, "Agent reviewer asks: Allow write_file? create notes.md") {
+		t.Errorf("the dialog does not name the agent:\n%s", v)
+	}
+	h.typeText("y")
+	if a := <-reply; a.Decision != agent.Allow {
+		t.Errorf("answer %v, want allow", a.Decision)
+	}
+}

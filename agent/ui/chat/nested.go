@@ -6,7 +6,7 @@ import (
 	"github.com/agentcli/agent/agent"
 )
 
-// nested shows an event of a sub-agent (the explorer) run by a call:
+// nested shows an event of a sub-agent (a task call's) run by a call:
 // each call it makes, as it is answered, becomes the running line of the
 // call's card ("↳ ✓ read_file a.go"), and its tokens count in the
 // conversation's usage. Its prose and thoughts stay out of the chat: its

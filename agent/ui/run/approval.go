@@ -45,8 +45,8 @@ func (t *TerminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 		always = q.Preview.ScopeLabel
 	}
 	for {
-		fmt.Fprintf(t.out, "\nallow %s? [y/N/a] (a = always: %s; n: reason to say why; d = whole diff) ",
-			termtext.Escape(termtext.ShowBlanks(callSummary(&q.Call))), termtext.Escape(termtext.ShowBlanks(always)))
+		fmt.Fprintf(t.out, "\nallow %s%s? [y/N/a] (a = always: %s; n: reason to say why; d = whole diff) ",
+			termtext.Escape(termtext.ShowBlanks(callSummary(&q.Call))), askedBy(q), termtext.Escape(termtext.ShowBlanks(always)))
 		line, err := t.ReadLine(ctx)
 		if err != nil && line == "" {
 			fmt.Fprintln(t.out)
@@ -77,6 +77,9 @@ func (t *TerminalAsker) Ask(ctx context.Context, q agent.Question) (agent.Answer
 // of blanks counted (termtext.ShowBlanks), and the terminal wraps them.
 func (t *TerminalAsker) show(q agent.Question, max int) {
 	p := q.Preview
+	if q.Agent != "" {
+		fmt.Fprintf(t.out, "\n%s", t.paint("1", "agent "+termtext.Escape(q.Agent)+" asks:"))
+	}
 	fmt.Fprintf(t.out, "\n%s\n", t.paint("1", termtext.Escape(termtext.ShowBlanks(p.Summary))))
 	for _, l := range p.Lines {
 		fmt.Fprintf(t.out, "  %s\n", strings.ReplaceAll(termtext.Escape(termtext.ShowBlanks(l)), "\n", "\n    "))
@@ -196,4 +199,13 @@ func CanApprove(policy agent.Policy, s Streams) bool {
 		return tin != nil
 	}
 	return false
+}
+
+// askedBy names the sub-agent whose call q is, for the question's line:
+// " by agent reviewer", or "" for the conversation's own model.
+func askedBy(q agent.Question) string {
+	if q.Agent == "" {
+		return ""
+	}
+	return " by agent " + termtext.Escape(q.Agent)
 }
