@@ -92,6 +92,7 @@ func (c *Config) Write(w io.Writer) error {
 	c.writeNotes(&b, line)
 	c.writeTTS(&b, line)
 	c.writeMCP(&b, line)
+	c.writeHooks(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
