@@ -59,6 +59,8 @@ type Question struct {
 	// Preview says what the call would change. Summary is always set;
 	// Diff and Lines when the tool can preview.
 	Preview tools.Preview
+	// Hook is what the PreToolUse hooks said of the call.
+	Hook HookVerdict
 }
 
 // Scope is the key an AllowAlways answer to q records.
@@ -111,6 +113,9 @@ type Approval struct {
 	// Permissions are the user's standing rules (permissions.go),
 	// checked before the policy: a deny rule refuses even under auto.
 	Permissions Permissions
+	// Notify, when set, is told that a person is about to be asked
+	// (the Notification hooks: Agent.Notify).
+	Notify func(ctx context.Context, message string)
 
 	mu     sync.Mutex
 	policy Policy

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
@@ -18,6 +19,9 @@ type batch struct {
 	failed *CallResult
 	// nested sums the tokens the calls' sub-agents spent (RunNested).
 	nested usageSum
+	// notes are what hooks said of the calls, for the model: they follow
+	// the tool responses (hookcalls.go).
+	notes strings.Builder
 }
 
 // run answers every item of the reply in order, emitting a result event
@@ -98,8 +102,15 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	}
 	info := tools.CallInfo{SessionID: b.a.Session.ID, CallID: c.ID, ChangeSet: b.changeSet}
 	ctx = tools.WithInfo(ctx, info)
-	if def.Writes {
-		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in})
+	ctx = forCall(ctx, &c, b.iter, emit)
+	hook, bad := b.preToolUse(ctx, &c, &t, &in)
+	cr.Params = c.Params
+	if bad != nil {
+		cr.Result = *bad
+		return cr, false, nil
+	}
+	if def.Writes || hook.Decision != "" {
+		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in, Hook: hook})
 		if err != nil {
 			return cr, false, err
 		}
@@ -112,7 +123,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	}
 	started := Event{Type: EventToolStart, Iteration: b.iter, Call: &c, Rule: cr.Rule}
 	if cr.Rule != "" {
-		started.Subject = def.Subject(raw)
+		started.Subject = def.Subject(c.Args())
 	}
 	emit(started)
 	ctx = withParent(ctx, &b.nested, &c, b.iter, emit)
@@ -129,6 +140,9 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		return cr, false, fmt.Errorf("tool %s: %w", c.Name, err)
 	}
 	res = b.a.seeImage(ctx, res)
+	if !res.IsError() {
+		res = b.postToolUse(ctx, c, in, res)
+	}
 	cr.Result = res
 	if def.Writes && !res.IsError() {
 		// Something changed: a read that got the same result twice may

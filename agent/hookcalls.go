@@ -1,0 +1,100 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentcli/agent/agent/hooks"
+	"github.com/agentcli/agent/agent/xmlcall"
+	"github.com/agentcli/agent/tools"
+)
+
+// preToolUse fires the PreToolUse hooks of call c of tool t with its
+// validated input in, and returns their verdict for the approval. A hook that changed the input changes c and in:
+// the new input is validated again, and one that is not valid is the
+// result to answer (bad) instead of running the call; so is a hook's
+// "continue": false, which also ends the turn. What they add to the
+// model's context follows the call's response.
+func (b *batch) preToolUse(ctx context.Context, c *xmlcall.Call, t *tools.Tool, in *tools.Input) (v HookVerdict, bad *tools.Result) {
+	o := b.a.FireHook(ctx, hooks.Input{Event: hooks.PreToolUse, Tool: c.Name, ToolInput: in.Values})
+	b.note(*c, o.Notes)
+	if o.Halt {
+		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: the hook %s stopped the turn: %s", c.Name, o.HaltBy, o.HaltReason)
+		res.Halt = "the hook " + o.HaltBy + " ended it: " + o.HaltReason
+		return v, &res
+	}
+	v = HookVerdict{Decision: o.Decision, By: o.DecidedBy, Reason: o.DecisionReason}
+	if o.Input == nil {
+		return v, nil
+	}
+	raw := changedArgs(c.Args(), in.Values, o.Input)
+	nt, nin, invalid := b.a.Tools.Validate(c.Name, raw)
+	if invalid != nil {
+		res := *invalid
+		res.Message = fmt.Sprintf("%s was not run: the hook %s changed its input into one that is not valid: %s", c.Name, o.ChangedBy, invalid.Message)
+		return v, &res
+	}
+	nin.CallID = in.CallID
+	*t, *in = nt, nin
+	c.Params = paramsOf(nt.Definition(), raw)
+	v.Changed = o.ChangedBy
+	return v, nil
+}
+
+// changedArgs are a call's parameters as text after a hook changed its
+// input: a value the hook left as it was keeps the text the model wrote
+// (validating it again must not trim it twice), a changed one is
+// written as the model would have.
+func changedArgs(raw map[string]string, before, after map[string]any) map[string]string {
+	out := make(map[string]string, len(after))
+	for k, v := range after {
+		if old, ok := before[k]; ok && hooks.Value(old) == hooks.Value(v) {
+			if text, ok := raw[k]; ok {
+				out[k] = text
+				continue
+			}
+		}
+		out[k] = hooks.Value(v)
+	}
+	return out
+}
+
+// paramsOf lists raw's parameters in the order def gives them, any other
+// after, sorted: the call as it now runs, for the faces and the log.
+func paramsOf(def tools.Definition, raw map[string]string) []xmlcall.Param {
+	var out []xmlcall.Param
+	for _, name := range def.ParamNames() {
+		if v, ok := raw[name]; ok {
+			out = append(out, xmlcall.Param{Name: name, Value: v})
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
+		if _, ok := def.Param(name); !ok {
+			out = append(out, xmlcall.Param{Name: name, Value: raw[name]})
+		}
+	}
+	return out
+}
+
+// postToolUse fires the PostToolUse hooks of call c, which ran with in
+// and answered res: what they answer goes to the model after the
+// responses, and a hook's "continue": false ends the turn after it.
+func (b *batch) postToolUse(ctx context.Context, c xmlcall.Call, in tools.Input, res tools.Result) tools.Result {
+	o := b.a.FireHook(ctx, hooks.Input{Event: hooks.PostToolUse, Tool: c.Name, ToolInput: in.Values,
+		ToolResponse: &hooks.Response{Code: res.Code, Message: res.Message, Content: res.Content, Changed: res.Changed}})
+	b.note(c, o.Notes)
+	if o.Halt && res.Halt == "" {
+		res.Halt = "the hook " + o.HaltBy + " ended it: " + o.HaltReason
+	}
+	return res
+}
+
+// note keeps what hooks said of call c for the model.
+func (b *batch) note(c xmlcall.Call, notes []hooks.Note) {
+	for _, n := range notes {
+		fmt.Fprintf(&b.notes, "\n\n[From the hook %s, about %s call %s:]\n\n%s", n.Hook, c.Name, c.ID, strings.TrimSpace(n.Text))
+	}
+}
