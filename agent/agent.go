@@ -177,7 +177,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 	}
 	a.repeats = newRepeats()
 	// What a hook fired in this run does is one of its events.
-	ctx = withHookEmit(ctx, func(e Event) {
+	ctx = WithHookEvents(ctx, func(e Event) {
 		e.Iteration = out.Iterations
 		emit(e)
 	})

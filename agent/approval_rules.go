@@ -173,6 +173,9 @@ func hookRule(_ context.Context, p *pending) (verdict, bool, error) {
 	case "deny":
 		return refuse("%s was not run: the hook %s refused it: %s", name, h.By, h.Reason), true, nil
 	case "ask":
+		if p.a.Ask == nil {
+			return refuse("%s was not run: the hook %s asks a person about it, and there is no one to ask (--yes does not answer for them); tell the user what you would do", name, h.By), true, nil
+		}
 		p.hookAsk = true
 		if p.policy == PolicyAuto {
 			p.policy = PolicyAsk
@@ -239,9 +242,6 @@ func noOneRule(_ context.Context, p *pending) (verdict, bool, error) {
 		v := refuse("%s was not run: %s, so the user's rule %s cannot judge it and a person must approve it, but there is no one to ask; write the command so that its programs and words can be read without running it, or tell the user what you would run", name, p.ruling.Reason, p.ruling.Label)
 		v.rule = p.ruling.Label
 		return v, true, nil
-	}
-	if p.hookAsk {
-		return refuse("%s was not run: the hook %s asks a person about it, and there is no one to ask; tell the user what you would do", name, p.q.Hook.By), true, nil
 	}
 	msg := fmt.Sprintf("%s was not run: it needs a person's approval and there is no one to ask", name)
 	if p.a.NoOneToAsk != "" {

@@ -91,7 +91,7 @@ func (a *Agent) Compact(ctx context.Context, emit func(Event)) (llm.Usage, error
 		req, _ = a.Budget.shrink(req)
 		shown = req.Messages
 	}
-	a.FireHook(withHookEmit(ctx, emit), hooks.Input{Event: hooks.PreCompact, Trigger: "manual"})
+	a.FireHook(WithHookEvents(ctx, emit), hooks.Input{Event: hooks.PreCompact, Trigger: "manual"})
 	return a.compact(ctx, req, shown, 0, emit)
 }
 

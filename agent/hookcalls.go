@@ -19,7 +19,12 @@ import (
 // "continue": false, which also ends the turn. What they add to the
 // model's context follows the call's response.
 func (b *batch) preToolUse(ctx context.Context, c *xmlcall.Call, t *tools.Tool, in *tools.Input) (v HookVerdict, bad *tools.Result) {
-	o := b.a.FireHook(ctx, hooks.Input{Event: hooks.PreToolUse, Tool: c.Name, ToolInput: in.Values})
+	o := b.a.fire(ctx, hooks.Input{Event: hooks.PreToolUse, Tool: c.Name, ToolInput: in.Values})
+	defer func() {
+		for _, r := range o.Reports { // after the call changed: it shows as it runs
+			b.a.report(ctx, r)
+		}
+	}()
 	b.note(*c, o.Notes)
 	if o.Halt {
 		res := tools.Errorf(tools.CodePolicyDenied, "%s was not run: the hook %s stopped the turn: %s", c.Name, o.HaltBy, o.HaltReason)

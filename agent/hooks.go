@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentcli/agent/agent/hooks"
@@ -30,8 +31,11 @@ type HookVerdict struct {
 // emit of the run, or of the call, it belongs to.
 type hookEmitKey struct{}
 
-// withHookEmit is ctx whose hooks report to emit.
-func withHookEmit(ctx context.Context, emit func(Event)) context.Context {
+// WithHookEvents is ctx whose hooks report to emit: what a hook fired
+// in it (FireHook, Notify) does is an EventHook there. Run and each call
+// set it for what they fire; a caller firing hooks outside a run sets it
+// to show what they do.
+func WithHookEvents(ctx context.Context, emit func(Event)) context.Context {
 	return context.WithValue(ctx, hookEmitKey{}, emit)
 }
 
@@ -86,8 +90,10 @@ type hookCallKey struct{}
 // they do shows on c's card, and their audit lines name it.
 func forCall(ctx context.Context, c *xmlcall.Call, iter int, emit func(Event)) context.Context {
 	ctx = context.WithValue(ctx, hookCallKey{}, c)
-	return withHookEmit(ctx, func(e Event) {
-		e.Iteration, e.Call = iter, c
+	return WithHookEvents(ctx, func(e Event) {
+		shown := *c // as it is now: a hook may change it later
+		shown.Params = slices.Clone(c.Params)
+		e.Iteration, e.Call = iter, &shown
 		emit(e)
 	})
 }
@@ -107,7 +113,7 @@ func (a *Agent) Notify(ctx context.Context, message string) {
 // *PromptBlockedError: the message is not sent.
 func (a *Agent) SubmitPrompt(ctx context.Context, prompt string, emit func(Event)) error {
 	if emit != nil {
-		ctx = withHookEmit(ctx, emit)
+		ctx = WithHookEvents(ctx, emit)
 	}
 	o := a.FireHook(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: prompt})
 	switch {

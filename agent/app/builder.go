@@ -176,5 +176,6 @@ func (b *Builder) world() conversation.World {
 		Warn:        b.warn,
 		BackupKey:   b.backupKey,
 		UserDir:     b.UserDir,
+		Hooks:       b.hookRunner,
 	}
 }

@@ -130,7 +130,7 @@ func (c *Config) validateHooks() error {
 // came from.
 func (c *Config) writeHooks(b *strings.Builder) {
 	for _, h := range c.Hooks.All() {
-		fmt.Fprintf(b, "\n[[hooks.%s]]%*s # %s\n", h.Event, max(0, 44-len(h.Event)-11), "", h.Origin)
+		fmt.Fprintf(b, "\n[[hooks.%s]]%*s # %s\n", h.Event, max(0, 44-len(h.Event)-10), "", h.Origin)
 		if h.Matcher != "" {
 			fmt.Fprintf(b, "matcher = %s\n", strconv.Quote(h.Matcher))
 		}

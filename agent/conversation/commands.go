@@ -82,6 +82,7 @@ func (c *Conversation) Commands() []Command {
 		{"notes", "query", "search the notes", c.notesCommand},
 		{"jobs", "", "list the background jobs of this project", c.jobsCommand},
 		{"skills", "", "list the skills the model can load", c.skillsCommand},
+		{"hooks", "", "list the hooks that run at the agent's steps", c.hooksCommand},
 	}
 }
 

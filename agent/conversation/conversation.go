@@ -65,7 +65,11 @@ type Conversation struct {
 // given in it belongs to it.
 func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
 	sess := c.Session()
+	defer c.turnEnded(ctx, emit)
 	if strings.TrimSpace(text) != "" {
+		if err := c.agent.SubmitPrompt(ctx, text, emit); err != nil {
+			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
+		}
 		turn, err := sess.BeginTurn(text)
 		if err != nil {
 			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
@@ -85,8 +89,14 @@ func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Eve
 	return out, err
 }
 
-// Close closes everything the conversation opened.
+// Close closes everything the conversation opened, after the
+// SessionEnd hooks ran.
 func (c *Conversation) Close() error {
+	if c.agent != nil && c.agent.Hooks != nil {
+		// The person is leaving: nothing to cancel the hooks with but
+		// their own time limits.
+		c.warnHooks(c.agent.SessionEnded(context.Background(), "exit"))
+	}
 	var errs []error
 	for i := len(c.closers) - 1; i >= 0; i-- {
 		errs = append(errs, c.closers[i]())
@@ -105,7 +115,10 @@ func (c *Conversation) Session() *agent.Session {
 // What the model read and the "always" answers belonged to the old one:
 // the new one starts with the reads recorded with it (none for a new
 // session) and no "always" at all.
-func (c *Conversation) switchTo(s *agent.Session) error {
+// The SessionEnd hooks run for the old one and the SessionStart hooks for
+// the new one, with why (reason: "clear" or "resume").
+func (c *Conversation) switchTo(s *agent.Session, reason string) error {
+	c.warnHooks(c.agent.SessionEnded(context.Background(), reason))
 	c.mu.Lock()
 	old := c.agent.Session
 	c.agent.SetSession(s)
@@ -113,7 +126,11 @@ func (c *Conversation) switchTo(s *agent.Session) error {
 	old.Close()
 	c.approval.ForgetAlways(0)
 	c.planTold = false
-	return loadFileState(c.files, c.dir, s.ID)
+	if err := loadFileState(c.files, c.dir, s.ID); err != nil {
+		return err
+	}
+	c.warnHooks(c.agent.SessionStarted(context.Background(), reason))
+	return nil
 }
 
 // Clear starts a new conversation in the same project, with the same
@@ -121,7 +138,7 @@ func (c *Conversation) switchTo(s *agent.Session) error {
 // (a rewrite of a file read before is refused as stale) and allowed
 // nothing always.
 func (c *Conversation) Clear() error {
-	return c.switchTo(agent.NewSession(c.dir))
+	return c.switchTo(agent.NewSession(c.dir), "clear")
 }
 
 // Resume switches to the project's session id: its messages, and what
@@ -131,7 +148,7 @@ func (c *Conversation) Resume(id string) error {
 	if err != nil {
 		return err
 	}
-	return c.switchTo(s)
+	return c.switchTo(s, "resume")
 }
 
 // Sessions lists the project's other sessions, the latest first, at
