@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentcli/agent/agent/hooks"
 	"github.com/agentcli/agent/agent/xmlcall"
@@ -88,9 +91,18 @@ func paramsOf(def tools.Definition, raw map[string]string) []xmlcall.Param {
 // and answered res: what they answer goes to the model after the
 // responses, and a hook's "continue": false ends the turn after it.
 func (b *batch) postToolUse(ctx context.Context, c xmlcall.Call, in tools.Input, res tools.Result) tools.Result {
+	if !b.a.Hooks.Has(hooks.PostToolUse) {
+		return res
+	}
+	before := b.stamps(res.Changed)
 	o := b.a.FireHook(ctx, hooks.Input{Event: hooks.PostToolUse, Tool: c.Name, ToolInput: in.Values,
 		ToolResponse: &hooks.Response{Code: res.Code, Message: res.Message, Content: res.Content, Changed: res.Changed}})
 	b.note(c, o.Notes)
+	if moved := b.changedSince(before); len(moved) > 0 {
+		// A formatter rewrote what the call wrote: the model's picture
+		// of it is stale, and its next write there would be refused.
+		fmt.Fprintf(&b.notes, "\n\n[The PostToolUse hooks changed %s after %s call %s wrote it: read it again before you change it further.]", strings.Join(moved, ", "), c.Name, c.ID)
+	}
 	if o.Halt && res.Halt == "" {
 		res.Halt = "the hook " + o.HaltBy + " ended it: " + o.HaltReason
 	}
@@ -102,4 +114,38 @@ func (b *batch) note(c xmlcall.Call, notes []hooks.Note) {
 	for _, n := range notes {
 		fmt.Fprintf(&b.notes, "\n\n[From the hook %s, about %s call %s:]\n\n%s", n.Hook, c.Name, c.ID, strings.TrimSpace(n.Text))
 	}
+}
+
+// stamp is what a file is at one moment, to tell whether it changed.
+type stamp struct {
+	size int64
+	mod  time.Time
+	ok   bool
+}
+
+// stamps are the files at the project paths paths, as they are now.
+func (b *batch) stamps(paths []string) map[string]stamp {
+	out := make(map[string]stamp, len(paths))
+	for _, p := range paths {
+		fi, err := os.Lstat(filepath.Join(b.a.Hooks.Dir(), filepath.FromSlash(p)))
+		if err != nil {
+			out[p] = stamp{}
+			continue
+		}
+		out[p] = stamp{size: fi.Size(), mod: fi.ModTime(), ok: true}
+	}
+	return out
+}
+
+// changedSince lists the paths of before that are not as they were.
+func (b *batch) changedSince(before map[string]stamp) []string {
+	var out []string
+	now := b.stamps(slices.Collect(maps.Keys(before)))
+	for p, st := range before {
+		if now[p] != st {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
