@@ -30,10 +30,6 @@ var claudeNames = map[string][]string{
 	"explore":        {"Task"},
 }
 
-// ClaudeNames are Claude Code's names that match the agent's tool tool
-// (none for a tool of the agent's own, such as git_commit).
-func ClaudeNames(tool string) []string { return claudeNames[tool] }
-
 // toClaude is a call of tool with input (the agent's parameters) as
 // Claude Code would have made it: its tool name and parameters, paths
 // absolute from dir. A tool Claude Code has no name for (an MCP tool is

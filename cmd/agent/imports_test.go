@@ -56,9 +56,9 @@ var importRules = map[string]importRule{
 	"agent/xmlcall": {vendors: []string{"github.com/beevik/etree"}},
 	// The hooks: programs started through a function the application
 	// gives (the sandbox is its to decide), on the standard library.
-	"agent/hooks": {},
-	"agent/config":  {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},
-	"prompt":        {project: []string{"internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	"agent/hooks":  {},
+	"agent/config": {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},
+	"prompt":       {project: []string{"internal/..."}, vendors: []string{"golang.org/x/sys"}},
 
 	// The neutral model types, and each provider beside the others.
 	"agent/llm":           {project: []string{"internal/..."}},
