@@ -61,9 +61,12 @@ type Agent struct {
 	// first invalid one is answered with the definition too.
 	Unshown map[string]string
 	// Hooks are the programs run at the loop's steps (hooks.go); nil
-	// runs none. A sub-agent's loop has none of its own: the tool that
-	// runs it fires SubagentStop (FireHook).
+	// runs none.
 	Hooks *hooks.Runner
+	// Sub marks a sub-agent's loop: of its Hooks (its parent's), only
+	// the calls' PreToolUse and PostToolUse fire; its end is the
+	// SubagentStop the tool that runs it fires (FireHook), not a Stop.
+	Sub bool
 
 	// hookNotes are what hooks added to the model's context, for the
 	// next request.

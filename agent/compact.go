@@ -112,7 +112,7 @@ func (a *Agent) compact(ctx context.Context, req llm.Request, shown []llm.Messag
 	if cut <= 0 || len(shown) != len(msgs) {
 		return used, errNothingToCompact
 	}
-	if iter > 0 { // the window is full (Compact fired the hooks of /compact)
+	if iter > 0 && !a.Sub { // the window is full (Compact fired the hooks of /compact)
 		a.FireHook(ctx, hooks.Input{Event: hooks.PreCompact, Trigger: "auto"})
 	}
 	sum := a.summaryRequest(req, shown[:cut])

@@ -171,6 +171,9 @@ const maxStopHooks = 3
 // stopHooks fires the Stop hooks when the model answered: it returns what the model is told to go on with, or "" when the
 // turn ends. stops counts the times they kept it going in this run.
 func (a *Agent) stopHooks(ctx context.Context, answer string, stops *int) string {
+	if a.Sub {
+		return ""
+	}
 	o := a.fire(ctx, hooks.Input{Event: hooks.Stop, Answer: answer, StopHookActive: *stops > 0})
 	capped := o.Block && *stops >= maxStopHooks
 	for _, r := range o.Reports {

@@ -240,3 +240,21 @@ func TestStopHookGoesOnThreeTimes(t *testing.T) {
 		t.Errorf("hook events %q", hs)
 	}
 }
+
+// A sub-agent's loop given its parent's hooks fires its calls' PreToolUse
+// and PostToolUse, not a Stop of its own.
+func TestSubAgentFiresToolHooksOnly(t *testing.T) {
+	e := newEnv(t, texts(writeOut, "found it")...)
+	e.withHooks(
+		hooks.Hook{Event: hooks.PreToolUse, Command: "echo 'not from a sub-agent' >&2; exit 2"},
+		hooks.Hook{Event: hooks.Stop, Command: "echo 'go on' >&2; exit 2"},
+	)
+	e.agent.Sub = true
+	out, err := e.run("look")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := e.results(); len(rs) != 1 || rs[0].DecidedBy != "hook" || out.Answer != "found it" || out.Iterations != 2 {
+		t.Errorf("results %+v, answer %q after %d calls; want the write refused and no Stop", rs, out.Answer, out.Iterations)
+	}
+}
