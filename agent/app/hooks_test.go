@@ -149,3 +149,14 @@ func TestPreCompactHook(t *testing.T) {
 		t.Errorf("the hook read %s (%v)", b, err)
 	}
 }
+
+// What the hooks of /clear did is in its reply: the chat owns the
+// terminal, so nothing is written to it.
+func TestClearSaysWhatItsHooksDid(t *testing.T) {
+	c, _, _ := hookedConversation(t, "[[hooks.SessionStart]]\ncommand = \"echo 'the tests are slow here'\"\n", agent.PolicyAsk)
+	defer c.Close()
+	r := command(t, c, "clear", "")
+	if !strings.Contains(r.Text, "hook echo added context to the session") {
+		t.Errorf("/clear says:\n%s", r.Text)
+	}
+}

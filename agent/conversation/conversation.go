@@ -51,6 +51,9 @@ type Conversation struct {
 	// planTold is whether the model was last told that plan mode is on
 	// (withPlanNote); only Run and the session switches use it.
 	planTold bool
+	// hookSaid are what hooks fired by a command did (hooks.go), for its
+	// reply.
+	hookSaid []string
 
 	// mu guards the session and the model, which /clear, /resume and
 	// /model replace, for Info.
@@ -118,7 +121,7 @@ func (c *Conversation) Session() *agent.Session {
 // The SessionEnd hooks run for the old one and the SessionStart hooks for
 // the new one, with why (reason: "clear" or "resume").
 func (c *Conversation) switchTo(s *agent.Session, reason string) error {
-	c.warnHooks(c.agent.SessionEnded(context.Background(), reason))
+	c.keepHookLines(c.agent.SessionEnded(context.Background(), reason))
 	c.mu.Lock()
 	old := c.agent.Session
 	c.agent.SetSession(s)
@@ -129,7 +132,7 @@ func (c *Conversation) switchTo(s *agent.Session, reason string) error {
 	if err := loadFileState(c.files, c.dir, s.ID); err != nil {
 		return err
 	}
-	c.warnHooks(c.agent.SessionStarted(context.Background(), reason))
+	c.keepHookLines(c.agent.SessionStarted(context.Background(), reason))
 	return nil
 }
 
@@ -254,7 +257,11 @@ func (c *Conversation) Reasoning() llm.Reasoning { return c.agent.Reasoning }
 
 // Compact summarises the older turns of the conversation into one.
 func (c *Conversation) Compact(ctx context.Context) (llm.Usage, error) {
-	return c.agent.Compact(ctx, nil)
+	return c.agent.Compact(ctx, func(e agent.Event) {
+		if e.Type == agent.EventHook {
+			c.hookSaid = append(c.hookSaid, e.Text)
+		}
+	})
 }
 
 // Config returns the conversation's configuration.

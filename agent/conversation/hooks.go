@@ -35,11 +35,30 @@ func (c *Conversation) openHooks(ctx context.Context) error {
 	return nil
 }
 
-// warnHooks says what hooks fired outside a run did, one line each.
+// warnHooks says what hooks fired outside a run did, one line each:
+// when the conversation opens and closes, where no face owns the
+// terminal.
 func (c *Conversation) warnHooks(reports []hooks.Report) {
 	for _, r := range reports {
 		c.w.warn(r.Text())
 	}
+}
+
+// keepHookLines keeps what hooks fired by a command did (/clear,
+// /resume), for its reply: the chat owns the terminal then.
+func (c *Conversation) keepHookLines(reports []hooks.Report) {
+	for _, r := range reports {
+		c.hookSaid = append(c.hookSaid, r.Text())
+	}
+}
+
+// withHookLines is a command's reply with what its hooks did.
+func (c *Conversation) withHookLines(r Reply) Reply {
+	for _, l := range c.hookSaid {
+		r.Text += "\n\n" + l
+	}
+	c.hookSaid = nil
+	return r
 }
 
 // Notify fires the Notification hooks with message: the agent waits for

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,8 +57,8 @@ type output struct {
 // read is what hook h said about in, from how it ran.
 func read(h Hook, in Input, dir string, r ran) verdict {
 	switch {
-	case errors.Is(r.err, errTimedOut):
-		return verdict{failed: r.err.Error()}
+	case errors.Is(r.err, context.Canceled):
+		return verdict{} // the person stopped the work: nothing to say
 	case r.err != nil:
 		return verdict{failed: r.err.Error()}
 	case r.code == blockExit:
