@@ -67,6 +67,10 @@ type Agent struct {
 	// the calls' PreToolUse and PostToolUse fire; its end is the
 	// SubagentStop the tool that runs it fires (FireHook), not a Stop.
 	Sub bool
+	// AskUser puts the model's questions (ask_user) to a person; nil
+	// when nobody can answer, and the question is answered at once
+	// saying so.
+	AskUser tools.UserAsker
 
 	// hookNotes are what hooks added to the model's context, for the
 	// next request.
@@ -166,6 +170,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 	if emit == nil {
 		emit = func(Event) {}
 	}
+	emit = a.withEndNotice(ctx, emit)
 	out := &Outcome{SessionID: a.Session.ID, Calls: []CallResult{}}
 	fail := func(err error) (*Outcome, error) {
 		emit(Event{Type: EventError, Iteration: out.Iterations, Err: err})

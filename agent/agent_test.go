@@ -87,7 +87,7 @@ func TestRunReadThenPartialWriteThenAnswer(t *testing.T) {
 			kinds = append(kinds, ev.Type)
 		}
 	}
-	want := []EventType{EventText, EventCall, EventToolStart, EventResult, EventText, EventCall, EventText, EventToolStart, EventResult, EventText, EventDone}
+	want := []EventType{EventText, EventCall, EventToolStart, EventResult, EventText, EventCall, EventText, EventToolStart, EventResult, EventText, EventNotification, EventDone}
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("event kinds = %v, want %v", kinds, want)
 	}

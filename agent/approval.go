@@ -113,9 +113,6 @@ type Approval struct {
 	// Permissions are the user's standing rules (permissions.go),
 	// checked before the policy: a deny rule refuses even under auto.
 	Permissions Permissions
-	// Notify, when set, is told that a person is about to be asked
-	// (the Notification hooks: Agent.Notify).
-	Notify func(ctx context.Context, message string)
 
 	mu     sync.Mutex
 	policy Policy

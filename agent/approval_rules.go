@@ -53,6 +53,8 @@ type pending struct {
 	consent bool
 	// hookAsk: a PreToolUse hook asks a person about the call.
 	hookAsk bool
+	// asking is told the question just before a person is asked it.
+	asking func(Question)
 }
 
 // askAnyway reports whether no policy, allow rule or "always" answers
@@ -84,9 +86,10 @@ var approvalRules = []approvalRule{
 
 // decide runs the rules on q, a call of t: a call that writes, or one a
 // PreToolUse hook gave a decision about (for a call that only reads, the
-// rules about writes decide nothing).
-func (a *Approval) decide(ctx context.Context, t tools.Tool, q Question) (verdict, error) {
-	p := &pending{a: a, tool: t, q: q, policy: a.Policy()}
+// rules about writes decide nothing); asking is told the question when a
+// person is asked it (the loop's notification).
+func (a *Approval) decide(ctx context.Context, t tools.Tool, q Question, asking func(Question)) (verdict, error) {
+	p := &pending{a: a, tool: t, q: q, policy: a.Policy(), asking: asking}
 	for _, r := range approvalRules {
 		v, ok, err := r.decide(ctx, p)
 		if err != nil {
@@ -289,8 +292,8 @@ func personRule(ctx context.Context, p *pending) (verdict, bool, error) {
 	if p.hookAsk {
 		q.Preview.ScopeLabel = "not remembered: the hook " + q.Hook.By + " asks about each call"
 	}
-	if p.a.Notify != nil {
-		p.a.Notify(ctx, "the agent needs your permission to use "+name)
+	if p.asking != nil {
+		p.asking(q)
 	}
 	ans, err := p.a.Ask.Ask(ctx, q)
 	if err != nil {

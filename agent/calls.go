@@ -65,6 +65,9 @@ func (b *batch) run(ctx context.Context, items []item, emit func(Event)) ([]Call
 		}
 		results = append(results, cr)
 		emit(Event{Type: EventResult, Iteration: b.iter, Result: &cr})
+		if err := b.a.keepTodos(cr, b.iter, emit); err != nil {
+			return results, err
+		}
 		if runErr != nil {
 			return results, runErr
 		}
@@ -110,7 +113,10 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		return cr, false, nil
 	}
 	if def.Writes || hook.Decision != "" {
-		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in, Hook: hook})
+		asking := func(q Question) {
+			b.a.notify(ctx, b.iter, emit, Notification{Kind: NotifyApproval, Message: "approve " + q.Preview.Summary + "?"})
+		}
+		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in, Hook: hook}, asking)
 		if err != nil {
 			return cr, false, err
 		}
@@ -127,6 +133,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 	}
 	emit(started)
 	ctx = withParent(ctx, &b.nested, &c, b.iter, emit)
+	ctx = b.a.withUserAsker(ctx, b.iter, emit)
 	ctx = tools.WithOutput(ctx, func(out []byte) {
 		emit(Event{Type: EventOutput, Iteration: b.iter, Call: &c, Text: string(out)})
 	})

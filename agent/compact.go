@@ -140,7 +140,7 @@ func (a *Agent) compact(ctx context.Context, req llm.Request, shown []llm.Messag
 			}
 		}
 	}
-	if err := a.Session.Compact(summaryHeader+summary, len(msgs)-cut); err != nil {
+	if err := a.Session.Compact(summaryHeader+summary+a.Session.todoNote(), len(msgs)-cut); err != nil {
 		return used, err
 	}
 	emit(Event{Type: EventCompact, Iteration: iter, Text: summary, Usage: &used})

@@ -39,6 +39,18 @@ const (
 	EventHook EventType = "hook"
 )
 
+// The events that concern the person working with the model.
+const (
+	// EventTodo: the model's plan changed (todo_write); Todos is the
+	// list as it now stands.
+	EventTodo EventType = "todo"
+	// EventNotification: a person is waited for (an approval, a
+	// question) or the turn is over, so someone not looking may want to
+	// know (the chat's bell). Notification says which. The turn's end
+	// comes just before its done or error event.
+	EventNotification EventType = "notification"
+)
+
 // Retry describes an EventRetry: a model call that failed and is tried
 // again. Facts only; the interface words them.
 type Retry struct {
@@ -70,6 +82,24 @@ func (r Retry) MarshalJSON() ([]byte, error) {
 		WaitS    float64 `json:"wait_s"`
 		SilenceS float64 `json:"silence_s,omitempty"`
 	}{plain(r), r.Wait.Seconds(), r.Silence.Seconds()})
+}
+
+// The kinds of a Notification.
+const (
+	NotifyApproval = "approval" // a call waits for a person's yes
+	NotifyQuestion = "question" // the model asked the person (ask_user)
+	NotifyDone     = "done"     // the turn is over: answered, stopped or failed
+)
+
+// Notification is what an EventNotification tells a person who may not
+// be looking.
+type Notification struct {
+	// Kind is NotifyApproval, NotifyQuestion or NotifyDone.
+	Kind string `json:"kind"`
+	// Message says it in one line: "approve run_command?", the
+	// question asked, "the turn is over". It may hold the model's
+	// words: escape it before showing it.
+	Message string `json:"message"`
 }
 
 // Event is one thing that happened during Run. Type says which of the
@@ -106,6 +136,10 @@ type Event struct {
 	Nested *Event
 	// Hook is what a hook did, for an EventHook.
 	Hook *hooks.Report
+	// Todos is the model's plan of an EventTodo, as it now stands.
+	Todos []tools.Todo
+	// Notification is what an EventNotification tells.
+	Notification *Notification
 }
 
 // Outcome labels of a CallResult, for display and the audit log.
@@ -211,6 +245,13 @@ func durationMS(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
 }
 
+// person is the wire shape of the events about the person: a todo
+// event's items, a notification.
+type person struct {
+	Items        []tools.Todo  `json:"items,omitempty"`
+	Notification *Notification `json:"notification,omitempty"`
+}
+
 // MarshalJSON encodes an event as one flat object whose "type" says what
 // it is, the form `agent run --output-format stream-json` prints one per
 // line.
@@ -228,8 +269,10 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Rule      string        `json:"rule,omitempty"`
 		Nested    *Event        `json:"nested,omitempty"`
 		Hook      *hooks.Report `json:"hook,omitempty"`
+		person
 	}
-	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested, Hook: e.Hook}
+	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested,
+		Hook: e.Hook, person: person{Items: e.Todos, Notification: e.Notification}}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}

@@ -98,15 +98,6 @@ func forCall(ctx context.Context, c *xmlcall.Call, iter int, emit func(Event)) c
 	})
 }
 
-// Notify fires the Notification hooks: the agent waits for the person
-// (message says for what: a question about a call, the end of a turn, a
-// question a tool asks). The approval calls it before a person is
-// asked, the conversation at the end of each turn; a face may call it
-// (through the conversation) whenever it waits for the person.
-func (a *Agent) Notify(ctx context.Context, message string) {
-	a.FireHook(ctx, hooks.Input{Event: hooks.Notification, Message: message})
-}
-
 // SubmitPrompt fires the UserPromptSubmit hooks for the person's
 // message, before the turn begins: what they add to the context goes
 // with the message (Run), and a hook that blocks it returns a

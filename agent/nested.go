@@ -62,7 +62,12 @@ func (a *Agent) RunNested(ctx context.Context, prompt string) (*Outcome, error) 
 	p, _ := ctx.Value(parentKey{}).(*parentCall)
 	emit := func(Event) {}
 	if p != nil {
-		emit = p.emit
+		// Its end is a call's, not the turn's: nobody is told of it.
+		emit = func(e Event) {
+			if e.Type != EventNotification {
+				p.emit(e)
+			}
+		}
 	}
 	out, err := a.Run(ctx, prompt, emit)
 	if p != nil && out != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/tools"
 )
 
 // SessionDir is where a project's sessions live, relative to its root.
@@ -75,6 +76,8 @@ type Session struct {
 	rewoundAt time.Time
 	// pending are the undos and redos to tell the model at its next turn.
 	pending []pendingNote
+	// todos is the model's plan as it last wrote it (todo_write).
+	todos []tools.Todo
 	// created is true when this process made the log (Discard).
 	created bool
 	// memory keeps the messages in memory only (NewMemorySession).
@@ -101,6 +104,8 @@ type record struct {
 	// Images are a message's images by reference: their bytes are
 	// stored once beside the log (session_images.go).
 	Images []llm.Image `json:"images,omitempty"`
+	// Todos is the plan of a "todo" line.
+	Todos []tools.Todo `json:"todos,omitempty"`
 }
 
 // NewSession starts a new session in the project at root. Nothing is
@@ -178,6 +183,8 @@ func OpenSession(root, id string) (*Session, error) {
 			s.system, s.systemKey = r.Text, r.Key
 		case "compact":
 			s.compacted(r.Text, r.Kept)
+		case "todo":
+			s.todos = r.Todos
 		}
 	}
 	if err := sc.Err(); err != nil {

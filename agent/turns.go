@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentcli/agent/tools"
 )
 
 // Turn is one user message of a conversation: what the user typed and
@@ -24,6 +26,9 @@ type Turn struct {
 	// text and its number of images (a message merges into the one
 	// before when the roles repeat).
 	msgs, lastLen, lastImgs int
+	// todos is the model's plan before the turn, which a rewind to it
+	// brings back.
+	todos []tools.Todo
 }
 
 // pendingNote is an undo or redo (or a rewind) the model has not been
@@ -51,7 +56,7 @@ func (s *Session) BeginTurn(text string) (Turn, error) {
 }
 
 func (s *Session) newTurn(run, text string, at time.Time) Turn {
-	t := Turn{N: s.turnCount + 1, Run: run, Text: text, Time: at, msgs: len(s.msgs)}
+	t := Turn{N: s.turnCount + 1, Run: run, Text: text, Time: at, msgs: len(s.msgs), todos: s.todos}
 	if n := len(s.msgs); n > 0 {
 		t.lastLen, t.lastImgs = len(s.msgs[n-1].Text), len(s.msgs[n-1].Images)
 	}
@@ -104,6 +109,7 @@ func (s *Session) rewind(i int) {
 		return slices.ContainsFunc(gone, func(g Turn) bool { return g.Run == p.run })
 	})
 	s.turns = s.turns[:i]
+	s.todos = t.todos
 	if t.msgs <= len(s.msgs) {
 		s.msgs = s.msgs[:t.msgs]
 		if n := len(s.msgs); n > 0 && t.lastLen <= len(s.msgs[n-1].Text) {

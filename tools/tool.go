@@ -213,6 +213,10 @@ type Result struct {
 	// Image is a picture for the model beside the text (see Image); nil
 	// for none.
 	Image *Image
+	// Todos, when set, is the model's plan as it now stands (todo_write
+	// sets it): the loop keeps it in the session and reports it to the
+	// faces when it changed.
+	Todos []Todo
 }
 
 // IsError reports whether the result is an error for the model.

@@ -85,7 +85,7 @@ func TestConversationHookLife(t *testing.T) {
 		t.Errorf("/hooks says:\n%s", r.Text)
 	}
 	c.Close()
-	want := "SessionStart startup\nUserPromptSubmit hi there\nStop \nNotification the agent is waiting for your input\nSessionEnd clear\nSessionStart clear\nSessionEnd exit\n"
+	want := "SessionStart startup\nUserPromptSubmit hi there\nStop \nNotification the turn is over\nSessionEnd clear\nSessionStart clear\nSessionEnd exit\n"
 	if got := eventsLog(t, dir); got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
@@ -126,7 +126,7 @@ func TestNotificationBeforeTheQuestion(t *testing.T) {
 		return agent.Answer{Decision: agent.Allow}, nil
 	}), "")
 	say(t, c, "write a.md")
-	if seen != "Notification the agent needs your permission to use write_file\n" {
+	if seen != "Notification approve create a.md?\n" {
 		t.Errorf("when asked, the hooks had been told %q", seen)
 	}
 }

@@ -10,12 +10,14 @@ import (
 	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
+	"github.com/agentcli/agent/tools/ask"
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/shell"
+	"github.com/agentcli/agent/tools/todo"
 	"github.com/agentcli/agent/tools/web"
 	"github.com/agentcli/agent/tts"
 )
@@ -53,12 +55,19 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	for _, t := range jobs.Tools(set.Jobs) { // after the essential tools: the small-window form only names them
 		set.Reg.Add(t)
 	}
+	if t := b.webSearchTool(in); t != nil {
+		set.Reg.Add(t)
+	} else {
+		set.LeftOut = append(set.LeftOut, web.SearchDefinition())
+	}
 	if t := b.skillTool(in); t != nil {
 		set.Reg.Add(t)
 	}
 	e, explore := b.exploreTool(in, set) // after the tools it reads with
 	set.Link = func(c *conversation.Conversation) { e.conv = c }
 	set.Reg.Add(explore)
+	set.Reg.Add(todo.New()) // the plan, and the questions, of working with a person
+	set.Reg.Add(ask.New())
 	if t := gitCommitTool(in); t != nil {
 		set.Reg.Add(t)
 	}
@@ -92,6 +101,26 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 		set.Closers = append(set.Closers, closeMCP)
 	}
 	return set, nil
+}
+
+// webSearchTool is web_search over the search backend of the user's
+// own [web] table; nil when none is set, or it cannot work (its key is
+// not set: said in one line), so the model is not offered a tool that
+// cannot work.
+func (b *Builder) webSearchTool(in conversation.ToolInput) tools.Tool {
+	w := in.Cfg.Web
+	if w.Search == "" {
+		return nil
+	}
+	s, err := web.NewSearch(web.SearchOptions{
+		Options: web.Options{AllowHosts: w.AllowHosts, UserAgent: "agent/" + b.Version + " (web_search)"},
+		Backend: w.Search, URL: w.SearchURL, Key: w.SearchKey, KeyName: w.SearchKeyEnv,
+	})
+	if err != nil {
+		b.warn("web_search is not offered: " + err.Error())
+		return nil
+	}
+	return s
 }
 
 // audioTool is audio_generation over the speech engines that are

@@ -67,6 +67,7 @@ type Config struct {
 	// Hooks are programs run at the agent's steps (hooks.go): the
 	// user's, and a trusted project's, which run in the sandbox.
 	Hooks Hooks `toml:"hooks"`
+	Chat  Chat  `toml:"chat"` // chat.go
 
 	// Resolved by Load, never read from files.
 
@@ -131,6 +132,7 @@ func Defaults() Config {
 		Files:         Files{ReadLimit: 1 << 20},
 		Backups:       Backups{MaxAge: Duration(30 * 24 * time.Hour), MaxSize: 1 << 30},
 		Shell:         Shell{Sandbox: "on", Timeout: Duration(2 * time.Minute)},
+		Chat:          Chat{Notify: ChatNotifyAuto},
 	}
 }
 
@@ -210,6 +212,7 @@ func Load(in Input) (Config, error) {
 	if err := c.validate(); err != nil {
 		return Config{}, err
 	}
+	c.applyWebEnv(in.Env)
 	if err := c.resolveProvider(in); err != nil {
 		return c, err
 	}
@@ -433,6 +436,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateHooks(); err != nil {
+		return err
+	}
+	if err := c.validateChat(); err != nil {
 		return err
 	}
 	return c.validateContext()

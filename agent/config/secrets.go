@@ -15,7 +15,8 @@ const ServeTokenEnv = "AGENT_SERVE_TOKEN"
 const NotesDatabaseEnv = "AGENT_NOTES_DATABASE_URL"
 
 // SecretVars names the environment variables that hold the agent's own
-// secrets: every provider's key variables, Gemini speech's, the one
+// secrets: every provider's key variables, Gemini speech's, the web
+// search backends' (BRAVE_API_KEY, TAVILY_API_KEY), the one
 // api_key_env names (whatever its name) and the serve token's. No
 // program the agent starts, a sandboxed command or an MCP server, is
 // given them, nor any variable holding the same value.
@@ -34,6 +35,8 @@ func (c *Config) SecretVars() []string {
 	for _, n := range TTSKeyEnvs {
 		add(n)
 	}
+	add(BraveKeyEnv)
+	add(TavilyKeyEnv)
 	add(c.APIKeyEnv)
 	add(c.KeyEnv)
 	add(ServeTokenEnv)
@@ -44,13 +47,13 @@ func (c *Config) SecretVars() []string {
 
 // SecretValues are the agent's secrets as values, where they may come
 // from the user's config rather than a variable SecretVars names: the
-// key in use, the serve token (mcp.serve_token) and the notes
+// key in use, web_search's key, the serve token (mcp.serve_token) and the notes
 // database's address when it holds a password (and that password). No
 // program the agent starts is given a variable holding one, whole or
 // inside a longer value, and error messages never show one.
 func (c *Config) SecretValues() []string {
 	var out []string
-	for _, v := range []string{c.APIKey, c.MCP.ServeToken} {
+	for _, v := range []string{c.APIKey, c.MCP.ServeToken, c.Web.SearchKey} {
 		if v != "" {
 			out = append(out, v)
 		}

@@ -70,7 +70,7 @@ var settingClasses = map[string]keyClass{
 	"permissions":         userOnly,
 	"programs":            userOnly,
 	"shell":               userOnly,
-	"web":                 userOnly,
+	"web":                 userOnly, // allow_hosts; search and search_url, since the backend receives every query
 
 	"max_iterations":          raiseNeedsTrust,
 	"tool_timeout":            raiseNeedsTrust,
@@ -86,6 +86,8 @@ var settingClasses = map[string]keyClass{
 	"models.*.reasoning":      raiseNeedsTrust,
 	"tools.notes":             raiseNeedsTrust, // turning the note tools back on
 	"tts.provider":            raiseNeedsTrust, // espeak (offline) always; gemini sends the text to Google
+
+	"chat.notify": raiseNeedsTrust, // off always; ringing over the user's choice needs trust
 }
 
 // classify finds the entry of settingClasses that covers key: its name
@@ -124,6 +126,8 @@ func raised(rule string, key toml.Key, c, before *Config) bool {
 		return c.NotesOn() && !before.NotesOn()
 	case "tts.provider":
 		return c.TTS.Provider != before.TTS.Provider && !offlineSpeech(c.TTS.Provider)
+	case "chat.notify":
+		return notifyRaised(c.Chat.Notify, before.Chat.Notify)
 	}
 	return fieldInt(c, key) > fieldInt(before, key)
 }

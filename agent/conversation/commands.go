@@ -47,6 +47,9 @@ type Reply struct {
 	// back the message of the turn it went back before, to edit and send
 	// again).
 	Input string
+	// Send, when set, is sent to the model as the next message, as if
+	// typed (/init's instruction).
+	Send string
 }
 
 // Choice is one entry of a picker.
@@ -82,6 +85,8 @@ func (c *Conversation) Commands() []Command {
 		{"notes", "query", "search the notes", c.notesCommand},
 		{"jobs", "", "list the background jobs of this project", c.jobsCommand},
 		{"skills", "", "list the skills the model can load", c.skillsCommand},
+		{"init", "", "draft or improve AGENTS.md from a look at the project", c.initCommand},
+		{"export", "", "write this conversation as Markdown into .agent/sessions", c.exportCommand},
 		{"hooks", "", "list the hooks that run at the agent's steps", c.hooksCommand},
 	}
 }

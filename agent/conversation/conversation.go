@@ -54,6 +54,8 @@ type Conversation struct {
 	// hookSaid are what hooks fired by a command did (hooks.go), for its
 	// reply.
 	hookSaid []string
+	// initNext makes the next Run /init's turn (PrepareInit).
+	initNext bool
 
 	// mu guards the session and the model, which /clear, /resume and
 	// /model replace, for Info.
@@ -65,10 +67,16 @@ type Conversation struct {
 // conversation's writes are not refused as stale. The message is one
 // turn of the session and everything the agent writes for it one run, so
 // that undo and rewind take back a whole turn, and an "always" answer
-// given in it belongs to it.
+// given in it belongs to it. The Run after PrepareInit is /init's turn,
+// with its tools (initTools).
 func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Event)) (*agent.Outcome, error) {
+	if c.initNext {
+		c.initNext = false
+		all := c.agent.Tools
+		c.agent.Tools = initTools(all)
+		defer func() { c.agent.Tools = all }()
+	}
 	sess := c.Session()
-	defer c.turnEnded(ctx, emit)
 	if strings.TrimSpace(text) != "" {
 		if err := c.agent.SubmitPrompt(ctx, text, emit); err != nil {
 			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
@@ -183,6 +191,18 @@ func (c *Conversation) Policy() agent.Policy { return c.approval.Policy() }
 func (c *Conversation) SetAsker(ask agent.Asker, noOne string) {
 	c.approval.Ask, c.approval.NoOneToAsk = ask, noOne
 }
+
+// SetUserAsker sets who answers the model's questions (ask_user): the
+// chat's choice list, agent run's terminal; nil answers each at once
+// that nobody can. Call it before the first run.
+func (c *Conversation) SetUserAsker(u tools.UserAsker) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.agent.AskUser = u
+}
+
+// Todos returns the model's plan as the session keeps it (todo_write).
+func (c *Conversation) Todos() []tools.Todo { return c.Session().Todos() }
 
 // Model returns the conversation's model.
 func (c *Conversation) Model() llm.Model {

@@ -12,8 +12,8 @@ import (
 )
 
 // The conversation's hooks (package hooks): the loop fires those of the
-// steps of a run; the conversation those of its own life (SessionStart,
-// SessionEnd, UserPromptSubmit, the Notification at the end of a turn).
+// steps of a run (the Notifications too); the conversation those of its
+// own life (SessionStart, SessionEnd, UserPromptSubmit).
 
 // openHooks gives the loop the configured hooks (none for a scripted
 // model: a script keeps to itself), and fires SessionStart.
@@ -26,7 +26,6 @@ func (c *Conversation) openHooks(ctx context.Context) error {
 		return err
 	}
 	c.agent.Hooks = r
-	c.approval.Notify = c.agent.Notify
 	source := "startup"
 	if c.opts.SessionID != "" || c.opts.Continue {
 		source = "resume"
@@ -61,29 +60,19 @@ func (c *Conversation) withHookLines(r Reply) Reply {
 	return r
 }
 
-// Notify fires the Notification hooks with message: the agent waits for
-// the person. The loop calls it before a person is asked about a call,
-// the conversation at the end of every turn; a face calls it whenever
-// it waits for the person otherwise (a question a tool asks). What the
-// hooks did shows in the run ctx belongs to, if any.
-func (c *Conversation) Notify(ctx context.Context, message string) {
-	c.agent.Notify(ctx, message)
+// Notify fires the Notification hooks with n (agent.Agent.Notify): the
+// loop does at each approval question, each ask_user question and each
+// turn's end, with its EventNotification; a face that waits for the
+// person in another way calls this. What the hooks did shows where ctx
+// says (agent.WithHookEvents).
+func (c *Conversation) Notify(ctx context.Context, n agent.Notification) {
+	c.agent.Notify(ctx, n)
 }
 
 // FireHook fires the hooks of in's event (agent.Agent.FireHook): a tool
 // that runs a sub-agent fires SubagentStop with it.
 func (c *Conversation) FireHook(ctx context.Context, in hooks.Input) hooks.Outcome {
 	return c.agent.FireHook(ctx, in)
-}
-
-// turnEnded tells the Notification hooks that the turn ended and the
-// agent waits for the next message; not when the person stopped it
-// (they are there).
-func (c *Conversation) turnEnded(ctx context.Context, emit func(agent.Event)) {
-	if ctx.Err() != nil || c.agent.Hooks == nil {
-		return
-	}
-	c.agent.FireHook(agent.WithHookEvents(ctx, emit), hooks.Input{Event: hooks.Notification, Message: "the agent is waiting for your input"})
 }
 
 // hooksCommand lists the hooks: the configured ones with where they come

@@ -18,8 +18,9 @@ type Input struct {
 	ToolResponse *Response
 	// Prompt is the person's message (UserPromptSubmit).
 	Prompt string
-	// Message is what the agent waits for (Notification).
-	Message string
+	// Message is what the agent waits for, and Kind which wait it is
+	// ("approval", "question", "done") (Notification).
+	Message, Kind string
 	// StopHookActive is true when the model goes on because a Stop (or
 	// SubagentStop) hook asked it to (Stop, SubagentStop).
 	StopHookActive bool
@@ -56,6 +57,7 @@ type payload struct {
 	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
 	ToolResponse   any             `json:"tool_response,omitempty"`
 	Message        string          `json:"message,omitempty"`
+	Kind           string          `json:"notification_type,omitempty"`
 	StopHookActive *bool           `json:"stop_hook_active,omitempty"`
 	LastMessage    string          `json:"last_assistant_message,omitempty"`
 	AgentType      string          `json:"agent_type,omitempty"`
@@ -69,7 +71,7 @@ type payload struct {
 func payloadOf(h Hook, in Input, dir string) []byte {
 	p := payload{
 		SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: dir, HookEventName: in.Event,
-		Prompt: in.Prompt, Message: in.Message, LastMessage: in.Answer, AgentType: in.Agent,
+		Prompt: in.Prompt, Message: in.Message, Kind: in.Kind, LastMessage: in.Answer, AgentType: in.Agent,
 		Trigger: in.Trigger, Source: in.Source, Reason: in.Reason,
 	}
 	if in.Event == Stop || in.Event == SubagentStop {

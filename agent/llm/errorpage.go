@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"encoding/json"
 	"html"
 	"io"
 	"mime"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentcli/agent/internal/backoff"
 	"github.com/agentcli/agent/internal/termtext"
 )
 
@@ -19,11 +21,14 @@ const pageLimit = 32 << 10
 
 // Client returns a client like c (nil: a fresh default one) whose
 // transport turns answers that are not the API's own into an *APIError
-// before the SDK sees them: an HTML page (a proxy's 502, a login portal)
-// becomes its status and <title>, and an error body that is plain text
-// becomes that text. JSON error bodies pass through for the SDK to read.
-// Every provider package builds its SDK client on it, so that the three
-// wires word these failures alike.
+// before the provider's client sees them: an HTML page (a proxy's 502, a
+// login portal) becomes its status and <title>, and an error body that
+// is plain text (or a bare JSON string) becomes that text. JSON error
+// bodies pass through for the client to read (PostJSON, or Gemini's
+// SDK). Every provider package builds its client on it, so that the
+// wires word these failures alike. The transport is a clone of
+// http.DefaultTransport unless c has its own: proxies come from the
+// environment (HTTPS_PROXY, NO_PROXY) as they did for the SDKs.
 func Client(c *http.Client) *http.Client {
 	return WrapTransport(c, func(base http.RoundTripper) http.RoundTripper { return pageTransport{base: base} })
 }
@@ -56,11 +61,11 @@ func (t pageTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	head, rerr := io.ReadAll(io.LimitReader(resp.Body, pageLimit))
 	if rerr != nil && len(head) == 0 {
-		return resp, nil // let the SDK meet the broken body itself
+		return resp, nil // let the client meet the broken body itself
 	}
 	kind := bodyKind(head, htmlType)
 	if kind == bodyJSON {
-		// The API's own answer: give the SDK the whole body back.
+		// The API's own answer: give the client the whole body back.
 		resp.Body = struct {
 			io.Reader
 			io.Closer
@@ -68,10 +73,13 @@ func (t pageTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	resp.Body.Close()
-	e := &APIError{Status: resp.StatusCode, RetryAfter: RetryAfter(resp.Header, time.Now())}
-	if kind == bodyHTML {
+	e := &APIError{Status: resp.StatusCode, RetryAfter: backoff.RetryAfter(resp.Header, time.Now())}
+	switch {
+	case kind == bodyHTML:
 		e.HTML, e.Message = true, pageTitle(head, resp.StatusCode)
-	} else {
+	case json.Unmarshal(head, &e.Message) == nil:
+		// A bare JSON string: its text, without the quotes.
+	default:
 		e.Message = string(head)
 	}
 	return nil, e
@@ -86,7 +94,7 @@ const (
 )
 
 // bodyKind sorts an error body by what it starts with. An empty body is
-// left to the SDK, which words the bare status itself.
+// left to the client, which words the bare status itself.
 func bodyKind(head []byte, htmlType bool) bodyType {
 	s := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	switch {

@@ -19,9 +19,9 @@ import (
 // whether to ask again. Check with errors.Is.
 var ErrStreamDropped = errors.New("stream dropped")
 
-// APIError is a provider's HTTP error answer, normalised from the SDKs'
-// own error types by each provider package so that the retry policy can
-// judge it without knowing the SDK.
+// APIError is a provider's HTTP error answer, normalised by each provider
+// package (from its wire's error body, or Gemini's SDK's error type) so
+// that the retry policy can judge it without knowing the wire.
 type APIError struct {
 	Status     int           // HTTP status code
 	Message    string        // the server's explanation, if any
@@ -32,6 +32,9 @@ type APIError struct {
 	// HTML is true when the answer was a web page, not the API's own
 	// error body; Message is then the page's title.
 	HTML bool
+	// Param is the request's parameter the server named as the cause
+	// (OpenAI's error.param), when it named one.
+	Param string
 	// Fix is what the user should do, when the provider knows better
 	// than the status says (Ollama's missing model: "run `ollama pull
 	// NAME`"); "" words the advice from the status.

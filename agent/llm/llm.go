@@ -1,8 +1,10 @@
 // Package llm holds the provider-neutral message types and the Model
-// interface the agent loop consumes. Each provider lives in its own
-// subpackage (gemini, openai, anthropic) built on the provider's official
-// SDK, and ollama on Ollama's native chat API; llmtest has a scripted
-// model and fake servers for tests.
+// interface the agent loop consumes, and what the providers' clients
+// share: the retry policy, the wording of failures, the error pages,
+// server-sent events (Events) and JSON requests (PostJSON). Each provider
+// lives in its own subpackage: openai, anthropic and ollama are small
+// clients of their wire protocols over net/http, gemini is built on
+// Google's SDK; llmtest has a scripted model and fake servers for tests.
 package llm
 
 import (

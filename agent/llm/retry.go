@@ -237,8 +237,8 @@ func (p Policy) judge(err error, ep Endpoint, try int) failure {
 }
 
 // ErrMalformed marks an answer that does not follow the provider's wire
-// protocol. Provider packages wrap it around decoding errors the SDK does
-// not type.
+// protocol. Provider packages wrap it around decoding errors that are
+// not JSON syntax or type errors (Gemini's SDK's own words).
 var ErrMalformed = errors.New("malformed answer")
 
 func isMalformed(err error) bool {

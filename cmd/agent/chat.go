@@ -26,7 +26,11 @@ cards, a pending approval and the input are redrawn.
 
 Enter sends; Shift+Enter, Alt+Enter or Ctrl+J start a new line. @path
 attaches a file, /help lists the commands, Shift+Tab cycles the approval
-mode (ask, auto, plan), Esc stops a reply and Ctrl+C twice quits.`,
+mode (ask, auto, plan), Esc stops a reply and Ctrl+C twice quits. A
+question of the model is a choice list: arrows and Enter, or type your
+own answer; Esc declines. With [chat] notify (auto, bell, osc9, off) the
+terminal rings when it lost focus and an approval or a question waits,
+or a turn of over 10 s ended.`,
 		Example: `  agent
   agent chat "explain the build"
   agent chat --continue`,
@@ -80,7 +84,8 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 	defer conv.Close()
 	progs := d.programs(root, conv.Config())
 	tmux, _ := progs.Find("tmux") // "": the chat never asks tmux
-	userDir := userConfigDir(d.environ())
+	env := d.environ()
+	userDir := userConfigDir(env)
 	m := chat.New(ctx, chat.Options{
 		Conversation: conv,
 		Prompt:       o.prompt,
@@ -90,8 +95,10 @@ func runChat(ctx context.Context, d *factory, o *runOptions) error {
 		Editor:       func() ([]string, error) { return progs.Editor(d.environ()) },
 		Tmux:         tmux,
 		Programs:     progs,
+		Notify:       chat.NotifyWay(conv.Config().Chat.Notify, func(k string) string { return env[k] }),
 	})
 	conv.SetAsker(m.Asker(), "") // before the first run
+	conv.SetUserAsker(m.UserAsker())
 	return chat.Run(ctx, m, d.io.In, d.io.Out)
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
 
 	"github.com/agentcli/agent/agent/ui/run"
@@ -35,6 +36,16 @@ func registerCompletions(c *cobra.Command, d *factory) {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
 			return changeSetIDs(cmd, d), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+		}
+	}
+	if c.CommandPath() == "agent sessions export" {
+		c.ValidArgsFunction = func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			root, err := projectFolder(cmd.Flags().Lookup("dir").Value.String())
+			if len(args) > 0 || err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			list, _ := agent.ListSessions(root)
+			return run.SessionCompletions(list), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 		}
 	}
 	for _, sub := range c.Commands() {

@@ -50,7 +50,9 @@ after 3 s without a byte it says so on stderr, and it gives up after
 stdin_timeout (10m) of silence. Use </dev/null not to wait.
 
 Writes need approval: on a terminal you are asked, otherwise they are
-denied unless --yes (or --approval auto) allows them.
+denied unless --yes (or --approval auto) allows them. A question of the
+model (ask_user) is asked on the terminal too, --yes or not; with no
+terminal it is answered at once that no one can answer.
 
 Exit codes (when several apply, the first in this order wins: 130, 1, 2,
 4, 3):

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/llm/llmtest"
 	"github.com/agentcli/agent/tools/notes/notestest"
 )
@@ -46,6 +47,7 @@ func (s stopPostgresAfter) Run() int {
 //	                           (a 4,096-token window)
 //	                           server answering each request with the
 //	                           next FILE, and point the agent at it
+//	                           ($FAKELLM_ROOT is its address alone)
 //	llmreq N [FIELD]           print request N's last user message
 //	                           (FIELD: last, system, body, stop, or
 //	                           images: each image of the last user
@@ -138,6 +140,7 @@ func fakeOf(ts *testscript.TestScript) *fakeState { return ts.Value(fakeKey{}).(
 //	                                   the body, verbatim
 //	#! delay DURATION                  wait before answering
 //	#! finish REASON                   end with this finish reason (length)
+//	#! usage IN OUT [CACHED]           report these token counts at the end
 func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: fakellm gemini|openai|anthropic FILE...")
@@ -170,6 +173,9 @@ func cmdFakeLLM(t *testing.T, ts *testscript.TestScript, neg bool, args []string
 		k, v, _ := strings.Cut(kv, "=")
 		ts.Setenv(k, v)
 	}
+	// The server's address alone, to use it as an HTTP proxy: it serves
+	// a request for http://any.host/v1/... like one to its own address.
+	ts.Setenv("FAKELLM_ROOT", srv.Root)
 	fakeOf(ts).srv = srv
 }
 
@@ -205,6 +211,14 @@ func parseAnswer(ts *testscript.TestScript, text string) llmtest.Answer {
 			a.Delay = d
 		case len(f) == 2 && f[0] == "finish":
 			a.Finish = f[1]
+		case (len(f) == 3 || len(f) == 4) && f[0] == "usage":
+			var n [3]int
+			for i, v := range f[1:] {
+				var err error
+				n[i], err = strconv.Atoi(v)
+				ts.Check(err)
+			}
+			a.Usage = &llm.Usage{InputTokens: n[0], OutputTokens: n[1], CachedTokens: n[2]}
 		default:
 			ts.Fatalf("bad directive %q", line)
 		}

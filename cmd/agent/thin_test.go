@@ -11,8 +11,11 @@ import (
 // mainLineLimit is the most lines of non-test code package main may
 // hold: the commands are faces (flags, help, exit codes, wiring), and
 // what they show lives in the views (ARCHITECTURE.md, "Where a change
-// goes").
-const mainLineLimit = 3000
+// goes"). It was 3000 until agent init and agent sessions export came:
+// two faces whose work is the conversation's (PrepareInit,
+// ExportSession) and the views' (run.CanApprove), their flags and help
+// the hundred lines more; the plan and question flags of run fifty.
+const mainLineLimit = 3150
 
 // TestFacesStayThin keeps package main under mainLineLimit lines of
 // non-test code.

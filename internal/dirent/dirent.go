@@ -5,7 +5,6 @@ package dirent
 
 import (
 	"io/fs"
-	"os"
 )
 
 // Type is an entry's type, as a folder listing reports it.
@@ -22,8 +21,7 @@ const (
 // Func lists the folder at path, calling fn for each entry except "."
 // and "..". The name passed to fn is only valid during the call: fn must
 // copy it (strings.Clone) to keep it. buf is scratch space the caller
-// reuses from folder to folder (32 KiB is plenty). Scan and Portable are
-// Funcs.
+// reuses from folder to folder (32 KiB is plenty). Scan is a Func.
 type Func func(path string, buf []byte, fn func(name string, typ Type)) error
 
 // TypeOf maps a DirEntry's type bits to an entry type.
@@ -37,19 +35,4 @@ func TypeOf(m fs.FileMode) Type {
 		return Link
 	}
 	return Other
-}
-
-// Portable lists a folder with os.File.ReadDir, which also avoids a stat
-// per entry where the system reports entry types.
-func Portable(path string, _ []byte, fn func(name string, typ Type)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
-	for _, e := range ents {
-		fn(e.Name(), TypeOf(e.Type()))
-	}
-	return err
 }

@@ -72,26 +72,42 @@ type Tool struct {
 
 // New returns web_fetch with opts.
 func New(opts Options) *Tool {
-	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = DefaultMaxBytes
-	}
-	if opts.MaxText <= 0 {
-		opts.MaxText = DefaultMaxText
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.HopTimeout <= 0 {
-		opts.HopTimeout = DefaultHopTimeout
-	}
-	if opts.MaxRedirects <= 0 {
-		opts.MaxRedirects = DefaultMaxRedirects
-	}
-	if opts.UserAgent == "" {
-		opts.UserAgent = "agent-web-fetch"
-	}
+	opts = opts.withDefaults()
 	t := &Tool{opts: opts, allow: hostList(opts.AllowHosts)}
-	d := &dialer{allow: t.allow, resolve: opts.Resolve, dial: systemDial(net.Dialer{Timeout: opts.HopTimeout})}
+	t.client = newClient(opts, t.allow, t.checkRedirect)
+	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.NotServed(), tools.OnDemand())
+	return t
+}
+
+// withDefaults is o with its unset bounds at their Default.
+func (o Options) withDefaults() Options {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxText <= 0 {
+		o.MaxText = DefaultMaxText
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.HopTimeout <= 0 {
+		o.HopTimeout = DefaultHopTimeout
+	}
+	if o.MaxRedirects <= 0 {
+		o.MaxRedirects = DefaultMaxRedirects
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = "agent-web-fetch"
+	}
+	return o
+}
+
+// newClient is the HTTP client of the web tools: every connection
+// through the address checks (allowing the hosts of allow), no proxy,
+// no cookies, one connection per request, each redirect judged by
+// checkRedirect.
+func newClient(opts Options, allow hostList, checkRedirect func(*http.Request, []*http.Request) error) *http.Client {
+	d := &dialer{allow: allow, resolve: opts.Resolve, dial: systemDial(net.Dialer{Timeout: opts.HopTimeout})}
 	if d.resolve == nil {
 		d.resolve = systemResolve
 	}
@@ -100,7 +116,7 @@ func New(opts Options) *Tool {
 			return opts.Dial(ctx, network, addr)
 		}
 	}
-	t.client = &http.Client{
+	return &http.Client{
 		Transport: &http.Transport{
 			// No proxy from the environment: a proxy would resolve and
 			// connect on our behalf, past every address check here.
@@ -110,14 +126,12 @@ func New(opts Options) *Tool {
 			TLSHandshakeTimeout:    opts.HopTimeout,
 			ResponseHeaderTimeout:  opts.HopTimeout,
 			MaxResponseHeaderBytes: 64 << 10,
-			// One fetch, one connection: nothing idles between calls.
+			// One request, one connection: nothing idles between calls.
 			DisableKeepAlives: true,
 		},
-		CheckRedirect: t.checkRedirect,
+		CheckRedirect: checkRedirect,
 		// No Jar: cookies are neither kept nor sent.
 	}
-	t.Tool = tools.New(Name, description, t.fetch, tools.Writes(), tools.NotServed(), tools.OnDemand())
-	return t
 }
 
 // AsksInPlan marks web_fetch for the loop: a fetch changes nothing, so

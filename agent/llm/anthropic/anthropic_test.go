@@ -37,7 +37,7 @@ func TestWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := s.Requests()[0]
-	// SDK v2 sends the API key as a bearer token.
+	// The API key travels as a bearer token, as SDK v2 sent it.
 	if got := r.Header.Get("Authorization"); got != "Bearer llmtest-key" {
 		t.Errorf("Authorization = %q", got)
 	}
@@ -97,7 +97,7 @@ func TestAuthToken(t *testing.T) {
 	}
 }
 
-// BenchmarkStream is one streamed reply of three chunks through the SDK
+// BenchmarkStream is one streamed reply of three chunks through the client
 // against the fake server on 127.0.0.1: the agent's own cost per model
 // call, with no model latency.
 func BenchmarkStream(b *testing.B) {

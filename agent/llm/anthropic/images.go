@@ -5,8 +5,6 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/agentcli/agent/agent/llm"
 )
 
@@ -46,23 +44,25 @@ func ImageTokens(width, height int) int { return (width*height + 749) / 750 }
 
 // blocks is a message as content blocks: its text, then each image as
 // an image block with a base64 source.
-func blocks(msg llm.Message) []anthropic.ContentBlockParamUnion {
-	bs := make([]anthropic.ContentBlockParamUnion, 0, 1+len(msg.Images))
+func blocks(msg llm.Message) []any {
+	bs := make([]any, 0, 1+len(msg.Images))
 	if msg.Text != "" || len(msg.Images) == 0 {
-		bs = append(bs, anthropic.NewTextBlock(msg.Text))
+		bs = append(bs, &textBlock{Type: "text", Text: msg.Text})
 	}
 	for _, img := range msg.Images {
-		bs = append(bs, anthropic.NewImageBlockBase64(img.MIME, base64.StdEncoding.EncodeToString(img.Data)))
+		bs = append(bs, &imageBlock{Type: "image", Source: imageSource{
+			Type: "base64", MediaType: img.MIME, Data: base64.StdEncoding.EncodeToString(img.Data),
+		}})
 	}
 	return bs
 }
 
 // markCache puts a cache breakpoint on the last block, text or image.
-func markCache(bs []anthropic.ContentBlockParamUnion) {
-	switch last := bs[len(bs)-1]; {
-	case last.OfText != nil:
-		last.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
-	case last.OfImage != nil:
-		last.OfImage.CacheControl = anthropic.NewCacheControlEphemeralParam()
+func markCache(bs []any) {
+	switch last := bs[len(bs)-1].(type) {
+	case *textBlock:
+		last.CacheControl = ephemeral()
+	case *imageBlock:
+		last.CacheControl = ephemeral()
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/agentcli/agent/agent/llm"
+	"github.com/agentcli/agent/internal/backoff"
 )
 
 // The genai SDK's APIError has the status and message but not the
@@ -66,7 +67,7 @@ func convertError(err error, tap *responseTap) error {
 	if status == 0 {
 		status = tap.status
 	}
-	wait := llm.RetryAfter(tap.header, time.Now())
+	wait := backoff.RetryAfter(tap.header, time.Now())
 	if wait == 0 {
 		wait = RetryDelay(ae.Details)
 	}

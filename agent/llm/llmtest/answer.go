@@ -63,8 +63,28 @@ type Answer struct {
 	// end early when the client goes away or the server closes.
 	Delay      time.Duration
 	ChunkDelay time.Duration
+	// Hold, when set, holds the answer back until it is closed (or the
+	// client goes away, or the server closes): a test looks at what the
+	// agent shows while it waits, by the order of events, not by time.
+	Hold <-chan struct{}
 	// Fault is what goes wrong after the chunks.
 	Fault Fault
+
+	// Where the servers of one protocol differ (OpenAI's and Anthropic's
+	// server-sent events only):
+	//
+	// KeepAlive sends a comment line before the first event and after
+	// each chunk, as OpenRouter (": OPENROUTER PROCESSING") and proxies
+	// do to keep a connection open while a model thinks.
+	KeepAlive bool
+	// NoEndMarker leaves out the end marker after the finish reason and
+	// usage: OpenAI's "data: [DONE]" (some compatible servers never send
+	// it), Anthropic's message_stop.
+	NoEndMarker bool
+	// ReasoningField names the delta field that carries the thoughts on
+	// the OpenAI protocol: "reasoning_content" (DeepSeek, vLLM,
+	// llama.cpp; the default) or "reasoning" (OpenRouter, Ollama).
+	ReasoningField string
 }
 
 // Say is an answer that streams chunks and ends normally.
@@ -120,8 +140,23 @@ func (a Answer) WithCache(read, write int) Answer {
 	return a
 }
 
+// WithKeepAlive returns a copy of a that sends keep-alive comments
+// between its events (KeepAlive).
+func (a Answer) WithKeepAlive() Answer { a.KeepAlive = true; return a }
+
+// WithoutEndMarker returns a copy of a whose stream ends after its
+// finish reason and usage, without the end marker (NoEndMarker).
+func (a Answer) WithoutEndMarker() Answer { a.NoEndMarker = true; return a }
+
+// WithReasoningField returns a copy of a that sends its thoughts in the
+// named delta field (ReasoningField).
+func (a Answer) WithReasoningField(name string) Answer { a.ReasoningField = name; return a }
+
 // WithDelay returns a copy of a that waits d before answering.
 func (a Answer) WithDelay(d time.Duration) Answer { a.Delay = d; return a }
+
+// WithHold returns a copy of a held back until hold is closed.
+func (a Answer) WithHold(hold <-chan struct{}) Answer { a.Hold = hold; return a }
 
 // WithChunkDelay returns a copy of a that waits d after each chunk.
 func (a Answer) WithChunkDelay(d time.Duration) Answer { a.ChunkDelay = d; return a }

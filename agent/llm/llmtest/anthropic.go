@@ -12,7 +12,7 @@ import (
 
 // NewAnthropicServer starts a fake Anthropic Messages API (POST
 // /v1/messages, streamed as server-sent events or not) that plays answers
-// in order. Hand s.URL to the SDK as the base URL, or to the agent as
+// in order. Hand s.URL to the client as the base URL, or to the agent as
 // ANTHROPIC_BASE_URL (see Env).
 func NewAnthropicServer(t testing.TB, answers ...Answer) *Server {
 	t.Helper()
@@ -304,13 +304,20 @@ func (anthropicProtocol) streamChunk(_ Request, a Answer, _ int, text string) st
 
 func (p anthropicProtocol) streamEnd(req Request, a Answer) []string {
 	reason, seq := p.stop(req, a)
-	return []string{
+	evs := []string{
 		sse("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, textIndex(a))),
 		sse("message_delta", mustJSON(map[string]any{
 			"type":  "message_delta",
 			"delta": map[string]any{"stop_reason": reason, "stop_sequence": seq},
 			"usage": map[string]any{"output_tokens": a.usage().OutputTokens},
 		})),
-		sse("message_stop", `{"type":"message_stop"}`),
 	}
+	if a.NoEndMarker {
+		return evs
+	}
+	return append(evs, sse("message_stop", `{"type":"message_stop"}`))
 }
+
+// comment is a keep-alive line (the API itself sends ping events,
+// which every stream of this fake has; a proxy may add comments).
+func (anthropicProtocol) comment() string { return ": keep-alive\n\n" }

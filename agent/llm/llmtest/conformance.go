@@ -16,7 +16,7 @@ import (
 )
 
 // Provider is what RunModelTests needs to drive one provider package
-// through its real SDK against its fake server.
+// through its real client against its fake server.
 type Provider struct {
 	// NewServer starts the provider's fake server (NewGeminiServer, ...).
 	NewServer func(t testing.TB, answers ...Answer) *Server
@@ -85,7 +85,7 @@ func CollectThoughts(seq iter.Seq2[llm.Chunk, error]) (text, thoughts string, er
 
 // RunModelTests checks that a provider's llm.Model streams, sends what it
 // is asked to, and survives what real networks do, all through the real
-// SDK against the fake server. Each provider package calls it from a test.
+// client against the fake server. Each provider package calls it from a test.
 func RunModelTests(t *testing.T, p Provider) {
 	ms := newModelSuite(p)
 	ms.streaming(t)
@@ -472,6 +472,21 @@ func (ms modelSuite) ends(t *testing.T) {
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatal("the stream did not stop when its context was cancelled")
+		}
+	})
+
+	t.Run("cancellation closes the connection", func(t *testing.T) {
+		pol, _ := quick()
+		// Esc in the chat: the server must see the client go, or a
+		// provider would go on generating (and billing) the reply.
+		s := p.NewServer(t, Say("first", "second").WithChunkDelay(time.Minute))
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		go Collect(cancelAfterFirst(p.NewModel(t, s, pol).Stream(ctx, req), cancel))
+		select {
+		case <-s.Gone():
+		case <-time.After(10 * time.Second):
+			t.Fatal("the server still holds the connection of a cancelled stream")
 		}
 	})
 }

@@ -1,7 +1,7 @@
 // Package llmtest helps test code that talks to models: a scripted
 // in-process model (script.go), and fake provider servers that speak the
-// real wire protocols on 127.0.0.1 so that the official SDKs can be driven
-// end to end with no network.
+// real wire protocols on 127.0.0.1 so that the providers' clients (our
+// own, and Gemini's SDK) can be driven end to end with no network.
 //
 // # Fake servers
 //
@@ -14,7 +14,7 @@
 //		llmtest.Say(`<tool_call name="read_file">`, `<file_path>README.md</file_path></tool_call>`),
 //		llmtest.Say("Done."),
 //	)
-//	// point the SDK at s.URL, or the agent at it with s.Env()
+//	// point the client at s.URL, or the agent at it with s.Env()
 //	...
 //	reqs := s.Requests()
 //	if !strings.Contains(reqs[2].LastUser(), "<tool_response") { ... }
@@ -44,8 +44,13 @@
 // event, a stall on an open connection), a Delay before answering or a
 // ChunkDelay after each chunk (a slow or stalled server), or a verbatim Body
 // (Raw; HTMLPage is a proxy's error page, GeminiKeyInvalid Gemini's real
-// answer to a wrong key). Waits end when the client goes away or the test
-// ends, so no test hangs on them.
+// answer to a wrong key). Where servers of one protocol differ, an answer
+// can play the others' ways: keep-alive comments between events
+// (WithKeepAlive), no end marker (WithoutEndMarker: no [DONE], no
+// message_stop), OpenAI thoughts in "reasoning" rather than
+// "reasoning_content" (WithReasoningField). Waits end when the client
+// goes away (Gone then receives) or the test ends, so no test hangs on
+// them.
 //
 // Each Request is kept with its raw body and headers and with the neutral
 // fields every protocol has (Model, System, Messages, Stop, MaxTokens,
@@ -54,5 +59,6 @@
 // test.
 //
 // RunModelTests is a conformance suite that each provider package runs
-// against its own fake server.
+// against its own fake server: streaming, what is sent, retries and
+// their waits, drops, silences, error pages, cancellation.
 package llmtest

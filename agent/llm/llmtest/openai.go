@@ -12,7 +12,7 @@ import (
 
 // NewOpenAIServer starts a fake OpenAI-compatible API (POST
 // /v1/chat/completions, streamed as server-sent events or not) that plays
-// answers in order. s.URL ends in /v1: hand it to the SDK as the base URL,
+// answers in order. s.URL ends in /v1: hand it to the client as the base URL,
 // or to the agent as OPENAI_BASE_URL (see Env).
 func NewOpenAIServer(t testing.TB, answers ...Answer) *Server {
 	t.Helper()
@@ -218,11 +218,16 @@ func (openaiProtocol) chunk(req Request, choices []any, usage any) string {
 }
 
 // streamStart sends the thoughts as reasoning_content deltas, the way
-// DeepSeek, vLLM and llama.cpp send them (OpenAI itself sends none).
+// DeepSeek, vLLM and llama.cpp send them (OpenAI itself sends none), or
+// in the field the answer names (ReasoningField).
 func (p openaiProtocol) streamStart(req Request, a Answer) []string {
+	field := a.ReasoningField
+	if field == "" {
+		field = "reasoning_content"
+	}
 	var evs []string
 	for _, t := range a.Thoughts {
-		delta := map[string]any{"role": "assistant", "content": "", "reasoning_content": t}
+		delta := map[string]any{"role": "assistant", "content": "", field: t}
 		evs = append(evs, p.chunk(req, []any{map[string]any{"index": 0, "delta": delta, "finish_reason": nil}}, nil))
 	}
 	return evs
@@ -238,11 +243,18 @@ func (p openaiProtocol) streamChunk(req Request, _ Answer, i int, text string) s
 
 // streamEnd sends the finish reason, then the usage on a chunk without
 // choices (as OpenAI does when stream_options.include_usage is set; sent
-// always here, as many compatible servers do), then [DONE].
+// always here, as many compatible servers do), then [DONE] (unless
+// NoEndMarker).
 func (p openaiProtocol) streamEnd(req Request, a Answer) []string {
-	return []string{
+	evs := []string{
 		p.chunk(req, []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": p.finishReason(a)}}, nil),
 		p.chunk(req, []any{}, p.usage(a)),
-		sse("", "[DONE]"),
 	}
+	if a.NoEndMarker {
+		return evs
+	}
+	return append(evs, sse("", "[DONE]"))
 }
+
+// comment is OpenRouter's keep-alive line.
+func (openaiProtocol) comment() string { return ": OPENROUTER PROCESSING\n\n" }

@@ -83,7 +83,7 @@ func (r Request) LastUser() string {
 // request with the next scripted Answer and records every request. It is
 // closed when the test ends.
 type Server struct {
-	// URL is the base URL to hand to the provider's SDK (for OpenAI it
+	// URL is the base URL to hand to the provider's client (for OpenAI it
 	// ends in /v1, as OpenAI-compatible base URLs do).
 	URL string
 	// Root is the server's address without any path.
@@ -94,6 +94,7 @@ type Server struct {
 	extra map[string]http.HandlerFunc // side endpoints (Ollama's /api/ps), by path
 	srv   *httptest.Server
 	done  chan struct{}
+	gone  chan struct{} // see Gone
 
 	// window, when set, is the window a request is served with: a
 	// prompt larger loses its beginning (see Request.Lost).
@@ -115,7 +116,7 @@ type Server struct {
 // can see them half set.
 func newServer(t testing.TB, p protocol, answers []Answer, setup ...func(*Server)) *Server {
 	t.Helper()
-	s := &Server{t: t, proto: p, done: make(chan struct{}), answers: append([]Answer(nil), answers...)}
+	s := &Server{t: t, proto: p, done: make(chan struct{}), gone: make(chan struct{}, 16), answers: append([]Answer(nil), answers...)}
 	for _, f := range setup {
 		f(s)
 	}
@@ -183,7 +184,7 @@ func (s *Server) Remaining() int {
 	return len(s.answers) - s.next
 }
 
-// Env returns the environment that points the provider's SDK (and the
+// Env returns the environment that points the provider's client (and the
 // agent's configuration) at this server, with a dummy key.
 func (s *Server) Env() []string { return s.proto.env(s) }
 
@@ -286,7 +287,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, a Answer) {
-	if !s.wait(r, a.Delay) {
+	if !s.held(r, a.Hold) || !s.wait(r, a.Delay) {
 		return
 	}
 	for k, vs := range a.Header {
@@ -335,7 +336,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req Request, a A
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
+	keepAlive := ""
+	if a.KeepAlive {
+		c, ok := s.proto.(interface{ comment() string })
+		if !ok {
+			s.t.Errorf("llmtest: the %s server has no keep-alive comments", s.proto.name())
+		} else {
+			keepAlive = c.comment()
+		}
+	}
 	send := func(events ...string) {
+		io.WriteString(w, keepAlive)
 		for _, e := range events {
 			io.WriteString(w, e)
 		}
@@ -392,6 +403,21 @@ func (s *Server) writeError(w http.ResponseWriter, status int, msg string) {
 
 // wait sleeps d unless the client goes away or the server closes first;
 // it reports whether to carry on.
+// held waits for hold to be closed (nil holds nothing); false when the
+// client went away or the server closed first.
+func (s *Server) held(r *http.Request, hold <-chan struct{}) bool {
+	if hold == nil {
+		return true
+	}
+	select {
+	case <-hold:
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
+}
+
 func (s *Server) wait(r *http.Request, d time.Duration) bool {
 	if d <= 0 {
 		return true
@@ -402,10 +428,19 @@ func (s *Server) wait(r *http.Request, d time.Duration) bool {
 	case <-t.C:
 		return true
 	case <-r.Context().Done():
+		select {
+		case s.gone <- struct{}{}:
+		default:
+		}
 	case <-s.done:
 	}
 	return false
 }
+
+// Gone receives once for each answer whose client went away (closed the
+// connection) while the server waited in it (Delay, ChunkDelay, a
+// stall), as many as a test has not received yet up to 16.
+func (s *Server) Gone() <-chan struct{} { return s.gone }
 
 // protocol is what differs between the providers' wire formats.
 type protocol interface {

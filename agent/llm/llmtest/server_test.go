@@ -2,6 +2,7 @@ package llmtest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,10 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/openai/openai-go/v3"
-	ooption "github.com/openai/openai-go/v3/option"
 	"google.golang.org/genai"
 )
 
@@ -68,36 +65,48 @@ func TestGeminiUnary(t *testing.T) {
 	}
 }
 
+// TestOpenAIUnary: a request that does not stream gets one
+// chat.completion object.
 func TestOpenAIUnary(t *testing.T) {
 	s := NewOpenAIServer(t, Say("Hello"))
-	c := openai.NewClient(ooption.WithBaseURL(s.URL), ooption.WithAPIKey("k"), ooption.WithMaxRetries(0))
-	resp, err := c.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{
-		Model:    "m",
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage("sys"), openai.UserMessage("hi")},
-	})
-	if err != nil {
-		t.Fatal(err)
+	code, out := post(t, s.URL+"/chat/completions", `{"model":"m","messages":[{"role":"system","content":"sys"},{"role":"user","content":"hi"}]}`)
+	var resp struct {
+		Object  string `json:"object"`
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
 	}
-	if resp.Choices[0].Message.Content != "Hello" || resp.Choices[0].FinishReason != "stop" {
-		t.Errorf("resp = %+v", resp.Choices)
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != 200 {
+		t.Fatalf("%d %s: %v", code, out, err)
+	}
+	if resp.Object != "chat.completion" || resp.Choices[0].Message.Content != "Hello" || resp.Choices[0].FinishReason != "stop" {
+		t.Errorf("resp = %s", out)
 	}
 	if r := s.Requests()[0]; r.System != "sys" || r.Stream {
 		t.Errorf("request = %+v", r)
 	}
 }
 
+// TestAnthropicUnary: a request that does not stream gets one message
+// object, its stop reason in the API's words.
 func TestAnthropicUnary(t *testing.T) {
 	s := NewAnthropicServer(t, Say("Hello").WithFinish("length"))
-	c := anthropic.NewClient(aoption.WithBaseURL(s.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
-	resp, err := c.Messages.New(t.Context(), anthropic.MessageNewParams{
-		Model: "claude-x", MaxTokens: 10,
-		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))},
-	})
-	if err != nil {
-		t.Fatal(err)
+	code, out := post(t, s.URL+"/v1/messages", `{"model":"claude-x","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`)
+	var resp struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		StopReason string `json:"stop_reason"`
 	}
-	if resp.Content[0].Text != "Hello" || resp.StopReason != anthropic.StopReasonMaxTokens {
-		t.Errorf("resp = %+v", resp)
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != 200 {
+		t.Fatalf("%d %s: %v", code, out, err)
+	}
+	if resp.Type != "message" || resp.Content[0].Text != "Hello" || resp.StopReason != "max_tokens" {
+		t.Errorf("resp = %s", out)
 	}
 }
 
@@ -237,5 +246,35 @@ func TestLlamaCppWindow(t *testing.T) {
 	post(t, s.URL+"/chat/completions", `{"model":"x","messages":[{"role":"user","content":"`+strings.Repeat("word ", 4000)+`"}]}`)
 	if r := s.Requests()[0]; r.Window != 4096 || r.Lost == 0 {
 		t.Errorf("window %d lost %d, want 4096 and the beginning lost", r.Window, r.Lost)
+	}
+}
+
+// TestHoldKeepsTheAnswerBack: a held answer comes only once its hold is
+// closed; the request is recorded meanwhile.
+func TestHoldKeepsTheAnswerBack(t *testing.T) {
+	hold := make(chan struct{})
+	s := NewOpenAIServer(t, Say("held").WithHold(hold))
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- string(b)
+	}()
+	for len(s.Requests()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case b := <-got:
+		t.Fatalf("the held answer came before its hold was closed: %s", b)
+	default:
+	}
+	close(hold)
+	if b := <-got; !strings.Contains(b, "held") {
+		t.Errorf("answer after the hold: %s", b)
 	}
 }

@@ -12,7 +12,6 @@
 package ollama
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,7 +22,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/agentcli/agent/agent/llm"
 )
@@ -149,7 +147,7 @@ type chatRequest struct {
 	Options  map[string]any `json:"options,omitempty"`
 }
 
-func (m *Model) body(req llm.Request, numCtx int) ([]byte, error) {
+func (m *Model) body(req llm.Request, numCtx int) chatRequest {
 	msgs := make([]message, 0, len(req.Messages)+1)
 	if req.System != "" {
 		msgs = append(msgs, message{Role: "system", Content: req.System})
@@ -175,7 +173,7 @@ func (m *Model) body(req llm.Request, numCtx int) ([]byte, error) {
 	if !m.noThink.Load() {
 		body.Think = think(req.Reasoning)
 	}
-	return json.Marshal(body)
+	return body
 }
 
 // think maps a reasoning level onto Ollama's think field: off is false,
@@ -256,47 +254,19 @@ func (m *Model) attempt(ctx context.Context, req llm.Request, numCtx int) iter.S
 }
 
 // post sends the request and returns the streaming answer, or the
-// server's error as an *llm.APIError.
+// server's error as an *llm.APIError ({"error": "..."}); a model that is
+// not pulled gets the command that pulls it as its fix.
 func (m *Model) post(ctx context.Context, req llm.Request, numCtx int) (*http.Response, error) {
-	body, err := m.body(req, numCtx)
-	if err != nil {
-		return nil, err
-	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.root+"/api/chat", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/x-ndjson")
+	h := http.Header{"Accept": {"application/x-ndjson"}}
 	if m.o.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+m.o.APIKey)
+		h.Set("Authorization", "Bearer "+m.o.APIKey)
 	}
-	resp, err := m.hc.Do(hr)
-	if err != nil {
-		return nil, err
+	resp, err := llm.PostJSON(ctx, m.hc, m.root+"/api/chat", h, m.body(req, numCtx))
+	var e *llm.APIError
+	if errors.As(err, &e) && e.Status == http.StatusNotFound && strings.Contains(e.Message, "not found") {
+		e.Fix = fmt.Sprintf("run `ollama pull %s`, or choose an installed model with --model (`ollama list` shows them)", m.o.Model)
 	}
-	if resp.StatusCode == http.StatusOK {
-		return resp, nil
-	}
-	defer resp.Body.Close()
-	return nil, m.apiError(resp)
-}
-
-// apiError reads an error answer ({"error": "..."}).
-func (m *Model) apiError(resp *http.Response) error {
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var e struct {
-		Error string `json:"error"`
-	}
-	msg := strings.TrimSpace(string(raw))
-	if json.Unmarshal(raw, &e) == nil && e.Error != "" {
-		msg = e.Error
-	}
-	ae := &llm.APIError{Status: resp.StatusCode, Message: msg, RetryAfter: llm.RetryAfter(resp.Header, time.Now())}
-	if resp.StatusCode == http.StatusNotFound && strings.Contains(msg, "not found") {
-		ae.Fix = fmt.Sprintf("run `ollama pull %s`, or choose an installed model with --model (`ollama list` shows them)", m.o.Model)
-	}
-	return ae
+	return resp, err
 }
 
 // refusesThink reports Ollama's answer to think for a model that cannot.

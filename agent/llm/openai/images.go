@@ -6,8 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-
 	"github.com/agentcli/agent/agent/llm"
 )
 
@@ -97,21 +95,20 @@ func PatchCount(width, height int) int {
 	return min(patches(int(w*f), int(h*f)), most)
 }
 
-// content is a user message as chat completion content: plain text, or
-// with images its text and then each image as an image_url part holding
-// a data URL.
-func content(msg llm.Message) openai.ChatCompletionMessageParamUnion {
+// content is a user message's content: plain text, or with images its
+// text and then each image as an image_url part holding a data URL.
+func content(msg llm.Message) any {
 	if len(msg.Images) == 0 {
-		return openai.UserMessage(msg.Text)
+		return msg.Text
 	}
-	parts := make([]openai.ChatCompletionContentPartUnionParam, 0, 1+len(msg.Images))
+	parts := make([]contentPart, 0, 1+len(msg.Images))
 	if msg.Text != "" {
-		parts = append(parts, openai.TextContentPart(msg.Text))
+		parts = append(parts, contentPart{Type: "text", Text: msg.Text})
 	}
 	for _, img := range msg.Images {
-		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
+		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{
 			URL: "data:" + img.MIME + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
-		}))
+		}})
 	}
-	return openai.UserMessage(parts)
+	return parts
 }

@@ -1,25 +1,25 @@
 // Package openai is the llm.Model for OpenAI and every server that speaks
-// its chat completions API (hosted services and local servers alike),
-// built on the official github.com/openai/openai-go/v3 SDK. The client is
-// built from explicit options only, never from the process environment, so
-// that an OpenAI key cannot leak to another provider's server; the SDK's
-// own retries are off so that llm.Policy is the only retry layer.
+// its chat completions API (hosted services and local servers alike): a
+// small client of the wire protocol over net/http, like agent/llm/ollama.
+// It streams one request (POST {base}/chat/completions, server-sent
+// events) and reads text, reasoning, usage and errors; the tool calls are
+// text, so nothing else of the API is needed. (The official SDK it
+// replaced put its whole API surface, and its init work, into every
+// command the agent runs.) The client is built from explicit options
+// only, never from the process environment, so that an OpenAI key cannot
+// leak to another provider's server; llm.Policy is its only retry layer.
 package openai
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"net/http"
+	"strings"
 	"sync/atomic"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/agentcli/agent/agent/llm"
 )
@@ -64,8 +64,8 @@ type Options struct {
 // Model streams replies from one model of an OpenAI-compatible server.
 type Model struct {
 	hc     *http.Client
-	chat   openai.ChatCompletionService
 	o      Options
+	url    string // the chat completions endpoint
 	ep     llm.Endpoint
 	noStop atomic.Bool // the model refused the stop parameter once
 }
@@ -83,23 +83,12 @@ func New(o Options) (*Model, error) {
 	if o.Provider == "" {
 		o.Provider = "openai"
 	}
-	// Error pages that are not the API's (a proxy's HTML) are worded
-	// by the llm package, alike for every provider.
-	hc := llm.Client(o.HTTPClient)
-	opts := []option.RequestOption{
-		option.WithHTTPClient(hc),
-		option.WithBaseURL(o.BaseURL),
-		option.WithMaxRetries(0),
-	}
-	if o.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(o.APIKey))
-	}
 	return &Model{
-		hc: hc,
-		// The service, not openai.NewClient: NewClient would add the
-		// environment's OPENAI_API_KEY even when talking to OpenRouter.
-		chat: openai.NewChatCompletionService(opts...),
-		o:    o,
+		// Error pages that are not the API's (a proxy's HTML) are worded
+		// by the llm package, alike for every provider.
+		hc:  llm.Client(o.HTTPClient),
+		o:   o,
+		url: strings.TrimRight(o.BaseURL, "/") + "/chat/completions",
 		ep: llm.Endpoint{
 			Provider:   o.Provider,
 			Model:      o.Model,
@@ -122,108 +111,67 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk
 	})
 }
 
-func (m *Model) params(req llm.Request) openai.ChatCompletionNewParams {
-	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
-	if req.System != "" {
-		msgs = append(msgs, openai.SystemMessage(req.System))
-	}
-	for _, msg := range req.Messages {
-		if msg.Role == llm.Assistant {
-			msgs = append(msgs, openai.AssistantMessage(msg.Text))
-		} else {
-			msgs = append(msgs, content(msg))
-		}
-	}
-	p := openai.ChatCompletionNewParams{
-		Model:         m.o.Model,
-		Messages:      msgs,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	}
-	if len(req.Stop) > 0 && !m.noStop.Load() {
-		// The loop's own cut-off covers any stop sequence beyond the limit.
-		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.Stop[:min(len(req.Stop), MaxStop)]}
-	}
-	switch req.Reasoning {
-	case llm.ReasoningLow, llm.ReasoningMedium, llm.ReasoningHigh:
-		p.ReasoningEffort = shared.ReasoningEffort(req.Reasoning)
-	}
-	// Off sends nothing: models that do not reason reject the field, and
-	// the lowest effort differs between those that do ("minimal", "none").
-	if req.MaxTokens > 0 {
-		if m.o.MaxCompletionTokens {
-			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
-		} else {
-			p.MaxTokens = openai.Int(int64(req.MaxTokens))
-		}
-	}
-	return p
-}
-
 // attempt makes one streaming request and turns its chunks into ours:
 // text as it comes, then one chunk with the usage and the finish reason.
 func (m *Model) attempt(ctx context.Context, req llm.Request) iter.Seq2[llm.Chunk, error] {
 	return func(yield func(llm.Chunk, error) bool) {
-		stream := m.chat.NewStreaming(ctx, m.params(req))
-		if refusesStop(stream.Err()) && len(req.Stop) > 0 && !m.noStop.Swap(true) {
+		resp, err := m.post(ctx, req)
+		if refusesStop(err) && len(req.Stop) > 0 && !m.noStop.Swap(true) {
 			// Some models (OpenAI's reasoning ones) reject "stop"; the
 			// loop cuts the reply itself, so ask again without it.
-			stream.Close()
-			stream = m.chat.NewStreaming(ctx, m.params(req))
+			resp, err = m.post(ctx, req)
 		}
-		defer stream.Close()
+		if err != nil {
+			yield(llm.Chunk{}, err)
+			return
+		}
+		defer resp.Body.Close()
 		var usage *llm.Usage
 		finish := ""
-		for stream.Next() {
-			c := stream.Current()
-			if u := c.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
-				usage = &llm.Usage{
-					InputTokens:    int(u.PromptTokens),
-					OutputTokens:   int(u.CompletionTokens),
-					CachedTokens:   int(u.PromptTokensDetails.CachedTokens),
-					ThinkingTokens: int(u.CompletionTokensDetails.ReasoningTokens),
-				}
+		for ev, err := range llm.Events(resp.Body) {
+			if err != nil {
+				yield(llm.Chunk{}, err)
+				return
 			}
-			if len(c.Choices) == 0 {
-				continue
+			if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+				break
 			}
-			ch := c.Choices[0]
-			if t, th := ch.Delta.Content, deltaThought(ch.Delta); t != "" || th != "" {
-				if !yield(llm.Chunk{Text: t, Thought: th}, nil) {
+			c, err := decodeChunk(ev.Data)
+			if err != nil {
+				yield(llm.Chunk{}, err)
+				return
+			}
+			if c.Usage != nil {
+				usage = c.Usage
+			}
+			if c.Text != "" || c.Thought != "" {
+				if !yield(llm.Chunk{Text: c.Text, Thought: c.Thought}, nil) {
 					return
 				}
 			}
-			if ch.FinishReason != "" {
-				finish = ch.FinishReason
+			if c.Finish != "" {
+				finish = c.Finish
 			}
-		}
-		if err := stream.Err(); err != nil {
-			yield(llm.Chunk{}, convertError(err))
-			return
 		}
 		if finish == "" {
 			// A stream that ends without a finish reason was cut short.
 			yield(llm.Chunk{}, fmt.Errorf("stream ended without a finish reason: %w", io.ErrUnexpectedEOF))
 			return
 		}
+		// A stream that ends without [DONE] after its finish reason is
+		// complete: some compatible servers never send it.
 		yield(llm.Chunk{Usage: usage, Finish: finish}, nil)
 	}
 }
 
-// deltaThought is the reasoning text compatible servers send beside the
-// content: "reasoning_content" (DeepSeek, vLLM, llama.cpp) or "reasoning"
-// (OpenRouter, Ollama). OpenAI itself sends none.
-func deltaThought(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, k := range []string{"reasoning_content", "reasoning"} {
-		f, ok := d.JSON.ExtraFields[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-			return s
-		}
+// post sends the request and returns the streaming answer, or the
+// server's error as an *llm.APIError.
+func (m *Model) post(ctx context.Context, req llm.Request) (*http.Response, error) {
+	h := http.Header{"Accept": {"text/event-stream"}}
+	if m.o.APIKey != "" {
+		h.Set("Authorization", "Bearer "+m.o.APIKey)
 	}
-	return ""
+	return llm.PostJSON(ctx, m.hc, m.url, h, m.body(req))
 }
 
 func orDefault(s, def string) string {
@@ -235,23 +183,6 @@ func orDefault(s, def string) string {
 
 // refusesStop reports a 400 that names the stop parameter.
 func refusesStop(err error) bool {
-	var e *openai.Error
-	return errors.As(err, &e) && e.StatusCode == http.StatusBadRequest && e.Param == "stop"
-}
-
-// convertError turns the SDK's errors into what llm.Policy judges.
-func convertError(err error) error {
-	var e *openai.Error
-	if errors.As(err, &e) {
-		var h http.Header
-		if e.Response != nil {
-			h = e.Response.Header
-		}
-		return &llm.APIError{Status: e.StatusCode, Message: e.Message, RetryAfter: llm.RetryAfter(h, timeNow())}
-	}
-	var se *ssestream.StreamError
-	if errors.As(err, &se) {
-		return streamError(se)
-	}
-	return err
+	var e *llm.APIError
+	return errors.As(err, &e) && e.Status == http.StatusBadRequest && e.Param == "stop"
 }

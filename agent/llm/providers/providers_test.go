@@ -13,7 +13,7 @@ import (
 
 // TestNewTalksToEachFamily builds the model of each provider family from
 // a configuration, as the commands do, and streams a reply from a fake
-// server speaking that family's wire protocol through its real SDK.
+// server speaking that family's wire protocol through its real client.
 func TestNewTalksToEachFamily(t *testing.T) {
 	for _, c := range []struct {
 		provider string

@@ -24,21 +24,7 @@ type Asker struct {
 // Ask shows q in the chat and returns the user's answer.
 func (a Asker) Ask(ctx context.Context, q agent.Question) (agent.Answer, error) {
 	reply := make(chan agent.Answer, 1)
-	select {
-	case a.inbox <- askMsg{q: q, reply: reply}:
-	case <-ctx.Done():
-		return agent.Answer{}, ctx.Err()
-	case <-a.quit:
-		return agent.Answer{}, context.Canceled
-	}
-	select {
-	case v := <-reply:
-		return v, nil
-	case <-ctx.Done():
-		return agent.Answer{}, ctx.Err()
-	case <-a.quit:
-		return agent.Answer{}, context.Canceled
-	}
+	return waitInChat(ctx, a.inbox, a.quit, askMsg{q: q, reply: reply}, reply) // userq.go
 }
 
 // question is the pending approval in the chat.

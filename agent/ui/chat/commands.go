@@ -277,6 +277,9 @@ func (m *Model) commandDone(msg commandDoneMsg) tea.Cmd {
 		m.input.SetValue(r.Input)
 	}
 	m.info = m.mergeInfo(m.conv.Info())
+	if r.Send != "" {
+		return m.startRun(r.Send) // the command's line stands for it above
+	}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/conversation"
+	"github.com/agentcli/agent/tools"
 )
 
 // Conversation is what the chat needs of the conversation it shows;
@@ -38,6 +39,9 @@ type Conversation interface {
 	// Commands are the conversation's slash commands; the chat adds
 	// its own (/help, /exit, the custom commands) around them.
 	Commands() []Command
+	// Todos is the model's plan as the conversation keeps it
+	// (todo_write), read when a turn starts.
+	Todos() []tools.Todo
 }
 
 // The conversation's types the chat shows.

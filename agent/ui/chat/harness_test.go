@@ -93,6 +93,8 @@ type harness struct {
 	msgs chan tea.Msg
 	quit bool
 	wg   sync.WaitGroup
+	// raw is what the chat wrote to the terminal as is (the bell).
+	raw []string
 }
 
 func newHarness(t *testing.T, b *testConv, o Options) *harness {
@@ -106,6 +108,7 @@ func newHarness(t *testing.T, b *testConv, o Options) *harness {
 	o.Width = 80
 	m := New(context.Background(), o)
 	b.SetAsker(m.Asker(), "")
+	b.SetUserAsker(m.UserAsker())
 	h := &harness{t: t, m: m, b: b, msgs: make(chan tea.Msg, 1024)}
 	t.Cleanup(func() {
 		m.Close()
@@ -171,6 +174,10 @@ func (h *harness) deliver(msg tea.Msg) {
 		return
 	}
 	if fmt.Sprintf("%T", msg) == "tea.printLineMessage" {
+		return
+	}
+	if r, ok := msg.(tea.RawMsg); ok {
+		h.raw = append(h.raw, fmt.Sprint(r.Msg))
 		return
 	}
 	_, cmd := h.m.Update(msg)

@@ -25,10 +25,17 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+c":
 		return m.interrupt()
 	case "esc":
+		if m.userq != nil {
+			m.declineUserQuestion() // userq.go
+			return nil
+		}
 		if m.running {
 			m.stop()
 			return nil
 		}
+	}
+	if m.userq != nil {
+		return m.userQuestionKey(k)
 	}
 	if m.ask != nil {
 		return m.answerKey(k)

@@ -11,7 +11,6 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/startup"
@@ -58,6 +57,10 @@ type Options struct {
 	Width int
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Notify is how the chat rings when the terminal lost focus and a
+	// long turn ended or a question waits: NotifyWay of chat.notify;
+	// "" never rings.
+	Notify string
 }
 
 // Model is the chat's root model.
@@ -102,6 +105,14 @@ type Model struct {
 	iter    int
 	info    Info
 	frame   int
+
+	// working with the person: the model's question (ask_user) and
+	// plan (todo_write), the bell, and when the turn began (for the bell
+	// at its end)
+	userq     *userQuestion
+	plan      plan
+	bell      bell
+	turnStart time.Time
 
 	// printing into the scrollback, strictly in order
 	pending  []string
@@ -158,6 +169,7 @@ func New(ctx context.Context, o Options) *Model {
 		custom:   loadCustomCommands(o.Root, o.ConfigDir, o.ReadCommand),
 	}
 	m.st = newStyles(m.dark)
+	m.bell.way = o.Notify
 	m.info = o.Conversation.Info()
 	m.input = newEditor(m.width)
 	return m
@@ -265,99 +277,6 @@ func (m *Model) printRoom() int {
 	return max(m.height-m.frames.tallest(time.Now())-1, 1)
 }
 
-// frameMemory is how long a frame drawn may still be on the screen: the
-// renderer draws the latest one at its next tick, a few of which fit in
-// it even on a loaded machine.
-const frameMemory = 100 * time.Millisecond
-
-// recentFrames remembers the heights of the frames drawn lately. A print
-// lands as soon as its command runs, but a frame only at the renderer's
-// next tick, so the frame under a print may be an older, taller one
-// (the completion list just closed by Enter, say).
-type recentFrames struct {
-	rows []int
-	at   []time.Time
-}
-
-// add records a frame of rows drawn at now, forgetting those older than
-// frameMemory.
-func (f *recentFrames) add(rows int, now time.Time) {
-	f.rows, f.at = append(f.rows, rows), append(f.at, now)
-	old := 0
-	for old < len(f.at)-1 && now.Sub(f.at[old]) > frameMemory {
-		old++
-	}
-	f.rows, f.at = f.rows[old:], f.at[old:]
-}
-
-// tallest is the tallest frame that may be on the screen at now: the
-// latest, and any drawn within frameMemory.
-func (f *recentFrames) tallest(now time.Time) int {
-	n := 0
-	for i, r := range f.rows {
-		if i == len(f.rows)-1 || now.Sub(f.at[i]) <= frameMemory {
-			n = max(n, r)
-		}
-	}
-	return n
-}
-
-// chunkRows splits s into parts of at most rows terminal rows at width
-// (as printRows counts them); rows <= 0 keeps s whole.
-func chunkRows(s string, width, rows int) []string {
-	if rows <= 0 || width <= 0 {
-		return []string{s}
-	}
-	var out []string
-	lines := strings.Split(s, "\n")
-	start, used := 0, 0
-	for i, l := range lines {
-		n := printRows(l, width)
-		if used > 0 && used+n > rows {
-			out = append(out, strings.Join(lines[start:i], "\n"))
-			start, used = i, 0
-		}
-		used += n
-	}
-	return append(out, strings.Join(lines[start:], "\n"))
-}
-
-// printRows is how many rows Bubble Tea scrolls for one printed line at
-// width: one, and one more per full width beyond the first (so a line of
-// exactly twice the width counts three), which is what the room above
-// the frame must hold.
-func printRows(line string, width int) int {
-	w := ansi.StringWidth(line)
-	if width <= 0 || w <= width {
-		return 1
-	}
-	return 1 + w/width
-}
-
-// downsample fits printed text to the terminal's colours: Bubble Tea does
-// that for the frame it draws but prints lines into the scrollback as they
-// are, so NO_COLOR and 256-colour terminals would get true colour there.
-func (m *Model) downsample(s string) string {
-	if m.profile == colorprofile.Unknown || m.profile == colorprofile.TrueColor {
-		return s
-	}
-	var sb strings.Builder
-	w := colorprofile.Writer{Forward: &sb, Profile: m.profile}
-	w.WriteString(s)
-	return sb.String()
-}
-
-// rowCount is how many terminal rows texts take at width.
-func rowCount(texts []string, width int) int {
-	n := 0
-	for _, t := range texts {
-		for _, l := range strings.Split(t, "\n") {
-			n += printRows(l, width)
-		}
-	}
-	return n
-}
-
 // Printed returns what the chat printed into the scrollback (the last
 // hundred or so prints), for tests.
 func (m *Model) Printed() string { return strings.Join(m.printed, "\n") }
@@ -397,11 +316,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case eventMsg:
 		if msg.run == m.run {
 			m.event(msg.event)
+			return tea.Batch(m.listen(), m.notify(msg.event))
 		}
 		return m.listen()
 	case askMsg:
 		m.ask = &question{askMsg: msg}
 		return m.listen()
+	case userAskMsg:
+		m.userq = &userQuestion{userAskMsg: msg}
+		return m.listen()
+	case tea.FocusMsg, tea.BlurMsg:
+		m.focus(msg)
 	case runDoneMsg:
 		if msg.run == m.run {
 			m.finish(msg.outcome, msg.err)
@@ -520,7 +445,7 @@ func (m *Model) View() tea.View {
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
 	for _, it := range m.live {
 		if it.card != nil {
-			top.WriteString(it.card.render(&m.st, frame, now, m.width, m.ask != nil))
+			top.WriteString(it.card.render(&m.st, frame, now, m.width, m.ask != nil || m.userq != nil))
 		} else {
 			top.WriteString(it.text)
 		}
@@ -532,13 +457,18 @@ func (m *Model) View() tea.View {
 			top.WriteByte('\n')
 		}
 	}
-	if m.running && m.ask == nil && len(m.live) == 0 {
+	if m.running && m.ask == nil && m.userq == nil && len(m.live) == 0 {
 		top.WriteString(m.working(frame))
 	}
 	if m.ask != nil {
 		top.WriteString(m.ask.view(&m.st, m.width, m.dialogRows()))
 		top.WriteByte('\n')
 	}
+	if m.userq != nil {
+		top.WriteString(m.userq.view(&m.st, m.width, m.dialogRows()))
+		top.WriteByte('\n')
+	}
+	top.WriteString(m.planView())
 	if m.picker != nil {
 		top.WriteString(m.picker.view(&m.st, m.width))
 		top.WriteByte('\n')
@@ -557,8 +487,9 @@ func (m *Model) View() tea.View {
 	}
 	b.WriteString(m.cachedStatus())
 	v := tea.NewView(b.String())
+	v.ReportFocus = m.bell.way != ringOff
 	m.frames.add(strings.Count(v.Content, "\n")+1, time.Now())
-	if m.ask == nil && m.picker == nil {
+	if m.ask == nil && m.userq == nil && m.picker == nil {
 		if m.inputCursor != nil {
 			c := *m.inputCursor
 			c.Y += strings.Count(above, "\n")

@@ -55,6 +55,9 @@ func (m *Model) recap() string {
 			}
 		}
 	}
+	if p := (plan{items: m.conv.Todos()}); len(p.items) > 0 {
+		b.WriteString("\n" + strings.Join(p.rows(&m.st, width, false), "\n"))
+	}
 	return b.String()
 }
 

@@ -112,6 +112,8 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
 	m.running = true
+	m.turnStart = m.opts.Now()
+	m.plan.begin(m.conv.Todos())
 	m.errSeen = false
 	m.iter = 0
 	m.md = newMarkdown(&m.st, m.width)
@@ -142,6 +144,7 @@ func (m *Model) stop() {
 	if m.ask != nil {
 		m.ask = nil
 	}
+	m.userq = nil
 }
 
 // event shows one event of the loop.
@@ -225,6 +228,8 @@ func (m *Model) event(e agent.Event) {
 		m.println(m.st.warn.Render("  ↻ ") + strings.Join(rows, "\n"))
 	case eventCompact:
 		m.println(m.st.dim.Render("  ⋯ the conversation was compacted to fit the context"))
+	case agent.EventTodo:
+		m.plan.set(e.Todos) // todo.go
 	case agent.EventError:
 		m.prose(m.md.flush())
 		if e.Err != nil && !errors.Is(e.Err, context.Canceled) {
@@ -289,7 +294,7 @@ func (m *Model) drain() {
 // finish ends the run in the chat.
 func (m *Model) finish(out *agent.Outcome, err error) {
 	m.running = false
-	m.ask = nil
+	m.ask, m.userq = nil, nil
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
@@ -307,6 +312,7 @@ func (m *Model) finish(out *agent.Outcome, err error) {
 	}
 	m.drain()
 	m.md = nil
+	m.planEnded()
 	switch {
 	case err == nil:
 	case errors.Is(err, context.Canceled):

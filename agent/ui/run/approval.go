@@ -182,3 +182,18 @@ func ApprovalTerminal(s Streams) (stdio.Reader, stdio.Writer, func()) {
 	}
 	return nil, nil, func() {}
 }
+
+// CanApprove reports whether a write could be approved under policy with
+// the streams s: the policy allows it, or it asks and a person can answer
+// on the terminal (ApprovalTerminal).
+func CanApprove(policy agent.Policy, s Streams) bool {
+	switch policy {
+	case agent.PolicyAuto:
+		return true
+	case agent.PolicyAsk:
+		tin, _, closeTTY := ApprovalTerminal(s)
+		closeTTY()
+		return tin != nil
+	}
+	return false
+}

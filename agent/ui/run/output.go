@@ -184,6 +184,9 @@ func (p *textPrinter) Event(ev agent.Event) {
 		if dropped {
 			p.pending = ""
 		}
+	case agent.EventTodo:
+		p.breakLine()
+		printTodos(p.errOut, ev.Todos)
 	case agent.EventDone:
 		p.pending = ""
 		if p.midLine {
@@ -367,6 +370,9 @@ type streamPrinter struct {
 
 func (p *streamPrinter) Event(ev agent.Event) {
 	p.runNotes.Event(ev)
+	if ev.Type == agent.EventNotification {
+		return // for a person who is not looking; the stream has its events
+	}
 	if ev.Type == agent.EventDone {
 		p.done = &ev
 		return

@@ -55,11 +55,16 @@ func Run(ctx context.Context, conv *conversation.Conversation, p Printer, s Stre
 	}
 	const noOne = "tell the user to rerun the command with --yes to allow it"
 	conv.SetAsker(nil, noOne)
-	// Ask only when someone can answer, on the terminal itself.
-	if conv.Policy() == agent.PolicyAsk {
-		if tin, tout, closeTTY := ApprovalTerminal(s); tin != nil {
-			defer closeTTY()
-			conv.SetAsker(NewTerminalAsker(tin, tout, ColorOn(s)), noOne)
+	conv.SetUserAsker(nil)
+	// Ask only when someone can answer, on the terminal itself: the
+	// approvals under the ask policy, the model's questions always
+	// (--yes answers no question).
+	if tin, tout, closeTTY := ApprovalTerminal(s); tin != nil {
+		defer closeTTY()
+		t := NewTerminalAsker(tin, tout, ColorOn(s))
+		conv.SetUserAsker(t)
+		if conv.Policy() == agent.PolicyAsk {
+			conv.SetAsker(t, noOne)
 		}
 	}
 

@@ -29,3 +29,15 @@ func Sessions(w io.Writer, list []agent.SessionInfo, asJSON bool) error {
 	}
 	return tw.Flush()
 }
+
+// SessionCompletions are the sessions of list as shell completions
+// ("id<TAB>description"), the latest first, each with its time and first
+// prompt.
+func SessionCompletions(list []agent.SessionInfo) []string {
+	out := make([]string, 0, len(list))
+	for i := len(list) - 1; i >= 0; i-- {
+		s := list[i]
+		out = append(out, s.ID+"\t"+s.Time.Local().Format("2006-01-02 15:04")+" "+termtext.Clip(termtext.OneLine(s.FirstPrompt), 50))
+	}
+	return out
+}

@@ -8,23 +8,23 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// prepareCache sets the page cache of the binary at path before a round.
+// prepareCache sets the page cache of the binary at path before a run.
 // The resident size of a Go binary's text and data depends on it: a page
 // fault maps the cached pages around the faulting one (fault-around, large
 // folios), so the same process is larger when the whole file is cached
 // than when only what earlier runs faulted in is.
 //
-//	faulted  drop the file's pages; the round's warm-up run loads them the
-//	         way any run does (the state after a reboot, and after a while)
+//	drop     drop the file's pages: the run reads what it needs from the
+//	         disk (a cold start: after a reboot, an update, a while)
+//	faulted  leave the cache as the runs before left it (a warm start)
 //	read     drop them, then read the whole file (the state after a copy)
-//	asis     leave the cache alone
 func prepareCache(path, mode string) error {
 	switch mode {
-	case "asis":
+	case "faulted":
 		return nil
-	case "faulted", "read":
+	case "drop", "read":
 	default:
-		return fmt.Errorf("unknown -cache %q: use faulted, read or asis", mode)
+		return fmt.Errorf("unknown cache mode %q", mode)
 	}
 	f, err := os.Open(path)
 	if err != nil {

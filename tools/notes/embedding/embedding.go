@@ -1,6 +1,7 @@
-// Package embedding makes the vectors of notes for search by meaning,
-// through the providers' official SDKs: Gemini's embedContent (genai)
-// and any OpenAI-compatible /v1/embeddings endpoint (openai-go), which
+// Package embedding makes the vectors of notes for search by meaning:
+// Gemini's embedContent through Google's SDK (genai, which the chat's
+// Gemini provider links anyway), and any OpenAI-compatible
+// /v1/embeddings endpoint through a small client over net/http, which
 // covers OpenAI itself, Ollama's local embedding models, llama.cpp and
 // vLLM. Its embedders satisfy notes.Embedder.
 package embedding

@@ -3,16 +3,20 @@ package embedding_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentcli/agent/tools/notes/embedding"
 	"github.com/agentcli/agent/tools/notes/notestest"
 )
 
-// TestWire checks what each client sends, through its SDK, to the fake
-// server speaking the provider's format: the model, the task type (a
-// query or a document), the size asked for, the key.
+// TestWire checks what each client sends to the fake server speaking
+// the provider's format: the model, the task type (a query or a
+// document), the size asked for, the key.
 func TestWire(t *testing.T) {
 	srv := notestest.NewEmbedServer()
 	defer srv.Close()
@@ -91,5 +95,44 @@ func TestKeyNeededOffThisMachine(t *testing.T) {
 	}
 	if _, err := embedding.New(embedding.Options{Provider: "cohere", APIKey: "k"}, ""); err == nil {
 		t.Error("an unknown provider was accepted")
+	}
+}
+
+// TestOpenAIRetries: a server error is tried again, as the server's
+// Retry-After-Ms asks, three times in all; the error then says the
+// server's words.
+func TestOpenAIRetries(t *testing.T) {
+	srv := notestest.NewEmbedServer()
+	defer srv.Close()
+	srv.SetFail(true)
+	e, _ := embedding.New(embedding.Options{Provider: "openai", BaseURL: srv.URL + "/v1"}, "")
+	_, err := e.Embed(context.Background(), []string{"a"}, false)
+	if err == nil || !strings.Contains(err.Error(), "HTTP 500") || !strings.Contains(err.Error(), "the embedding model is unavailable (after 3 attempts)") {
+		t.Errorf("err = %v, want the server's words after 3 attempts", err)
+	}
+	if n := srv.Requests(); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+}
+
+// TestOpenAIRefusedKey: a refused key is not tried again, and an answer
+// that echoes the key does not show it.
+func TestOpenAIRefusedKey(t *testing.T) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error","code":"invalid_api_key"}}`,
+			strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	}))
+	defer srv.Close()
+	e, _ := embedding.New(embedding.Options{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: "sk-embed-secret"}, "")
+	_, err := e.Embed(context.Background(), []string{"a"}, false)
+	if err == nil || !strings.Contains(err.Error(), "HTTP 401") || strings.Contains(err.Error(), "sk-embed-secret") || !strings.Contains(err.Error(), "[redacted]") {
+		t.Errorf("err = %v, want a 401 with the key redacted", err)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1", n)
 	}
 }

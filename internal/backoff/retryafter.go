@@ -1,4 +1,4 @@
-package llm
+package backoff
 
 import (
 	"math"
@@ -11,7 +11,8 @@ import (
 // RetryAfter reads how long a server asked the client to wait before trying
 // again: the "retry-after-ms" header (OpenAI, Anthropic) or "Retry-After" in
 // seconds (fractions allowed) or as an HTTP date. It returns 0 when the
-// header is absent, unreadable or in the past.
+// header is absent, unreadable or in the past. The chat providers and the
+// embedding clients share it.
 func RetryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return 0
