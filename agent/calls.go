@@ -112,7 +112,7 @@ func (b *batch) call(ctx context.Context, c xmlcall.Call, emit func(Event)) (cr 
 		cr.Result = *bad
 		return cr, false, nil
 	}
-	if def.Writes || hook.Decision != "" {
+	if def.Writes || hook.Decision == "deny" || hook.Decision == "ask" { // a read needs no allow
 		asking := func(q Question) {
 			b.a.notify(ctx, b.iter, emit, Notification{Kind: NotifyApproval, Message: "approve " + q.Preview.Summary + "?"})
 		}

@@ -35,6 +35,9 @@ func (b *batch) preToolUse(ctx context.Context, c *xmlcall.Call, t *tools.Tool, 
 		return v, &res
 	}
 	v = HookVerdict{Decision: o.Decision, By: o.DecidedBy, Reason: o.DecisionReason}
+	if o.Block {
+		v.By, v.Reason = o.By, o.Reason // every refusing hook's reason, in order
+	}
 	if o.Input == nil {
 		return v, nil
 	}

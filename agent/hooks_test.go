@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,5 +257,20 @@ func TestSubAgentFiresToolHooksOnly(t *testing.T) {
 	}
 	if rs := e.results(); len(rs) != 1 || rs[0].DecidedBy != "hook" || out.Answer != "found it" || out.Iterations != 2 {
 		t.Errorf("results %+v, answer %q after %d calls; want the write refused and no Stop", rs, out.Answer, out.Iterations)
+	}
+}
+
+// A hook's "continue": false ends the turn: the call is not run, the run
+// stops with the hook's reason.
+func TestHookEndsTheTurn(t *testing.T) {
+	e := newEnv(t, texts(writeOut, "never")...)
+	e.withHooks(hooks.Hook{Event: hooks.PreToolUse, Command: `echo '{"continue":false,"stopReason":"the release is frozen"}'`})
+	_, err := e.run("write")
+	var halt *HaltError
+	if !errors.As(err, &halt) || !strings.Contains(halt.Reason, "the hook echo ended it: the release is frozen") {
+		t.Fatalf("err %v, want the turn ended by the hook", err)
+	}
+	if e.exists("out.md") || e.model.Remaining() != 1 {
+		t.Errorf("the call ran, or the model was asked again")
 	}
 }

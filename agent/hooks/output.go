@@ -102,10 +102,14 @@ func blocked(e Event, reason string) verdict {
 	return verdict{message: reason} // nothing to block: the person is told
 }
 
+// haltable are the events a hook's "continue": false ends the turn at;
+// at the others the work is done, or not the turn's.
+var haltable = map[Event]bool{UserPromptSubmit: true, PreToolUse: true, PostToolUse: true, Stop: true}
+
 // verdict reads the JSON output of a hook of event e.
 func (o output) verdict(e Event) verdict {
 	v := verdict{message: o.SystemMessage, context: o.Specific.AdditionalContext}
-	if o.Continue != nil && !*o.Continue {
+	if o.Continue != nil && !*o.Continue && haltable[e] {
 		v.halt, v.haltReason = true, firstNonEmpty(o.StopReason, "(no reason given)")
 	}
 	switch e {

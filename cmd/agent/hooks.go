@@ -12,16 +12,11 @@ func newHooksCmd(d *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "List the hooks that run at the agent's steps",
-		Long: `hooks lists the hooks of your config file and of the project's
-.agent/config.toml: the [[hooks.EVENT]] tables whose command runs at that
-step of the agent's work (SessionStart, UserPromptSubmit, PreToolUse,
-PostToolUse, Notification, Stop, SubagentStop, PreCompact, SessionEnd), on
-Claude Code's contract. Each shows its event, the tools its matcher
-selects, its command, time limit and format (agent, or claude for Claude
-Code's tool names and parameters), and where it comes from: your own
-hooks run as you; a project's run only once you trust the project
-(--trust, or yes to the question), in the sandbox. An untrusted project's
-hooks are listed as not run. See docs/hooks.md.`,
+		Long: `hooks lists the [[hooks.EVENT]] tables of your config and the project's
+.agent/config.toml (docs/hooks.md): event, matcher, command, time limit, format
+(agent, or claude for Claude Code's tool names) and where each comes from. Yours
+run as you; a project's only once you trust it, in the sandbox (an untrusted
+project's are listed as not run).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := projectFolder(dir)
