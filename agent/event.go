@@ -205,13 +205,15 @@ type callJSON struct {
 // resultJSON is the wire shape of a CallResult.
 type resultJSON struct {
 	callJSON
-	Outcome    string   `json:"outcome"`
-	Code       string   `json:"code,omitempty"`
-	Message    string   `json:"message,omitempty"`
-	Changed    []string `json:"changed,omitempty"`
-	Alerts     []string `json:"alerts,omitempty"`
-	DurationMS float64  `json:"duration_ms"`
-	Rule       string   `json:"rule,omitempty"`
+	Outcome string   `json:"outcome"`
+	Code    string   `json:"code,omitempty"`
+	Message string   `json:"message,omitempty"`
+	Changed []string `json:"changed,omitempty"`
+	Alerts  []string `json:"alerts,omitempty"`
+	// Diagnostics are the language servers' word on the changed files.
+	Diagnostics *tools.Diagnostics `json:"diagnostics,omitempty"`
+	DurationMS  float64            `json:"duration_ms"`
+	Rule        string             `json:"rule,omitempty"`
 }
 
 func paramMap(ps []xmlcall.Param) map[string]string {
@@ -226,18 +228,19 @@ func paramMap(ps []xmlcall.Param) map[string]string {
 }
 
 // MarshalJSON gives a CallResult the shape scripts read: id, tool, params,
-// outcome, code, message, changed, alerts, duration_ms. The tool's content is left
+// outcome, code, message, changed, alerts, diagnostics, duration_ms. The tool's content is left
 // out: it went to the model, and file contents do not belong in a log line.
 func (r CallResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(resultJSON{
-		callJSON:   callJSON{ID: r.ID, Tool: r.Tool, Params: paramMap(r.Params)},
-		Outcome:    r.Outcome(),
-		Code:       r.Result.Code,
-		Message:    r.Result.Message,
-		Changed:    r.Result.Changed,
-		Alerts:     r.Result.Alerts,
-		DurationMS: durationMS(r.Duration),
-		Rule:       r.Rule,
+		callJSON:    callJSON{ID: r.ID, Tool: r.Tool, Params: paramMap(r.Params)},
+		Outcome:     r.Outcome(),
+		Code:        r.Result.Code,
+		Message:     r.Result.Message,
+		Changed:     r.Result.Changed,
+		Alerts:      r.Result.Alerts,
+		Diagnostics: r.Result.Diagnostics,
+		DurationMS:  durationMS(r.Duration),
+		Rule:        r.Rule,
 	})
 }
 

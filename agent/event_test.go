@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,5 +33,20 @@ func TestEventJSON(t *testing.T) {
 		if string(b) != tc.want {
 			t.Errorf("json = %s\nwant   %s", b, tc.want)
 		}
+	}
+}
+
+// TestResultJSONCarriesDiagnostics: stream-json's result holds what the
+// language servers said of the changed files.
+func TestResultJSONCarriesDiagnostics(t *testing.T) {
+	r := CallResult{ID: "1", Tool: "write_file", Result: tools.Result{Message: "created a.go", Changed: []string{"a.go"},
+		Diagnostics: &tools.Diagnostics{Files: []string{"a.go"}, Errors: 1, Items: []tools.Diagnostic{{Path: "a.go", Line: 3, Column: 2, Severity: "error", Message: "undefined: x", Source: "compiler"}}}}}
+	b, err := json.Marshal(Event{Type: EventResult, Result: &r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"diagnostics":{"files":["a.go"],"errors":1,"items":[{"path":"a.go","line":3,"column":2,"severity":"error","message":"undefined: x","source":"compiler"}]}`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("event = %s, want %s", b, want)
 	}
 }

@@ -22,6 +22,11 @@ type Registry struct {
 	tools   []Tool
 	byName  map[string]Tool
 	Timeout time.Duration // default time limit; DefaultTimeout when zero
+	// After, when set, runs after each call that succeeded, outside the
+	// tool's time limit, and may add to its result: the language
+	// servers' diagnostics of the files it changed. The tools know
+	// nothing of it.
+	After func(ctx context.Context, def Definition, in Input, res *Result)
 }
 
 // NewRegistry returns a Registry holding ts. It panics on a duplicate name,
@@ -113,6 +118,14 @@ func (r *Registry) Call(ctx context.Context, name string, raw map[string]string)
 // after the model was told it stopped; the answer says when it did not
 // stop in that time.
 func (r *Registry) Execute(ctx context.Context, t Tool, in Input) (Result, error) {
+	res, err := r.execute(ctx, t, in)
+	if err == nil && !res.IsError() && r.After != nil && ctx.Err() == nil {
+		r.After(ctx, t.Definition(), in, &res)
+	}
+	return res, err
+}
+
+func (r *Registry) execute(ctx context.Context, t Tool, in Input) (Result, error) {
 	def := t.Definition()
 	limit := def.Timeout
 	if limit == 0 {

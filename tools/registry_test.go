@@ -255,3 +255,27 @@ func TestTimeoutSaysAToolMayStillRun(t *testing.T) {
 		t.Fatalf("Call = %+v, %v; want a timeout saying it may still run", res, err)
 	}
 }
+
+// TestAfterAddsToSuccessOnly: the registry's After step sees each call
+// that succeeded, with its input, and may add to its result; a call that
+// failed is left as it was.
+func TestAfterAddsToSuccessOnly(t *testing.T) {
+	reg := newTestRegistry()
+	var seen []string
+	reg.After = func(_ context.Context, def tools.Definition, in tools.Input, res *tools.Result) {
+		seen = append(seen, def.Name+":"+in.Values["text"].(string))
+		res.Content += "\ndiagnostics: no errors"
+	}
+	res, err := reg.Call(t.Context(), "echo", map[string]string{"text": "hi"})
+	if err != nil || res.Content != "hi\ndiagnostics: no errors" {
+		t.Errorf("echo = %q, %v; want After's addition", res.Content, err)
+	}
+	res, _ = reg.Call(t.Context(), "echo", map[string]string{"text": "hi", "mode": "bogus"})
+	if !res.IsError() || strings.Contains(res.Content, "diagnostics") {
+		t.Errorf("a failed call = %+v", res)
+	}
+	res, _ = reg.Call(t.Context(), "panicky", nil)
+	if !res.IsError() || len(seen) != 1 || seen[0] != "echo:hi" {
+		t.Errorf("After saw %v; want the one successful call", seen)
+	}
+}

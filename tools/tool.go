@@ -217,6 +217,10 @@ type Result struct {
 	// sets it): the loop keeps it in the session and reports it to the
 	// faces when it changed.
 	Todos []Todo
+	// Diagnostics are the language servers' word on the files the call
+	// changed (Registry.After adds them; Content says the same to the
+	// model); nil when none looked.
+	Diagnostics *Diagnostics
 }
 
 // IsError reports whether the result is an error for the model.

@@ -55,6 +55,10 @@ type Builder struct {
 	Programs func(root string, cfg config.Config) *programs.Resolver
 	// Version is the agent's version, told to the web.
 	Version string
+	// LSPWait, when set, is the longest a check of the language servers
+	// waits, their first included (tests on a loaded machine); zero is
+	// lsp's defaults.
+	LSPWait time.Duration
 
 	// The settings of the optional tool families (tools.go); a nil hook
 	// leaves its family out.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentcli/agent/tools/audio"
 	"github.com/agentcli/agent/tools/gitcommit"
 	"github.com/agentcli/agent/tools/jobs"
+	"github.com/agentcli/agent/tools/lsp"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/sandbox"
 	"github.com/agentcli/agent/tools/shell"
@@ -70,6 +71,17 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	set.Reg.Add(ask.New())
 	if t := gitCommitTool(in); t != nil {
 		set.Reg.Add(t)
+	}
+	// Language servers: the diagnostics of what a call changed added to
+	// its response (the registry's After step), the lsp tool when one
+	// can start; ended with the conversation.
+	if m := b.lspManager(in); m != nil {
+		set.LSP = m
+		set.Reg.After = m.AfterCall
+		set.Closers = append(set.Closers, m.Close)
+		if m.HasServers() {
+			set.Reg.Add(lsp.Tool(m))
+		}
 	}
 	if t := b.audioTool(ctx, in); t != nil {
 		set.Reg.Add(t)

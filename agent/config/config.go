@@ -56,6 +56,7 @@ type Config struct {
 	Programs Programs `toml:"programs"`
 	TTS      TTS      `toml:"tts"`
 	MCP      MCP      `toml:"mcp"` // MCP servers to import tools from (mcp.go)
+	LSP      LSP      `toml:"lsp"` // language servers (lsp.go)
 
 	Notes Notes        `toml:"notes"` // notes.go
 	Tools ToolSwitches `toml:"tools"`
@@ -268,6 +269,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 	}
 	c.MCP.claim(path)
 	c.Hooks = hooks.after(c.Hooks, path)
+	c.LSP.claim(path)
 	for _, k := range md.Keys() {
 		if projectShell && k[0] == "shell" || projectProgs && k[0] == "programs" {
 			continue
@@ -439,6 +441,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateChat(); err != nil {
+		return err
+	}
+	if err := c.validateLSP(); err != nil {
 		return err
 	}
 	return c.validateContext()

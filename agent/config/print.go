@@ -88,6 +88,7 @@ func (c *Config) Write(w io.Writer) error {
 	c.writeWeb(&b, line)
 	c.writeGit(&b, line)
 	c.writePrograms(&b, line)
+	c.writeLSP(&b, line)
 	c.writePermissions(&b, line)
 	c.writeNotes(&b, line)
 	c.writeTTS(&b, line)

@@ -106,7 +106,11 @@ func settingNames(t reflect.Type, prefix string) []string {
 	var out []string
 	for i := range t.NumField() {
 		f := t.Field(i)
-		tag := strings.Split(f.Tag.Get("toml"), ",")[0]
+		tag, opt, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if tag == "" && opt == "remain" && f.Type.Kind() == reflect.Map { // the table's other keys: [lsp.NAME]
+			out = append(out, settingNames(f.Type.Elem(), prefix+"*.")...)
+			continue
+		}
 		if tag == "" || tag == "-" || !f.IsExported() {
 			continue
 		}

@@ -60,6 +60,7 @@ var settingClasses = map[string]keyClass{
 	"mcp.timeout":    trustedProject,
 	"tts.base_url":   trustedProject,
 	"hooks":          trustedProject, // programs: run in the sandbox once trusted
+	"lsp":            trustedProject, // language servers: programs, in the sandbox
 
 	"files.allow_secrets": userOnly,
 	"git":                 userOnly,

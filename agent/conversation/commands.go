@@ -84,6 +84,7 @@ func (c *Conversation) Commands() []Command {
 		{"compact", "", "shorten the conversation to free context", c.compactCommand},
 		{"notes", "query", "search the notes", c.notesCommand},
 		{"jobs", "", "list the background jobs of this project", c.jobsCommand},
+		{"lsp", "", "list the language servers, their state and last diagnostics", c.lspCommand},
 		{"skills", "", "list the skills the model can load", c.skillsCommand},
 		{"init", "", "draft or improve AGENTS.md from a look at the project", c.initCommand},
 		{"export", "", "write this conversation as Markdown into .agent/sessions", c.exportCommand},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcli/agent/tools/jobs"
+	"github.com/agentcli/agent/tools/lsp"
 	"github.com/agentcli/agent/tools/skills"
 )
 
@@ -41,6 +42,17 @@ func (c *Conversation) jobsCommand(ctx context.Context, _ string) (Reply, error)
 	}
 	sb.WriteString("\nThe model reads a job's output with job_output; `agent jobs output ID` prints it in a shell.")
 	return Reply{Text: sb.String()}, nil
+}
+
+// lspCommand lists the language servers: their state and their last
+// check's diagnostics, as agent lsp does.
+func (c *Conversation) lspCommand(context.Context, string) (Reply, error) {
+	if c.tools.LSP == nil {
+		return Reply{Text: "Language servers are off ([lsp] enabled = false)."}, nil
+	}
+	var sb strings.Builder
+	lsp.WriteStatus(&sb, c.tools.LSP.Status())
+	return Reply{Text: "```\n" + sb.String() + "```"}, nil
 }
 
 // skillsCommand lists the skills the model can load, as `agent skills`

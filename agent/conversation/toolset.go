@@ -8,6 +8,7 @@ import (
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/fsedit"
 	"github.com/agentcli/agent/tools/jobs"
+	"github.com/agentcli/agent/tools/lsp"
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 )
@@ -40,6 +41,8 @@ type ToolSet struct {
 	Notes notes.Store
 	// Jobs are the background jobs of run_command; nil without it.
 	Jobs *jobs.Manager
+	// LSP are the language servers (/lsp lists them); nil when off.
+	LSP *lsp.Manager
 	// Link, when set, is called with the conversation once it is built
 	// (the explore tool runs in it).
 	Link func(*Conversation)

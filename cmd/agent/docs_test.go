@@ -201,7 +201,11 @@ func TestConfigurationPageNamesEverySetting(t *testing.T) {
 func settingKeys(t reflect.Type, prefix string, out *[]string) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		name, opt, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "" && opt == "remain" { // the table's other keys: [lsp.NAME]
+			settingKeys(f.Type.Elem(), prefix+"NAME.", out)
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}

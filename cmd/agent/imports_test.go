@@ -141,6 +141,10 @@ var importRules = map[string]importRule{
 	"tools/skills":      {project: []string{"tools", "tools/sandbox/...", "tools/frontmatter", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, sdks)},
 	"tools/audio":       {project: []string{"tools", "tts", "internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 
+	// The language servers' client and the lsp tool: the standard
+	// library's JSON, no protocol package; its sandbox is given.
+	"tools/lsp": {project: []string{"tools", "tools/sandbox/...", "internal/..."}, vendors: []string{"golang.org/x/sys"}},
+
 	// Speech: a leaf beside the tools.
 	"tts":         {project: []string{"internal/..."}, anyVendor: true, banned: slices.Concat(notOthers, []string{"github.com/openai/", "github.com/anthropics/"})},
 	"tts/ttstest": {project: []string{"tts", "internal/..."}},

@@ -57,6 +57,7 @@ folder through XML tool calls, with backups before every overwrite.`,
 		newServeCmd(d, nil),
 		newNotesCmd(d),
 		newJobsCmd(d),
+		newLSPCmd(d),
 	)
 	setRootChat(root, d)
 	// Added now rather than at Execute so that it is marked too.

@@ -14,8 +14,8 @@ import (
 // goes"). It was 3000 until agent init and agent sessions export came:
 // two faces whose work is the conversation's (PrepareInit,
 // ExportSession) and the views' (run.CanApprove), their flags and help
-// the hundred lines more; the plan and question flags of run fifty.
-const mainLineLimit = 3150
+// the hundred lines more; the plan and question flags of run fifty, agent lsp fifty more.
+const mainLineLimit = 3200
 
 // TestFacesStayThin keeps package main under mainLineLimit lines of
 // non-test code.

@@ -27,7 +27,7 @@ import (
 //     files, keys and configs are not there, only what ReadOnly and
 //     Writable show through; as root, the password hashes and the
 //     machine's ssh keys read as empty, and no capability is kept;
-//   - Root is writable, except .git and .agent (read-only), and the
+//   - Root is writable (unless ReadOnlyRoot), except .git and .agent (read-only), and the
 //     agent's records in .agent (sessions, audit log, background jobs and
 //     their output), which are not there at all, now or once written;
 //   - its own PID, IPC and UTS namespaces; it dies with its parent, and
@@ -39,6 +39,9 @@ type Sandbox struct {
 	// Root is the project folder, absolute with its links resolved. It
 	// is the working folder. It must not be / nor hold Home.
 	Root string
+	// ReadOnlyRoot shows Root read-only: a program that only reads the
+	// project (a language server, which writes only its cache).
+	ReadOnlyRoot bool
 	// Home is the person's home folder, hidden like /home and /root.
 	Home string
 	// ReadOnly are folders outside Root shown read-only through the
@@ -217,7 +220,11 @@ func (s Sandbox) Args() []string {
 			a = append(a, "--bind-try", d, d)
 		}
 	}
-	a = append(a, "--bind", root, root)
+	if s.ReadOnlyRoot {
+		a = append(a, "--ro-bind", root, root)
+	} else {
+		a = append(a, "--bind", root, root)
+	}
 	if p := filepath.Join(root, ".git"); exists(p) {
 		a = append(a, "--ro-bind", p, p)
 	}

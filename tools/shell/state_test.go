@@ -171,6 +171,31 @@ echo made > made.txt; echo "interfaces=$(grep -vc -e lo: -e Inter -e face /proc/
 	}
 }
 
+// TestSandboxReadOnlyRoot: with ReadOnlyRoot the program reads the
+// project and writes none of it (a language server), and the agent's
+// records in .agent stay hidden all the same.
+func TestSandboxReadOnlyRoot(t *testing.T) {
+	needBwrap(t)
+	bwrap, err := FindBwrap(exec.LookPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := project(t, map[string]string{"a.txt": "readable\n", ".agent/sessions/s.jsonl": "SECRET-SESSION"})
+	sb := Sandbox{Bwrap: bwrap, Root: dir, ReadOnlyRoot: true, Env: []string{"PATH=/usr/bin:/bin"}}
+	cmd, err := sb.Command("/bin/sh", "-c", "cat a.txt .agent/sessions/s.jsonl; echo x > b.txt || echo project-read-only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := cmd.CombinedOutput()
+	got := string(b)
+	if !strings.Contains(got, "readable") || !strings.Contains(got, "project-read-only") || strings.Contains(got, "SECRET") {
+		t.Errorf("output %q: want a.txt read, b.txt refused, the session hidden", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Error("b.txt was written in a read-only project")
+	}
+}
+
 // TestSandboxRefusesWhatItCannotHide: a project folder that holds the
 // home, or /, is refused before anything runs.
 func TestSandboxRefusesWhatItCannotHide(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/internal/termtext"
+	"github.com/agentcli/agent/tools"
 )
 
 // card is the chat's view of one tool call: shown when the call is
@@ -147,6 +148,7 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 				// The user's rule let it run unasked: say which.
 				msg += " " + st.dim.Render("· allowed by "+termtext.Drawn(r.Rule))
 			}
+			msg += diagnosticsTag(st, r.Result.Diagnostics)
 			tail = st.ok.Render("✓") + dur + msg
 		case agent.OutcomeSkipped:
 			tail = st.dim.Render("– skipped")
@@ -173,6 +175,20 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 		}
 	}
 	return line
+}
+
+// diagnosticsTag is what the language servers said of the files a call
+// changed, after its message: "· 2 errors" in the failure colour, "· no
+// errors" dim; nothing when none looked.
+func diagnosticsTag(st *styles, d *tools.Diagnostics) string {
+	s := d.Summary()
+	switch {
+	case s == "":
+		return ""
+	case d.Errors > 0:
+		return " " + st.fail.Render("· "+s)
+	}
+	return " " + st.dim.Render("· "+s)
 }
 
 // alerts are the lines under a finished card that the person must read

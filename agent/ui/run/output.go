@@ -145,6 +145,9 @@ func (p *textPrinter) Event(ev agent.Event) {
 			if msg == "" {
 				msg = "done"
 			}
+			if d := r.Result.Diagnostics.Summary(); d != "" {
+				msg += " · " + d
+			}
 			fmt.Fprintf(p.errOut, "  ✓ %s: %s\n", termtext.Escape(r.Tool), termtext.Escape(msg))
 		}
 		for _, a := range r.Result.Alerts {

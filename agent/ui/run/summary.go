@@ -10,6 +10,7 @@ import (
 	"github.com/agentcli/agent/internal/termtext"
 
 	"github.com/agentcli/agent/agent"
+	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/sandbox/backup"
 )
 
@@ -28,6 +29,10 @@ type Summary struct {
 	// Alerts are what the calls said the person must know (a git
 	// repository a command planted, moved away), repeated at the end.
 	Alerts []string `json:"alerts,omitempty"`
+	// Diagnostics are the language servers' errors (and warnings when
+	// asked) in the files the run changed, as each file's last check
+	// left them: none once the model fixed what it broke.
+	Diagnostics []tools.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // Summarize builds the summary of a run that started at started from the
@@ -59,10 +64,20 @@ func Summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) Su
 		}
 		l.after = e.SHA256After != ""
 	}
+	left := map[string][]tools.Diagnostic{}
+	var checked []string
 	for _, c := range out.Calls {
 		s.Alerts = append(s.Alerts, c.Result.Alerts...)
 		if c.Result.IsError() {
 			continue
+		}
+		if d := c.Result.Diagnostics; d != nil {
+			for _, f := range d.Files {
+				if _, ok := left[f]; !ok {
+					checked = append(checked, f)
+				}
+				left[f] = slices.DeleteFunc(slices.Clone(d.Items), func(it tools.Diagnostic) bool { return it.Path != f })
+			}
 		}
 		for _, p := range c.Result.Changed {
 			l, ok := files[p]
@@ -89,6 +104,9 @@ func Summarize(out *agent.Outcome, entries []backup.Entry, started time.Time) Su
 			s.Changed = append(s.Changed, p)
 		}
 	}
+	for _, f := range checked {
+		s.Diagnostics = append(s.Diagnostics, left[f]...)
+	}
 	if len(s.ChangeSets) > 0 {
 		s.Undo = "agent undo"
 	}
@@ -112,6 +130,12 @@ func (s Summary) print(w io.Writer) {
 	}
 	for _, a := range s.Alerts {
 		fmt.Fprintf(w, "agent: warning: %s\n", termtext.Escape(a))
+	}
+	if n := len(s.Diagnostics); n > 0 {
+		fmt.Fprintf(w, "agent: the language servers report %d left:\n", n)
+		for _, d := range s.Diagnostics {
+			fmt.Fprintf(w, "  %s\n", termtext.Line(d.String(), 300))
+		}
 	}
 	if len(s.ChangeSets) > 0 {
 		fmt.Fprintf(w, "agent: change set %s; undo with: %s\n", termtext.Escape(strings.Join(s.ChangeSets, ", ")), s.Undo)
