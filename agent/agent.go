@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentcli/agent/agent/hooks"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
@@ -67,11 +68,21 @@ type Agent struct {
 	// form), each with its full definition: a valid call of one runs, the
 	// first invalid one is answered with the definition too.
 	Unshown map[string]string
+	// Hooks are the programs run at the loop's steps (hooks.go); nil
+	// runs none.
+	Hooks *hooks.Runner
+	// Sub marks a sub-agent's loop: of its Hooks (its parent's), only
+	// the calls' PreToolUse and PostToolUse fire; its end is the
+	// SubagentStop the tool that runs it fires (FireHook), not a Stop.
+	Sub bool
 	// AskUser puts the model's questions (ask_user) to a person; nil
 	// when nobody can answer, and the question is answered at once
 	// saying so.
 	AskUser tools.UserAsker
 
+	// hookNotes are what hooks added to the model's context, for the
+	// next request.
+	hookNotes []hooks.Note
 	// described records the Unshown tools whose definition was given.
 	described map[string]bool
 	// repeats is the state of the current run.
@@ -124,6 +135,7 @@ func (a *Agent) takeNotices() string {
 func (a *Agent) SetSession(s *Session) {
 	a.Session = s
 	a.described = nil
+	a.hookNotes = nil // the hooks' context was for the other session
 }
 
 // approval is the Agent's Approval, or one that asks nobody.
@@ -166,7 +178,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	emit = withEndNotice(emit)
+	emit = a.withEndNotice(ctx, emit)
 	out := &Outcome{SessionID: a.Session.ID, Calls: []CallResult{}}
 	fail := func(err error) (*Outcome, error) {
 		emit(Event{Type: EventError, Iteration: out.Iterations, Err: err})
@@ -180,9 +192,18 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		maxIter = DefaultMaxIterations
 	}
 	a.repeats = newRepeats()
+	// What a hook fired in this run does is one of its events.
+	ctx = WithHookEvents(ctx, func(e Event) {
+		e.Iteration = out.Iterations
+		emit(e)
+	})
+	stops := 0 // the times Stop hooks kept the model going (hooks.go)
 
 	if err := a.answerDangling(); err != nil {
 		return fail(err)
+	}
+	if note := a.takeHookNotes(); note != "" {
+		prompt = note + "\n\n" + prompt
 	}
 	if note := a.takeNotices(); note != "" {
 		prompt = note + "\n\n" + prompt
@@ -230,6 +251,12 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 		}
 		out.Answer = strings.TrimSpace(r.prose.String())
 		if len(r.items) == 0 {
+			if goOn := a.stopHooks(ctx, out.Answer, &stops); goOn != "" && iter < maxIter {
+				if err := a.Session.Append(llm.Message{Role: llm.User, Text: goOn}); err != nil {
+					return fail(err)
+				}
+				continue
+			}
 			out.Truncated = r.finish == "length"
 			emit(Event{Type: EventDone, Iteration: iter, Usage: &out.Usage, Outcome: out})
 			return out, nil
@@ -255,6 +282,7 @@ func (a *Agent) Run(ctx context.Context, prompt string, emit func(Event)) (*Outc
 			return fail(fmt.Errorf("render tool responses: %w", err))
 		}
 		turn.WriteString(a.nestedInstructions(results))
+		turn.WriteString(b.notes.String())
 		if note := a.takeNotices(); note != "" {
 			turn.WriteString("\n" + note + "\n")
 		}

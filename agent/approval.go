@@ -62,6 +62,8 @@ type Question struct {
 	// Agent names the sub-agent whose call it is ("reviewer"); "" for
 	// the conversation's own model.
 	Agent string
+	// Hook is what the PreToolUse hooks said of the call.
+	Hook HookVerdict
 }
 
 // Scope is the key an AllowAlways answer to q records.

@@ -51,13 +51,15 @@ type pending struct {
 	// consent: the tool is never auto-approved (a commit), so a person
 	// is asked each time.
 	consent bool
+	// hookAsk: a PreToolUse hook asks a person about the call.
+	hookAsk bool
 	// asking is told the question just before a person is asked it.
 	asking func(Question)
 }
 
 // askAnyway reports whether no policy, allow rule or "always" answers
 // for the call: a person must say yes to this one.
-func (p *pending) askAnyway() bool { return p.mustAsk || p.unguarded || p.consent }
+func (p *pending) askAnyway() bool { return p.mustAsk || p.unguarded || p.consent || p.hookAsk }
 
 // approvalRule is one step of the decision: it decides the call (ok), or
 // leaves it to the rules after it.
@@ -72,6 +74,7 @@ var approvalRules = []approvalRule{
 	{"permissions.deny", denyRule},
 	{"mode", modeRule},
 	{"consent", consentRule},
+	{"hook", hookRule},
 	{"sandbox", sandboxRule},
 	{"policy", policyRule},
 	{"permissions.allow", allowRule},
@@ -81,8 +84,10 @@ var approvalRules = []approvalRule{
 	{"person", personRule},
 }
 
-// decide runs the rules on q, a call of t; asking is told the question
-// when a person is asked it (the loop's EventNotification).
+// decide runs the rules on q, a call of t: a call that writes, or one a
+// PreToolUse hook gave a decision about (for a call that only reads, the
+// rules about writes decide nothing); asking is told the question when a
+// person is asked it (the loop's notification).
 func (a *Approval) decide(ctx context.Context, t tools.Tool, q Question, asking func(Question)) (verdict, error) {
 	p := &pending{a: a, tool: t, q: q, policy: a.Policy(), asking: asking}
 	for _, r := range approvalRules {
@@ -109,6 +114,9 @@ func refuse(format string, args ...any) verdict {
 // denyRule: a deny rule that covers the call refuses it, whatever the
 // policy; one that cannot tell makes the call one a person must answer.
 func denyRule(_ context.Context, p *pending) (verdict, bool, error) {
+	if !p.q.Tool.Writes {
+		return verdict{}, false, nil
+	}
 	p.ruling, p.ruled = p.a.Permissions.Decide(p.q)
 	if !p.ruled {
 		return verdict{}, false, nil
@@ -126,6 +134,9 @@ func denyRule(_ context.Context, p *pending) (verdict, bool, error) {
 // mode asks about a call that only reaches outside (web_fetch), as the
 // ask policy does.
 func modeRule(_ context.Context, p *pending) (verdict, bool, error) {
+	if !p.q.Tool.Writes {
+		return verdict{}, false, nil
+	}
 	if t, ok := p.tool.(asksInPlan); ok && p.policy == PolicyPlan && t.AsksInPlan() {
 		p.policy = PolicyAsk
 	}
@@ -149,6 +160,34 @@ func consentRule(_ context.Context, p *pending) (verdict, bool, error) {
 	p.consent = true
 	if p.a.Ask == nil {
 		return refuse("%s was not run: it needs the user's own yes each time, and nobody is here to give it (--yes and allow rules do not count); tell the user what you would do, so that they do it or approve it in the chat", p.q.Tool.Name), true, nil
+	}
+	return verdict{}, false, nil
+}
+
+// hookRule: a PreToolUse hook's deny refuses the call; its ask puts the
+// call to a person, whatever the policy, an allow rule or an earlier
+// "always" says; its allow answers for the person, as an allow rule
+// does: never past a deny rule (decided before), nor for a command a
+// rule cannot judge, a tool only a person's yes runs, or a tool whose
+// sandbox is off.
+func hookRule(_ context.Context, p *pending) (verdict, bool, error) {
+	h, name := p.q.Hook, p.q.Tool.Name
+	switch h.Decision {
+	case "deny":
+		return refuse("%s was not run: the hook %s refused it: %s", name, h.By, h.Reason), true, nil
+	case "ask":
+		if p.a.Ask == nil {
+			return refuse("%s was not run: the hook %s asks a person about it, and there is no one to ask (--yes does not answer for them); tell the user what you would do", name, h.By), true, nil
+		}
+		p.hookAsk = true
+		if p.policy == PolicyAuto {
+			p.policy = PolicyAsk
+		}
+	case "allow":
+		s, ok := p.tool.(sandboxed)
+		if !p.askAnyway() && (!ok || s.Sandboxed()) {
+			return verdict{rule: "hook " + h.By}, true, nil
+		}
 	}
 	return verdict{}, false, nil
 }
@@ -180,7 +219,7 @@ func policyRule(_ context.Context, p *pending) (verdict, bool, error) {
 // allowRule: the user's allow rule answers for them; an unsandboxed
 // command is asked about all the same.
 func allowRule(_ context.Context, p *pending) (verdict, bool, error) {
-	if p.ruled && p.ruling.Allow && !p.unguarded && !p.consent {
+	if p.ruled && p.ruling.Allow && !p.unguarded && !p.consent && !p.hookAsk {
 		return verdict{rule: p.ruling.Label}, true, nil
 	}
 	return verdict{}, false, nil
@@ -189,7 +228,7 @@ func allowRule(_ context.Context, p *pending) (verdict, bool, error) {
 // alwaysRule: a write nobody is asked about (creating a note: nothing is
 // lost by it), and a call of a scope a person allowed always.
 func alwaysRule(_ context.Context, p *pending) (verdict, bool, error) {
-	if p.mustAsk || p.consent {
+	if p.mustAsk || p.consent || p.hookAsk {
 		return verdict{}, false, nil
 	}
 	return allow, p.q.Tool.AutoApproved || !p.unguarded && p.a.allowedAlways(p.q.Scope()), nil
@@ -249,6 +288,10 @@ func personRule(ctx context.Context, p *pending) (verdict, bool, error) {
 	if p.consent {
 		q.Preview.ScopeLabel = "not remembered: every " + name + " call is asked about"
 	}
+	q.Preview.Lines = append(hookLines(q.Hook), q.Preview.Lines...)
+	if p.hookAsk {
+		q.Preview.ScopeLabel = "not remembered: the hook " + q.Hook.By + " asks about each call"
+	}
 	if p.asking != nil {
 		p.asking(q)
 	}
@@ -273,4 +316,21 @@ func personRule(ctx context.Context, p *pending) (verdict, bool, error) {
 	}
 	res := tools.Errorf(tools.CodePolicyDenied, "%s", msg)
 	return verdict{deny: &res}, true, nil
+}
+
+// hookLines are what the person asked about a call is told of its hooks:
+// one asked, one changed its input.
+func hookLines(h HookVerdict) []string {
+	var lines []string
+	if h.Decision == "ask" {
+		why := "asked because the hook " + h.By + " asks"
+		if h.Reason != "" {
+			why += ": " + h.Reason
+		}
+		lines = append(lines, why)
+	}
+	if h.Changed != "" {
+		lines = append(lines, "the input shown is the hook "+h.Changed+"'s: it changed what the model sent")
+	}
+	return lines
 }

@@ -32,6 +32,12 @@ type AuditEntry struct {
 	Code       string            `json:"code,omitempty"`
 	DurationMS float64           `json:"duration_ms"`
 	Rule       string            `json:"rule,omitempty"` // the permission rule that decided, if any
+	// A hook's line (one per decision a hook made: blocked, allowed,
+	// changed a call's input, failed, ...): the hook, its event, and
+	// its reason or what it changed; Outcome is what it did.
+	Hook   string `json:"hook,omitempty"`
+	Event  string `json:"event,omitempty"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // Audit appends one JSON line per tool call to .agent/audit.jsonl. It is
@@ -152,6 +158,11 @@ func auditParams(in map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// auditText is a hook's reason for the log: shortened, secrets masked.
+func auditText(s string) string {
+	return shortenValue(secretValue().ReplaceAllString(s, "[redacted]"), auditValueMax)
 }
 
 // shortenValue keeps the start of a long value and says how much was

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/agentcli/agent/agent/xmlcall"
@@ -19,6 +20,11 @@ type batch struct {
 	failed *CallResult
 	// nested sums the tokens the calls' sub-agents spent (RunNested).
 	nested usageSum
+	// notesMu guards notes: the calls of a group run at once.
+	notesMu sync.Mutex
+	// notes are what hooks said of the calls, for the model: they follow
+	// the tool responses (hookcalls.go).
+	notes strings.Builder
 }
 
 // run answers every item of the reply in order, emitting a result event
@@ -193,11 +199,20 @@ func (b *batch) prepare(ctx context.Context, c xmlcall.Call, emit func(Event)) (
 		cr.Result = repeatedResult(c.Name)
 		return nil, cr, false, nil
 	}
-	if def.Writes {
+	ctx = b.info(ctx, c)
+	ctx = forCall(ctx, &c, b.iter, emit)
+	hook, bad := b.preToolUse(ctx, &c, &t, &in)
+	cr.Params = c.Params
+	if bad != nil {
+		cr.Result = *bad
+		return nil, cr, false, nil
+	}
+	def = t.Definition()
+	if def.Writes || hook.Decision == "deny" || hook.Decision == "ask" { // a read needs no allow
 		asking := func(q Question) {
-			emit(Event{Type: EventNotification, Iteration: b.iter, Notification: &Notification{Kind: NotifyApproval, Message: "approve " + q.Preview.Summary + "?"}})
+			b.a.notify(ctx, b.iter, emit, Notification{Kind: NotifyApproval, Message: "approve " + q.Preview.Summary + "?"})
 		}
-		v, err := b.a.approval().decide(b.info(ctx, c), t, Question{Call: c, Tool: def, Input: in, Agent: b.a.Name}, asking)
+		v, err := b.a.approval().decide(ctx, t, Question{Call: c, Tool: def, Input: in, Agent: b.a.Name, Hook: hook}, asking)
 		if err != nil {
 			return nil, cr, false, err
 		}
@@ -228,6 +243,7 @@ func (b *batch) execute(ctx context.Context, r *readyCall, emit func(Event)) (Ca
 	}
 	emit(started)
 	ctx = b.info(ctx, r.c)
+	ctx = forCall(ctx, c, b.iter, emit)
 	ctx = withParent(ctx, &b.nested, c, b.iter, emit)
 	ctx = b.a.withUserAsker(ctx, b.iter, emit)
 	ctx = tools.WithOutput(ctx, func(out []byte) {
@@ -243,6 +259,9 @@ func (b *batch) execute(ctx context.Context, r *readyCall, emit func(Event)) (Ca
 		return cr, fmt.Errorf("tool %s: %w", c.Name, err)
 	}
 	cr.Result = b.a.seeImage(ctx, res)
+	if !cr.Result.IsError() {
+		cr.Result = b.postToolUse(ctx, *c, r.in, cr.Result)
+	}
 	return cr, nil
 }
 

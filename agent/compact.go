@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentcli/agent/agent/hooks"
 	"github.com/agentcli/agent/agent/llm"
 )
 
@@ -90,6 +91,7 @@ func (a *Agent) Compact(ctx context.Context, emit func(Event)) (llm.Usage, error
 		req, _ = a.Budget.shrink(req)
 		shown = req.Messages
 	}
+	a.FireHook(WithHookEvents(ctx, emit), hooks.Input{Event: hooks.PreCompact, Trigger: "manual"})
 	return a.compact(ctx, req, shown, 0, emit)
 }
 
@@ -109,6 +111,9 @@ func (a *Agent) compact(ctx context.Context, req llm.Request, shown []llm.Messag
 	}
 	if cut <= 0 || len(shown) != len(msgs) {
 		return used, errNothingToCompact
+	}
+	if iter > 0 && !a.Sub { // the window is full (Compact fired the hooks of /compact)
+		a.FireHook(ctx, hooks.Input{Event: hooks.PreCompact, Trigger: "auto"})
 	}
 	sum := a.summaryRequest(req, shown[:cut])
 	var text strings.Builder

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/agentcli/agent/agent/hooks"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/agent/xmlcall"
 	"github.com/agentcli/agent/tools"
@@ -32,6 +33,10 @@ const (
 	// call: Call is that call, Nested the sub-agent's own event. Its
 	// usage is already counted in the parent run's Outcome.
 	EventNested EventType = "nested"
+	// EventHook is what a hook did that a person should know (blocked
+	// or allowed a call, changed its input, added context, failed): Hook
+	// says it, Text in one line; Call is the call it was about, if any.
+	EventHook EventType = "hook"
 )
 
 // The events that concern the person working with the model.
@@ -129,6 +134,8 @@ type Event struct {
 	Subject string
 	// Nested is the sub-agent's event of an EventNested.
 	Nested *Event
+	// Hook is what a hook did, for an EventHook.
+	Hook *hooks.Report
 	// Todos is the model's plan of an EventTodo, as it now stands.
 	Todos []tools.Todo
 	// Notification is what an EventNotification tells.
@@ -253,21 +260,22 @@ type person struct {
 // line.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type wire struct {
-		Type      EventType   `json:"type"`
-		Iteration int         `json:"iteration,omitempty"`
-		Text      string      `json:"text,omitempty"`
-		Call      *callJSON   `json:"call,omitempty"`
-		Result    *CallResult `json:"result,omitempty"`
-		Usage     *llm.Usage  `json:"usage,omitempty"`
-		Retry     *Retry      `json:"retry,omitempty"`
-		Error     string      `json:"error,omitempty"`
-		Outcome   *Outcome    `json:"outcome,omitempty"`
-		Rule      string      `json:"rule,omitempty"`
-		Nested    *Event      `json:"nested,omitempty"`
+		Type      EventType     `json:"type"`
+		Iteration int           `json:"iteration,omitempty"`
+		Text      string        `json:"text,omitempty"`
+		Call      *callJSON     `json:"call,omitempty"`
+		Result    *CallResult   `json:"result,omitempty"`
+		Usage     *llm.Usage    `json:"usage,omitempty"`
+		Retry     *Retry        `json:"retry,omitempty"`
+		Error     string        `json:"error,omitempty"`
+		Outcome   *Outcome      `json:"outcome,omitempty"`
+		Rule      string        `json:"rule,omitempty"`
+		Nested    *Event        `json:"nested,omitempty"`
+		Hook      *hooks.Report `json:"hook,omitempty"`
 		person
 	}
 	w := wire{Type: e.Type, Iteration: e.Iteration, Text: e.Text, Result: e.Result, Usage: e.Usage, Retry: e.Retry, Outcome: e.Outcome, Rule: e.Rule, Nested: e.Nested,
-		person: person{Items: e.Todos, Notification: e.Notification}}
+		Hook: e.Hook, person: person{Items: e.Todos, Notification: e.Notification}}
 	if e.Call != nil {
 		w.Call = &callJSON{ID: e.Call.ID, Tool: e.Call.Name, Params: paramMap(e.Call.Params)}
 	}

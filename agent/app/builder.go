@@ -188,5 +188,6 @@ func (b *Builder) world() conversation.World {
 		Warn:        b.warn,
 		BackupKey:   b.backupKey,
 		UserDir:     b.UserDir,
+		Hooks:       b.hookRunner,
 	}
 }

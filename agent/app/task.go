@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/agentcli/agent/agent/hooks"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,10 +81,25 @@ func (b *Builder) taskToolFor(in conversation.ToolInput, set *conversation.ToolS
 	if b.SubagentStop != nil {
 		cfg := in.Cfg
 		t.stop = func(ctx context.Context, end SubagentEnd) string { return b.SubagentStop(ctx, cfg, end) }
+	} else {
+		t.stop = t.stopHooks
 	}
-	t.Tool = tools.New(TaskTool, "", t.run, tools.NotServed(), tools.OnDemand(), tools.Timeout(taskTimeout))
+	t.Tool = tools.New(TaskTool, "", t.run, tools.Acts(tools.ActionThink), tools.NotServed(), tools.OnDemand(), tools.Timeout(taskTimeout))
 	t.def = taskDefinition(t.Tool.Definition(), agents.Agents)
 	return t
+}
+
+// stopHooks fires the conversation's SubagentStop hooks for an agent
+// that ended: what a blocking hook says sends the agent on.
+func (t *taskTool) stopHooks(ctx context.Context, end SubagentEnd) string {
+	if t.conv == nil {
+		return ""
+	}
+	o := t.conv.FireHook(ctx, hooks.Input{Event: hooks.SubagentStop, Agent: end.Agent, Answer: end.Answer, StopHookActive: end.StopHookActive})
+	if !o.Block {
+		return ""
+	}
+	return o.Reason
 }
 
 // Definition is the tool's definition with its agents: in the

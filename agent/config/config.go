@@ -67,7 +67,10 @@ type Config struct {
 	// only (permissions.go).
 	Permissions Permissions `toml:"permissions"`
 
-	Chat Chat `toml:"chat"` // chat.go
+	// Hooks are programs run at the agent's steps (hooks.go): the
+	// user's, and a trusted project's, which run in the sandbox.
+	Hooks Hooks `toml:"hooks"`
+	Chat  Chat  `toml:"chat"` // chat.go
 
 	// Resolved by Load, never read from files.
 
@@ -241,6 +244,8 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 		return false, fmt.Errorf("read config: %w", err)
 	}
 	before := c.clone() // deep: Decode reuses slices in place
+	hooks := c.Hooks
+	c.Hooks = Hooks{} // each file's hooks add to the ones before (Hooks.after)
 	shell := c.Shell.clone()
 	progs := maps.Clone(c.Programs)
 	md, err := toml.Decode(string(data), c)
@@ -266,6 +271,7 @@ func (c *Config) loadFile(path string, project, trusted bool) (bool, error) {
 		return false, errors.New(unknownKeyError(path, k))
 	}
 	c.MCP.claim(path)
+	c.Hooks = hooks.after(c.Hooks, path)
 	c.LSP.claim(path)
 	for _, k := range md.Keys() {
 		if projectShell && k[0] == "shell" || projectProgs && k[0] == "programs" {
@@ -432,6 +438,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateNotes(); err != nil {
+		return err
+	}
+	if err := c.validateHooks(); err != nil {
 		return err
 	}
 	if err := c.validateChat(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,80 +45,13 @@ const maxMCPFiles = 64
 // servers run in is what keeps that from the person's files, unless
 // their own [mcp] unsandboxed lets a server out.)
 func MCPFiles(root string, env map[string]string) []MCPFile {
-	servers := projectMCPServers(root)
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
-	}
-	expand := func(s string) string { return os.Expand(s, func(k string) string { return env[k] }) }
-	var paths []string
-	add := func(arg string) {
-		if arg == "" || strings.Contains(arg, "://") || len(paths) >= maxMCPFiles {
-			return
-		}
-		p := arg
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(root, p)
-		}
-		p = filepath.Clean(p)
-		if strings.ContainsAny(arg, "*?[") {
-			// A glob: the files it matches now (a new match changes
-			// the list, and so the trust).
-			matches, _ := filepath.Glob(p)
-			for _, m := range matches {
-				if len(paths) < maxMCPFiles && !slices.Contains(paths, m) && (inFolder(root, m) || inFolder(realRoot, realPath(m))) {
-					paths = append(paths, m)
-				}
-			}
-			return
-		}
-		if _, err := os.Lstat(p); err != nil && !pathLike(arg) {
-			return // a word (stdio, a package name), not a file to come
-		}
-		if inFolder(root, p) || inFolder(realRoot, realPath(p)) {
-			if !slices.Contains(paths, p) {
-				paths = append(paths, p)
-			}
-		}
-	}
-	// addWords adds each word of v that names a path. v may be shell
-	// code (sh -c "true;./run.sh", cd sub && ./run.sh): quotes are
-	// dropped, words split at blanks, the shell's operators and the ':'
-	// of path lists, globs matched, and each word also taken inside
-	// each folder another word names (what a cd would make it).
-	addWords := func(v string) {
-		v = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(v)
-		words := strings.FieldsFunc(v, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(":;&|()<>`$", r) })
-		for i, w := range words {
-			if strings.HasPrefix(w, "-") {
-				_, w, _ = strings.Cut(w, "=") // --require=./hook.js
-			} else if _, val, ok := strings.Cut(w, "="); ok {
-				w = val // LD_PRELOAD=./lib.so inside a command line
-			}
-			words[i] = w
-			add(w)
-		}
-		for _, dir := range words {
-			d := dir
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(root, d)
-			}
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() || !inFolder(root, filepath.Clean(d)) {
-				continue
-			}
-			for _, w := range words {
-				if w != dir && w != "" && !filepath.IsAbs(w) {
-					add(filepath.Join(d, w))
-				}
-			}
-		}
-	}
-	for _, s := range servers {
-		if c := expand(s.Command); strings.ContainsRune(c, '/') || strings.ContainsFunc(c, unicode.IsSpace) {
-			addWords(c)
+	f := newFileNames(root, env)
+	for _, s := range projectMCPServers(root) {
+		if c := f.expand(s.Command); strings.ContainsRune(c, '/') || strings.ContainsFunc(c, unicode.IsSpace) {
+			f.addWords(c)
 		}
 		for _, a := range s.Args {
-			addWords(expand(a))
+			f.addWords(f.expand(a))
 		}
 		keys := make([]string, 0, len(s.Env))
 		for k := range s.Env {
@@ -125,14 +59,126 @@ func MCPFiles(root string, env map[string]string) []MCPFile {
 		}
 		slices.Sort(keys) // the bound cuts the same paths every time
 		for _, k := range keys {
-			addWords(expand(s.Env[k]))
+			f.addWords(f.expand(s.Env[k]))
 		}
 	}
-	slices.Sort(paths)
-	out := make([]MCPFile, 0, len(paths))
-	for _, p := range paths {
-		rel, _ := filepath.Rel(root, p)
-		out = append(out, MCPFile{Rel: filepath.ToSlash(rel), State: fileState(realRoot, p)})
+	return f.files()
+}
+
+// HookFiles lists the files inside the project at root that the hooks
+// of its own config file run, found in their shell lines as MCPFiles
+// finds them in a server's (with $AGENT_PROJECT_DIR and
+// $CLAUDE_PROJECT_DIR, which a hook is given, read as the project
+// folder): the project's trust covers them too.
+func HookFiles(root string, env map[string]string) []MCPFile {
+	hookEnv := maps.Clone(env)
+	if hookEnv == nil {
+		hookEnv = map[string]string{}
+	}
+	hookEnv["AGENT_PROJECT_DIR"], hookEnv["CLAUDE_PROJECT_DIR"] = root, root
+	f := newFileNames(root, hookEnv)
+	for _, c := range projectHookCommands(root) {
+		f.addWords(f.expand(c))
+	}
+	return f.files()
+}
+
+// fileNames gathers the files inside a project that program lines name.
+type fileNames struct {
+	root, realRoot string
+	env            map[string]string
+	paths          []string
+}
+
+func newFileNames(root string, env map[string]string) *fileNames {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	return &fileNames{root: root, realRoot: realRoot, env: env}
+}
+
+// expand fills in ${VAR} and $VAR from the environment.
+func (f *fileNames) expand(s string) string {
+	return os.Expand(s, func(k string) string { return f.env[k] })
+}
+
+// add adds arg when it names a path inside the project.
+func (f *fileNames) add(arg string) {
+	root, realRoot := f.root, f.realRoot
+	if arg == "" || strings.Contains(arg, "://") || len(f.paths) >= maxMCPFiles {
+		return
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	if strings.ContainsAny(arg, "*?[") {
+		// A glob: the files it matches now (a new match changes
+		// the list, and so the trust).
+		matches, _ := filepath.Glob(p)
+		for _, m := range matches {
+			if len(f.paths) < maxMCPFiles && !slices.Contains(f.paths, m) && (inFolder(root, m) || inFolder(realRoot, realPath(m))) {
+				f.paths = append(f.paths, m)
+			}
+		}
+		return
+	}
+	if _, err := os.Lstat(p); err != nil && !pathLike(arg) {
+		return // a word (stdio, a package name), not a file to come
+	}
+	if inFolder(root, p) || inFolder(realRoot, realPath(p)) {
+		if !slices.Contains(f.paths, p) {
+			f.paths = append(f.paths, p)
+		}
+	}
+}
+
+// addWords adds each word of v that names a path. v may be shell
+// code (sh -c "true;./run.sh", cd sub && ./run.sh): quotes are
+// dropped, words split at blanks, the shell's operators and the ':'
+// of path lists, globs matched, and each word also taken inside
+// each folder another word names (what a cd would make it).
+func (f *fileNames) addWords(v string) {
+	root := f.root
+	v = strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(v)
+	words := strings.FieldsFunc(v, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(":;&|()<>`$", r) })
+	for i, w := range words {
+		if strings.HasPrefix(w, "-") {
+			_, w, _ = strings.Cut(w, "=") // --require=./hook.js
+		} else if _, val, ok := strings.Cut(w, "="); ok {
+			w = val // LD_PRELOAD=./lib.so inside a command line
+		}
+		words[i] = w
+		f.add(w)
+	}
+	for _, dir := range words {
+		if dir == "" {
+			continue // an option's empty value, not the project folder
+		}
+		d := dir
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(root, d)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() || !inFolder(root, filepath.Clean(d)) {
+			continue
+		}
+		for _, w := range words {
+			if w != dir && w != "" && !filepath.IsAbs(w) {
+				f.add(filepath.Join(d, w))
+			}
+		}
+	}
+}
+
+// files are the paths gathered, sorted, each with what it is now.
+func (f *fileNames) files() []MCPFile {
+	slices.Sort(f.paths)
+	out := make([]MCPFile, 0, len(f.paths))
+	for _, p := range f.paths {
+		rel, _ := filepath.Rel(f.root, p)
+		out = append(out, MCPFile{Rel: filepath.ToSlash(rel), State: fileState(f.realRoot, p)})
 	}
 	return out
 }
@@ -146,19 +192,28 @@ func projectMCPServers(root string) []MCPServer {
 			out = append(out, s)
 		}
 	}
-	if data, err := readConfigFile(ProjectFile(root)); err == nil {
-		var f struct {
-			MCP struct {
-				Servers map[string]MCPServer `toml:"servers"`
-			} `toml:"mcp"`
-		}
-		if _, err := toml.Decode(string(data), &f); err == nil {
-			for _, s := range f.MCP.Servers {
-				out = append(out, s)
-			}
+	var f struct {
+		MCP struct {
+			Servers map[string]MCPServer `toml:"servers"`
+		} `toml:"mcp"`
+	}
+	if decodeProjectFile(root, &f) {
+		for _, s := range f.MCP.Servers {
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// decodeProjectFile decodes the project's own config file at root into
+// v, as written (no trust applied); false when it cannot be read.
+func decodeProjectFile(root string, v any) bool {
+	data, err := readConfigFile(ProjectFile(root))
+	if err != nil {
+		return false
+	}
+	_, err = toml.Decode(string(data), v)
+	return err == nil
 }
 
 // fileState says what the path p is now (see MCPFile.State).
@@ -233,13 +288,31 @@ func inFolder(dir, path string) bool {
 func OpaqueMCPServer(root string) string {
 	for _, s := range projectMCPServers(root) {
 		for _, a := range append([]string{s.Command}, s.Args...) {
-			a = strings.ReplaceAll(a, "${", "")
-			if strings.ContainsAny(a, "`{~") || strings.Contains(a, "$") && !envLike(a) || slices.Contains(strings.Fields(a), "eval") {
+			if opaque(a) {
 				return strings.Join(append([]string{s.Command}, s.Args...), " ")
 			}
 		}
 	}
 	return ""
+}
+
+// OpaqueHook is, as OpaqueMCPServer, the shell line of a hook of the
+// project's own config that names files in ways HookFiles cannot follow,
+// or "": such a project's trust holds for one start only.
+func OpaqueHook(root string) string {
+	for _, c := range projectHookCommands(root) {
+		if opaque(c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// opaque reports whether the program line a names files by shell code
+// that cannot be followed without running it.
+func opaque(a string) bool {
+	a = strings.ReplaceAll(a, "${", "")
+	return strings.ContainsAny(a, "`{~") || strings.Contains(a, "$") && !envLike(a) || slices.Contains(strings.Fields(a), "eval")
 }
 
 // envLike reports whether every $ of a is a $NAME the agent fills in

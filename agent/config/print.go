@@ -94,6 +94,7 @@ func (c *Config) Write(w io.Writer) error {
 	c.writeTTS(&b, line)
 	c.writeAgents(&b, line)
 	c.writeMCP(&b, line)
+	c.writeHooks(&b)
 	c.writeChat(&b, line)
 	_, err := io.WriteString(w, b.String())
 	return err

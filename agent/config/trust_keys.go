@@ -59,6 +59,7 @@ var settingClasses = map[string]keyClass{
 	"mcp.servers":    trustedProject,
 	"mcp.timeout":    trustedProject,
 	"tts.base_url":   trustedProject,
+	"hooks":          trustedProject, // programs: run in the sandbox once trusted
 	"lsp":            trustedProject, // language servers: programs, in the sandbox
 
 	"files.allow_secrets": userOnly,

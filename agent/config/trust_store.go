@@ -60,8 +60,8 @@ func trustPath(env map[string]string) string {
 
 // ProjectHash identifies the trusted content of the project at root: its
 // config file and .mcp.json together, and the files inside the project
-// that their MCP servers run (MCPFiles), so that changing any of them
-// asks again.
+// that their MCP servers (MCPFiles) and its hooks (HookFiles) run, so
+// that changing any of them asks again.
 func ProjectHash(env map[string]string, root string) string {
 	h := sha256.New()
 	for _, name := range []string{ProjectFile(root), filepath.Join(root, MCPJSONFile)} {
@@ -72,6 +72,9 @@ func ProjectHash(env map[string]string, root string) string {
 	for _, f := range MCPFiles(root, env) {
 		fmt.Fprintf(h, "mcp file\x00%s\x00%s\x00", f.Rel, f.State)
 	}
+	for _, f := range HookFiles(root, env) {
+		fmt.Fprintf(h, "hook file\x00%s\x00%s\x00", f.Rel, f.State)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -80,7 +83,7 @@ func ProjectHash(env map[string]string, root string) string {
 func IsTrusted(env map[string]string, root string) bool {
 	tl, _ := readTrust(trustPath(env))
 	e, ok := tl.Projects[root]
-	return ok && e.Hash == ProjectHash(env, root) && OpaqueMCPServer(root) == ""
+	return ok && e.Hash == ProjectHash(env, root) && OpaqueMCPServer(root) == "" && OpaqueHook(root) == ""
 }
 
 func readTrust(path string) (trustList, error) {
@@ -115,6 +118,9 @@ func RememberTrust(env map[string]string, root string) error {
 		// The line itself was in the question, escaped; a hostile one
 		// is not printed again here.
 		return errors.New("not remembered: an MCP server of the project runs shell code whose files cannot all be followed ($(...), `...`, {a,b}, ~, eval), so the next start asks again")
+	}
+	if OpaqueHook(root) != "" {
+		return errors.New("not remembered: a hook of the project runs shell code whose files cannot all be followed ($(...), `...`, {a,b}, ~, eval), so the next start asks again")
 	}
 	tl, _ := readTrust(path)
 	tl.Projects[root] = trustEntry{Hash: ProjectHash(env, root), Trusted: time.Now().UTC()}
@@ -151,7 +157,11 @@ func PendingTrust(c Config, env map[string]string, root string) []PendingSetting
 			continue // the servers are shown one by one below
 		}
 		file := filepath.Base(filepath.Dir(ig.File)) + "/" + filepath.Base(ig.File)
-		out = append(out, PendingSetting{Name: file + ": " + ig.Key, Shown: fmt.Sprintf("%s: %s", file, ig)})
+		shown := fmt.Sprintf("%s: %s", file, ig)
+		if ig.Key == "hooks" {
+			shown = fmt.Sprintf("%s: hooks, run in the sandbox (your home hidden, the project writable, no network):\n%s", file, ig.Value)
+		}
+		out = append(out, PendingSetting{Name: file + ": " + ig.Key, Shown: shown})
 	}
 	return append(out, servers...)
 }

@@ -89,6 +89,7 @@ func (c *Conversation) Commands() []Command {
 		{"init", "", "draft or improve AGENTS.md from a look at the project", c.initCommand},
 		{"export", "", "write this conversation as Markdown into .agent/sessions", c.exportCommand},
 		{"agents", "", "list the sub-agents the model can hand a job to", c.agentsCommand},
+		{"hooks", "", "list the hooks that run at the agent's steps", c.hooksCommand},
 	}
 }
 
@@ -167,7 +168,7 @@ func (c *Conversation) clearCommand(context.Context, string) (Reply, error) {
 	if err := c.Clear(); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: "New conversation.", Cleared: true}, nil
+	return c.withHookLines(Reply{Text: "New conversation.", Cleared: true}), nil
 }
 
 func (c *Conversation) toolsCommand(context.Context, string) (Reply, error) {
@@ -212,7 +213,7 @@ func (c *Conversation) compactCommand(ctx context.Context, _ string) (Reply, err
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: fmt.Sprintf("Compacted: the older turns are now one summary (%d tokens in, %d out). The session log keeps everything.", u.InputTokens, u.OutputTokens)}, nil
+	return c.withHookLines(Reply{Text: fmt.Sprintf("Compacted: the older turns are now one summary (%d tokens in, %d out). The session log keeps everything.", u.InputTokens, u.OutputTokens)}), nil
 }
 
 // resumeCommand lists the project's sessions, or switches to one.
@@ -238,7 +239,7 @@ func (c *Conversation) resumeCommand(_ context.Context, id string) (Reply, error
 	if err := c.Resume(id); err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(c.Session().Messages())), Cleared: true}, nil
+	return c.withHookLines(Reply{Text: fmt.Sprintf("Resumed session `%s` (%d messages).", id, len(c.Session().Messages())), Cleared: true}), nil
 }
 
 // notesCommand lists the latest notes, or searches them when a query is

@@ -52,6 +52,9 @@ type Conversation struct {
 	// planTold is whether the model was last told that plan mode is on
 	// (withPlanNote); only Run and the session switches use it.
 	planTold bool
+	// hookSaid are what hooks fired by a command did (hooks.go), for its
+	// reply.
+	hookSaid []string
 	// initNext makes the next Run /init's turn (PrepareInit).
 	initNext bool
 
@@ -76,6 +79,9 @@ func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Eve
 	}
 	sess := c.Session()
 	if strings.TrimSpace(text) != "" {
+		if err := c.agent.SubmitPrompt(ctx, text, emit); err != nil {
+			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
+		}
 		turn, err := sess.BeginTurn(text)
 		if err != nil {
 			return &agent.Outcome{SessionID: sess.ID, Calls: []agent.CallResult{}}, err
@@ -95,8 +101,14 @@ func (c *Conversation) Run(ctx context.Context, text string, emit func(agent.Eve
 	return out, err
 }
 
-// Close closes everything the conversation opened.
+// Close closes everything the conversation opened, after the
+// SessionEnd hooks ran.
 func (c *Conversation) Close() error {
+	if c.agent != nil && c.agent.Hooks != nil {
+		// The person is leaving: nothing to cancel the hooks with but
+		// their own time limits.
+		c.warnHooks(c.agent.SessionEnded(context.Background(), "exit"))
+	}
 	var errs []error
 	for i := len(c.closers) - 1; i >= 0; i-- {
 		errs = append(errs, c.closers[i]())
@@ -115,7 +127,10 @@ func (c *Conversation) Session() *agent.Session {
 // What the model read and the "always" answers belonged to the old one:
 // the new one starts with the reads recorded with it (none for a new
 // session) and no "always" at all.
-func (c *Conversation) switchTo(s *agent.Session) error {
+// The SessionEnd hooks run for the old one and the SessionStart hooks for
+// the new one, with why (reason: "clear" or "resume").
+func (c *Conversation) switchTo(s *agent.Session, reason string) error {
+	c.keepHookLines(c.agent.SessionEnded(context.Background(), reason))
 	c.mu.Lock()
 	old := c.agent.Session
 	c.agent.SetSession(s)
@@ -123,7 +138,11 @@ func (c *Conversation) switchTo(s *agent.Session) error {
 	old.Close()
 	c.approval.ForgetAlways(0)
 	c.planTold = false
-	return loadFileState(c.files, c.dir, s.ID)
+	if err := loadFileState(c.files, c.dir, s.ID); err != nil {
+		return err
+	}
+	c.keepHookLines(c.agent.SessionStarted(context.Background(), reason))
+	return nil
 }
 
 // Clear starts a new conversation in the same project, with the same
@@ -131,7 +150,7 @@ func (c *Conversation) switchTo(s *agent.Session) error {
 // (a rewrite of a file read before is refused as stale) and allowed
 // nothing always.
 func (c *Conversation) Clear() error {
-	return c.switchTo(agent.NewSession(c.dir))
+	return c.switchTo(agent.NewSession(c.dir), "clear")
 }
 
 // Resume switches to the project's session id: its messages, and what
@@ -141,7 +160,7 @@ func (c *Conversation) Resume(id string) error {
 	if err != nil {
 		return err
 	}
-	return c.switchTo(s)
+	return c.switchTo(s, "resume")
 }
 
 // Sessions lists the project's other sessions, the latest first, at
@@ -273,6 +292,10 @@ func (c *Conversation) SubAgent(ctx context.Context, name, model string) (*agent
 		Approval:  c.approval,
 		Audit:     c.agent.Audit,
 		Reasoning: c.Reasoning(),
+		// Its calls fire the conversation's PreToolUse and PostToolUse
+		// hooks; as a sub-agent it fires no Stop of its own.
+		Hooks: c.agent.Hooks,
+		Sub:   true,
 	}, window, nil
 }
 
@@ -294,7 +317,11 @@ func (c *Conversation) Reasoning() llm.Reasoning { return c.agent.Reasoning }
 
 // Compact summarises the older turns of the conversation into one.
 func (c *Conversation) Compact(ctx context.Context) (llm.Usage, error) {
-	return c.agent.Compact(ctx, nil)
+	return c.agent.Compact(ctx, func(e agent.Event) {
+		if e.Type == agent.EventHook {
+			c.hookSaid = append(c.hookSaid, e.Text)
+		}
+	})
 }
 
 // Config returns the conversation's configuration.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentcli/agent/agent"
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/hooks"
 	"github.com/agentcli/agent/agent/llm"
 	"github.com/agentcli/agent/prompt"
 	"github.com/agentcli/agent/tools"
@@ -72,6 +73,10 @@ type World struct {
 	// UserDir is the user's configuration folder ("" for none): its
 	// commands folder holds the user's custom commands.
 	UserDir string
+	// Hooks builds the runner of the configured hooks for the project
+	// folder dir (the person's, and a trusted project's in the
+	// sandbox); nil runs none.
+	Hooks func(cfg config.Config, dir string) (*hooks.Runner, error)
 }
 
 func (w World) warn(msg string) {
@@ -132,6 +137,9 @@ func Open(ctx context.Context, w World, o Options) (c *Conversation, err error) 
 	}
 	c.closers = append(c.closers, c.tools.Close)
 	if err := c.openLoop(ctx, sess, model, budget, reasoning); err != nil {
+		return c, err
+	}
+	if err := c.openHooks(ctx); err != nil {
 		return c, err
 	}
 	if c.tools.Link != nil {

@@ -54,8 +54,11 @@ var importRules = map[string]importRule{
 	"internal/dirent":      {},
 
 	"agent/xmlcall": {vendors: []string{"github.com/beevik/etree"}},
-	"agent/config":  {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},
-	"prompt":        {project: []string{"internal/..."}, vendors: []string{"golang.org/x/sys"}},
+	// The hooks: programs started through a function the application
+	// gives (the sandbox is its to decide), on the standard library.
+	"agent/hooks":  {},
+	"agent/config": {project: []string{"internal/..."}, vendors: []string{"github.com/BurntSushi/toml"}},
+	"prompt":       {project: []string{"internal/..."}, vendors: []string{"golang.org/x/sys"}},
 
 	// The neutral model types, and each provider beside the others.
 	"agent/llm":           {project: []string{"internal/..."}},
@@ -71,40 +74,40 @@ var importRules = map[string]importRule{
 	"agent/llm/providers": {project: []string{"agent/llm/...", "agent/config", "internal/..."}, anyVendor: true, banned: notOthers},
 
 	// The loop: no CLI, TUI, store, concrete provider or file sandbox.
-	"agent": {project: []string{"agent/llm", "agent/llm/imagefit", "agent/xmlcall", "tools", "internal/..."}, vendors: []string{"github.com/beevik/etree", "golang.org/x/image/"}},
+	"agent": {project: []string{"agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "tools", "internal/..."}, vendors: []string{"github.com/beevik/etree", "golang.org/x/image/"}},
 	// The conversation and the self-checks run on the loop, the prompt
 	// and the tools; never the CLI, the TUI or a concrete provider (the
 	// speech engine brings its own SDK).
-	"agent/conversation": {project: []string{"agent", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/conversation": {project: []string{"agent", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The composition root: it builds conversations, their tools and
 	// what agent serve offers from the configuration; like the
 	// conversation, never the CLI, the TUI or a concrete provider.
-	"agent/app":       {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
-	"agent/selfcheck": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/app":       {project: []string{"agent", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/selfcheck": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The start-up tricks run before everything: the standard library
 	// only (package quiet: syscall alone, see its test).
 	"agent/startup":       {},
 	"agent/startup/quiet": {},
 	// The TUI drives a conversation and shows its tools; it never builds
 	// a provider (no concrete provider package) and knows no CLI.
-	"agent/ui/chat": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/ui/chat": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "agent/startup/...", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: cli},
 	// agent run's face prints a run's events, shows its waits, asks on
 	// the terminal and attaches the person's images to the
 	// conversation; like the TUI it builds no provider and knows no
 	// CLI, nor the TUI's kit (charm.land/...; x/ansi's character widths
 	// are no part of it).
-	"agent/ui/run": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
+	"agent/ui/run": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."},
 		anyVendor: true, banned: slices.Concat(cli, []string{"charm.land/"})},
 	// agent acp's face: the Agent Client Protocol (its SDK) over a
 	// conversation; like agent run's, no provider and no CLI.
-	"agent/ui/editor": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/editor": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// What the model is offered, shown to a person (agent tools, mcp
 	// list, prompt --stats): the conversation's catalog, no CLI.
-	"agent/ui/catalog": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/catalog": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// agent tts's face: the speech engines, their settings from the
 	// configuration, no CLI.
-	"agent/ui/tts": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
+	"agent/ui/tts": {project: []string{"agent", "agent/app", "agent/conversation", "agent/config", "agent/llm", "agent/llm/imagefit", "agent/hooks", "agent/xmlcall", "prompt", "tools", "tools/...", "tts", "internal/..."}, anyVendor: true, banned: notTop},
 	// The HTTP front: its handlers are passed in.
 	"agent/serve": {anyVendor: true, banned: slices.Concat(notTop, drivers, sdks)},
 

@@ -42,7 +42,7 @@ type Args struct {
 // first called (it is rarely needed), and not served to other agents
 // (it starts programs).
 func Tool(m *Manager) tools.Tool {
-	return tools.New(Name, description, m.navigate, tools.OnDemand(), tools.NotServed())
+	return tools.New(Name, description, m.navigate, tools.Acts(tools.ActionSearch), tools.OnDemand(), tools.NotServed())
 }
 
 func (m *Manager) navigate(ctx context.Context, a Args) (tools.Result, error) {

@@ -26,7 +26,7 @@ type Args struct {
 // plan) and not served: the plan is shown to the person of this
 // conversation, and agent serve has none.
 func New() tools.Tool {
-	return tools.New(Name, description, write, tools.OnDemand(), tools.NotServed())
+	return tools.New(Name, description, write, tools.Acts(tools.ActionThink), tools.OnDemand(), tools.NotServed())
 }
 
 func write(_ context.Context, a Args) (tools.Result, error) {

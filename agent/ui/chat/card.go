@@ -27,6 +27,8 @@ type card struct {
 	// output is the end of what a running command printed, shown under
 	// the card, line by line, while it runs.
 	output string
+	// hooks are the lines of what hooks did about the call (hooks.go).
+	hooks []string
 }
 
 // cardOutputLines is how many of the last lines of a running command's
@@ -157,6 +159,9 @@ func (c *card) render(st *styles, frame string, now time.Time, width int, waitin
 	line := head + "  " + tail
 	if width > 0 && ansi.StringWidth(line) > width {
 		line = ansi.Truncate(line, width-1, "…")
+	}
+	for _, h := range c.hooks {
+		line += "\n" + hookLine(st, width, h)
 	}
 	if c.result != nil {
 		line += c.alerts(st, width)

@@ -240,6 +240,8 @@ func (m *Model) event(e agent.Event) {
 		m.prose(m.md.flush())
 	case agent.EventNested:
 		m.nested(e) // nested.go
+	case agent.EventHook:
+		m.hook(e) // hooks.go
 	}
 }
 

@@ -67,11 +67,32 @@ func (u *updater) emit(ev agent.Event) {
 		u.s.send(u.output(ev.Iteration, *ev.Call, ev.Text))
 	case agent.EventResult:
 		u.finished(ev.Iteration, ev.Result)
+	case agent.EventTodo:
+		u.s.send(acp.UpdatePlan(planEntries(ev.Todos)...))
 	case agent.EventRetry:
 		u.s.a.logf("%s: trying again (%s)", ev.Retry.Provider, ev.Retry.Message)
 	case agent.EventError:
 		u.s.a.logf("session %s: %v", u.s.id, ev.Err)
 	}
+}
+
+// planEntries is the model's plan as ACP's plan entries, whole each
+// time. ACP has no cancelled step: a cancelled one is left out.
+func planEntries(todos []tools.Todo) []acp.PlanEntry {
+	out := make([]acp.PlanEntry, 0, len(todos))
+	for _, t := range todos {
+		e := acp.PlanEntry{Content: t.Text, Priority: acp.PlanEntryPriorityMedium, Status: acp.PlanEntryStatusPending}
+		switch t.Status {
+		case tools.TodoInProgress:
+			e.Status = acp.PlanEntryStatusInProgress
+		case tools.TodoCompleted:
+			e.Status = acp.PlanEntryStatusCompleted
+		case tools.TodoCancelled:
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func callKey(iter int, id string) string { return fmt.Sprintf("%d/%s", iter, id) }

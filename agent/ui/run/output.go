@@ -153,6 +153,10 @@ func (p *textPrinter) Event(ev agent.Event) {
 		for _, a := range r.Result.Alerts {
 			fmt.Fprintf(p.errOut, "  ! %s\n", termtext.Escape(a))
 		}
+	case agent.EventHook:
+		// What a hook did: blocked, allowed or changed a call, failed.
+		p.breakLine()
+		fmt.Fprintf(p.errOut, "  %s\n", termtext.Escape(ev.Text))
 	case agent.EventOutput:
 		// A running command's output, as it comes, shown (never
 		// obeyed) on stderr with the tool activity, bounded.
@@ -277,7 +281,8 @@ type runResult struct {
 	// errors, a stream that dropped): the model was called more often
 	// than iterations says.
 	Retries int `json:"retries"`
-	// Notes are what the run said along the way (each retry, worded).
+	// Notes are what the run said along the way (each retry, what each
+	// hook did, worded).
 	Notes []string `json:"notes"`
 	// AnswerAttempt says which attempt of the last model call the answer
 	// is the text of: 1, or 2 when its stream dropped and it was asked
@@ -308,6 +313,9 @@ func (n *runNotes) attempt(iter int) int { return 1 + n.attempts[iter] }
 func (n *runNotes) Summarize(s Summary) { n.summary = &s }
 
 func (n *runNotes) Event(ev agent.Event) {
+	if ev.Type == agent.EventHook {
+		n.notes = append(n.notes, ev.Text)
+	}
 	if ev.Type == agent.EventRetry {
 		n.retries++
 		n.notes = append(n.notes, retryText(ev.Retry))

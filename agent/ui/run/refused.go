@@ -10,11 +10,15 @@ import (
 
 // SayRefused tells on errOut why writes of out were refused by the
 // approval policy (only the person's own yes, nobody to approve, a deny
-// rule), and reports whether any were.
+// rule, a hook), and reports whether any were.
 func SayRefused(errOut io.Writer, out *agent.Outcome) bool {
-	n, ruled, consent := refusedWrites(out)
+	n, ruled, consent, hooked := refusedWrites(out)
 	if n == 0 {
 		return false
+	}
+	if hooked > 0 {
+		fmt.Fprintf(errOut, "agent: %s refused by your hooks (agent hooks lists them)\n", plural(hooked, "call was", "calls were"))
+		n -= hooked
 	}
 	if consent > 0 {
 		fmt.Fprintf(errOut, "agent: %s refused: only your own yes runs it, which --yes does not give; approve it in the chat, or see git.auto_commit in the README\n", plural(consent, "call was", "calls were"))
@@ -31,11 +35,11 @@ func SayRefused(errOut io.Writer, out *agent.Outcome) bool {
 }
 
 // refusedWrites counts the calls the approval policy refused, and of
-// those the ones a deny rule refused and the ones only a person may
-// approve (consent); a person's "n" is not counted.
-func refusedWrites(out *agent.Outcome) (n, ruled, consent int) {
+// those the ones a deny rule refused, the ones only a person may approve
+// (consent) and the ones a hook refused; a person's "n" is not counted.
+func refusedWrites(out *agent.Outcome) (n, ruled, consent, hooked int) {
 	if out == nil {
-		return 0, 0, 0
+		return 0, 0, 0, 0
 	}
 	for _, c := range out.Calls {
 		if c.ByPolicy && c.Result.Code == tools.CodePolicyDenied {
@@ -45,10 +49,12 @@ func refusedWrites(out *agent.Outcome) (n, ruled, consent int) {
 				ruled++
 			case c.DecidedBy == "consent":
 				consent++
+			case c.DecidedBy == "hook":
+				hooked++
 			}
 		}
 	}
-	return n, ruled, consent
+	return n, ruled, consent, hooked
 }
 
 // plural words a count: "1 write was", "2 writes were".
