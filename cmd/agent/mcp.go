@@ -51,7 +51,8 @@ own config names them.`,
 			}
 			pending, notes := app.MCPUntrusted(cfg, d.environ(), root, notes)
 			written := app.MCPWritten(cfg, root)
-			c, servers := mcptool.Discover(cmd.Context(), specs, app.MCPOptions(cfg, progs, version))
+			setup := app.MCPSetup{Version: version, Alert: d.warn, UserDir: userConfigDir(d.environ())}
+			c, servers := mcptool.Discover(cmd.Context(), specs, app.MCPOptions(cfg, root, progs, setup))
 			defer c.Close()
 			return catalog.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},

@@ -17,22 +17,23 @@ import (
 	"github.com/agentcli/agent/internal/termtext"
 )
 
-// command is the server program's command, not yet started: in the
-// sandbox for a Sandboxed server (Options.Sandbox), else as it is, in a
-// process group of its own. This agent's own serve is never started.
-func (cn *conn) command() (*exec.Cmd, error) {
+// command is the server program's command, not yet started, and its
+// Guard: in the sandbox for a Sandboxed server (Options.Sandbox), else as
+// it is, in a process group of its own. This agent's own serve is never
+// started.
+func (cn *conn) command() (*exec.Cmd, Guard, error) {
 	s := cn.spec
 	prog, err := cn.program()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if selfServe(prog, s.Args) {
-		return nil, errSelfServe
+		return nil, nil, errSelfServe
 	}
 	env := serverEnv(cn.childEnviron(), cn.opts.Secrets, cn.opts.SecretValues, s)
 	if s.Sandboxed {
 		if cn.opts.Sandbox == nil {
-			return nil, errors.New("it runs only in the sandbox, and none is set up here")
+			return nil, nil, errors.New("it runs only in the sandbox, and none is set up here")
 		}
 		return cn.opts.Sandbox(s, prog, s.Args, env)
 	}
@@ -40,7 +41,7 @@ func (cn *conn) command() (*exec.Cmd, error) {
 	cmd.Dir = s.Dir
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, nil
+	return cmd, nil, nil
 }
 
 var errSelfServe = errors.New("its command is this agent's own serve, which offers this agent's tools to other programs: the agent does not start itself as its own server")

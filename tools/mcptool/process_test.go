@@ -75,11 +75,11 @@ func TestSandboxedServerStartsThroughTheSandbox(t *testing.T) {
 	spec := fakeSpec(t, "boxed", "env:"+envFile)
 	spec.Sandboxed, spec.Network = true, false
 	var got Spec
-	wrap := func(s Spec, prog string, args, env []string) (*exec.Cmd, error) {
+	wrap := func(s Spec, prog string, args, env []string) (*exec.Cmd, Guard, error) {
 		got = s
 		cmd := exec.Command(prog, args...)
 		cmd.Env = append(env, "WRAPPED=yes")
-		return cmd, nil
+		return cmd, nil, nil
 	}
 	c, servers := Discover(context.Background(), []Spec{spec}, Options{Timeout: 10 * time.Second, Sandbox: wrap})
 	c.Close()
@@ -95,8 +95,8 @@ func TestSandboxedServerStartsThroughTheSandbox(t *testing.T) {
 
 	for name, opts := range map[string]Options{
 		"no hook": {Timeout: 10 * time.Second},
-		"hook failed": {Timeout: 10 * time.Second, Sandbox: func(Spec, string, []string, []string) (*exec.Cmd, error) {
-			return nil, errors.New("no bubblewrap here")
+		"hook failed": {Timeout: 10 * time.Second, Sandbox: func(Spec, string, []string, []string) (*exec.Cmd, Guard, error) {
+			return nil, nil, errors.New("no bubblewrap here")
 		}},
 	} {
 		os.Remove(envFile)
