@@ -33,7 +33,7 @@ tools within mcp.timeout, and prints the servers with their status and the
 tools they add, as the model sees them. "ask" marks a tool whose calls need
 approval; "auto" one your own config lists as read_only. A project's
 servers run in the sandbox (bubblewrap), unless [mcp] unsandboxed in your
-own config names them.`,
+own config names them with the project ("~/src/app:NAME").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := projectFolder(dir)

@@ -285,3 +285,35 @@ func TestOtherProjectsRecordsAreHidden(t *testing.T) {
 		t.Errorf("a program read another project's records:\n%s", out)
 	}
 }
+
+// TestGitLinkIntoACacheIsWatched: the project's .git is a link to a
+// folder of a writable cache that is not there yet; a command that makes
+// a repository there (which the person's git status in the project would
+// read) has it moved away, and the person is told.
+func TestGitLinkIntoACacheIsWatched(t *testing.T) {
+	needBwrap(t)
+	needGit(t)
+	base := t.TempDir()
+	cache, dir := filepath.Join(base, "cache"), filepath.Join(base, "proj")
+	os.MkdirAll(cache, 0o755)
+	os.MkdirAll(dir, 0o755)
+	target := filepath.Join(cache, "repo.git")
+	if err := os.Symlink(target, filepath.Join(dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "PWNED")
+	tool := New(dir, Options{Caches: []string{cache}, ToolDirs: []string{}})
+	res := runIn(t, tool, "git init -q --bare "+target+" && git --git-dir="+target+" config core.fsmonitor 'touch "+marker+"' && echo made")
+	if !strings.Contains(res.Content, "made") {
+		t.Fatalf("the command failed: %s\n%s", res.Message, res.Content)
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Error("the repository made behind .git's link is still there")
+	}
+	if len(res.Alerts) != 1 || !strings.Contains(res.Alerts[0], target) || !strings.Contains(res.Alerts[0], ".git links to it") {
+		t.Errorf("alerts = %q", res.Alerts)
+	}
+	if gitStatusRuns(t, dir, marker) {
+		t.Fatal("git status in the project ran what the command made behind .git's link")
+	}
+}
