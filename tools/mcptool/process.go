@@ -181,6 +181,9 @@ func (t *groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.stderr = &lastWords{done: make(chan struct{})}
 	c, err := t.CommandTransport.Connect(ctx)
 	w.Close() // the program's copy is the only writer left
+	for _, f := range t.Command.ExtraFiles {
+		f.Close() // the program has its own (the sandbox's environment)
+	}
 	go t.stderr.read(r)
 	if err != nil {
 		return nil, err

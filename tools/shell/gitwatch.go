@@ -143,7 +143,7 @@ func programSubject(who string, live []string) subject {
 	case who != "":
 		who += " (or another program of the project: " + strings.Join(names, ", ") + ")"
 	default:
-		who = "a program of the project (" + strings.Join(names, ", ") + ")"
+		who = "a program in the sandbox (" + strings.Join(names, ", ") + " or another)"
 	}
 	return subject{who: who,
 		rule: "Programs of the project run in the sandbox and cannot create or change git repositories, nor the files git's config names: git is for the user to run."}

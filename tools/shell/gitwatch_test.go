@@ -97,7 +97,7 @@ func TestPlantBetweenCallsIsNotThePersons(t *testing.T) {
 	g := watch.Start("MCP server srv")
 	plantRepo(t, dir, "between", marker)
 	res := runIn(t, tool, "true")
-	if len(res.Alerts) != 1 || !strings.HasPrefix(res.Alerts[0], "a program of the project (MCP server srv) created between/.git") {
+	if len(res.Alerts) != 1 || !strings.HasPrefix(res.Alerts[0], "a program in the sandbox (MCP server srv or another) created between/.git") {
 		t.Errorf("alerts = %q", res.Alerts)
 	}
 	if !strings.Contains(res.Message, "moved away") || !strings.Contains(res.Content, "created between/.git") {

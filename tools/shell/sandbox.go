@@ -121,7 +121,8 @@ func FindBwrap(find func(string) (string, error)) (string, error) {
 // when it is missing: a program must not be able to create it, and plant
 // settings there. The environment travels to bubblewrap in a file of
 // its own (ExtraFiles), never on its command line, which every user of
-// the machine can read.
+// the machine can read; the caller may close this process's copy once
+// the command has started (else it is closed when collected).
 func (s Sandbox) Command(argv ...string) (*exec.Cmd, error) {
 	return s.command(nil, argv...)
 }

@@ -78,7 +78,9 @@ type call struct {
 	// background: run as a job (background.go); its timeout is then 0
 	// (none) unless the call gave one.
 	background bool
-	// env are more variables of the command's environment (a job's mark).
+	// env are more variables of the command's environment (a job's
+	// mark): the agent's own, so what starts the sandbox carries them
+	// too (agent jobs stop finds a job's process by its mark).
 	env []string
 }
 
@@ -298,6 +300,7 @@ func (t *Tool) command(c call, net bool) (*exec.Cmd, *cgroup, error) {
 		}
 		return nil, nil, err
 	}
+	cmd.Env = append(cmd.Env, c.env...)
 	return cmd, cg, nil
 }
 
