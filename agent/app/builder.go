@@ -15,6 +15,7 @@ import (
 	"github.com/agentcli/agent/tools/notes"
 	"github.com/agentcli/agent/tools/programs"
 	"github.com/agentcli/agent/tools/sandbox"
+	"github.com/agentcli/agent/tools/shell"
 	"github.com/agentcli/agent/tts"
 )
 
@@ -68,8 +69,9 @@ type Builder struct {
 	// Notes is the project's notes store, opened on first use.
 	Notes func(cfg config.Config, root string) notes.Store
 	// MCP adds the configured MCP servers' tools to reg and returns what
-	// stops them.
-	MCP func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error)
+	// stops them; watch is the git guard the project's servers share
+	// with its run_command.
+	MCP func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, watch *shell.GitWatch) (func() error, error)
 
 	// SubagentStop, when set, is told each time a sub-agent the task
 	// tool ran ends (its name, its answer or failure, the session),

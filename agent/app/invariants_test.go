@@ -242,3 +242,20 @@ func TestSwitchModelTakesItsWindow(t *testing.T) {
 		t.Errorf("window after /model small: %d, want 8192", w)
 	}
 }
+
+// TestConversationListsItsProject: a conversation adds its project to
+// the user's list, so that the sandboxes of other projects hide its
+// records (conversation.OtherRecords).
+func TestConversationListsItsProject(t *testing.T) {
+	user, dir, other := t.TempDir(), t.TempDir(), t.TempDir()
+	b := testBuilder()
+	b.UserDir = user
+	c, err := b.New(t.Context(), conversation.Options{Dir: dir, Model: llmtest.Texts(), Policy: agent.PolicyAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if got := conversation.OtherRecords(user, other); len(got) != 1 || got[0] != filepath.Join(dir, ".agent") {
+		t.Errorf("OtherRecords(another project) = %v; want %s's .agent", got, dir)
+	}
+}

@@ -32,7 +32,7 @@ func (b *Builder) lspManager(in conversation.ToolInput) *lsp.Manager {
 	servers, missing := LSPServers(in.Cfg, in.Root, in.Programs)
 	return lsp.New(lsp.Options{
 		Root: in.Root, Servers: servers, Missing: missing,
-		Command:   lspSandbox(in.Cfg, in.Root, in.Programs),
+		Command:   lspSandbox(in.Cfg, in.Root, in.Programs, conversation.OtherRecords(b.UserDir, in.Root)),
 		Read:      in.Files.Root().ReadText,
 		Warnings:  in.Cfg.LSP.Warnings,
 		Version:   b.Version,
@@ -123,7 +123,7 @@ func lspProgram(s lsp.Spec, root string, c config.LSPServer, progs *programs.Res
 // server's install folder, its toolchain's and the build caches
 // read-only wherever they live, the home hidden, and a cache folder of
 // its own, for this project, the only place it writes.
-func lspSandbox(cfg config.Config, project string, progs *programs.Resolver) func(lsp.Spec, string) (*exec.Cmd, error) {
+func lspSandbox(cfg config.Config, project string, progs *programs.Resolver, masked []string) func(lsp.Spec, string) (*exec.Cmd, error) {
 	return func(spec lsp.Spec, _ string) (*exec.Cmd, error) {
 		bwrap, err := shell.FindBwrap(progs.Find)
 		if err != nil {
@@ -132,6 +132,7 @@ func lspSandbox(cfg config.Config, project string, progs *programs.Resolver) fun
 		o := ShellOptions(cfg)
 		environ := tools.WithoutSecrets(os.Environ(), cfg.SecretVars(), cfg.SecretValues())
 		o.Env = progs.Environ(environ)
+		o.Masked = masked
 		sb := shell.ProgramSandbox(project, o)
 		sb.Bwrap, sb.ReadOnlyRoot = bwrap, true
 		cache, err := lspCache(spec.Name, sb.Root)

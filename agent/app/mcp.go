@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcli/agent/agent/config"
+	"github.com/agentcli/agent/agent/conversation"
 	"github.com/agentcli/agent/tools"
 	"github.com/agentcli/agent/tools/mcptool"
 	"github.com/agentcli/agent/tools/programs"
@@ -40,38 +41,67 @@ func MCPSpecs(cfg config.Config, root string, progs *programs.Resolver) ([]mcpto
 	return specs, notes, err
 }
 
-// MCPOptions are the discovery options of cfg for the agent of version:
-// server programs found by progs, started with its trusted PATH (an
-// interpreter a server's "#!" line looks up is not taken from the
-// project either), never given the agent's keys, and a project's in the
-// sandbox (mcpSandbox).
-func MCPOptions(cfg config.Config, progs *programs.Resolver, version string) mcptool.Options {
-	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: version, LookPath: progs.Find, Environ: progs.Environ(os.Environ()),
-		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues(), Sandbox: mcpSandbox(cfg, progs)}
+// MCPSetup is what a project's MCP servers share with the rest of its
+// conversation.
+type MCPSetup struct {
+	// Version is the agent's version, told to the servers.
+	Version string
+	// Watch is the git guard of the project's programs, the one its
+	// run_command asks too (shell.GitWatch); nil makes one of their own.
+	Watch *shell.GitWatch
+	// Alert says a line to the person outside any call (what a server
+	// left in the project when it started or stopped); nil says nothing.
+	Alert func(string)
+	// UserDir is the user's configuration folder, whose list of
+	// projects names the records the sandbox hides; "" for none.
+	UserDir string
+}
+
+// MCPOptions are the discovery options of cfg for the servers of the
+// project at root: server programs found by progs, started with its
+// trusted PATH (an interpreter a server's "#!" line looks up is not
+// taken from the project either), never given the agent's keys, and a
+// project's in the sandbox (mcpSandbox).
+func MCPOptions(cfg config.Config, root string, progs *programs.Resolver, setup MCPSetup) mcptool.Options {
+	if setup.Watch == nil {
+		setup.Watch = shell.NewGitWatch(root, ShellOptions(cfg))
+	}
+	return mcptool.Options{Timeout: cfg.MCP.Limit(), Version: setup.Version, LookPath: progs.Find, Environ: progs.Environ(os.Environ()),
+		Secrets: cfg.SecretVars(), SecretValues: cfg.SecretValues(), Sandbox: mcpSandbox(cfg, progs, setup), Alert: setup.Alert}
 }
 
 // mcpSandbox starts a project's MCP server in the sandbox run_command
-// uses (shell.ProgramSandbox): the project writable, the home hidden but
+// uses (shell.ProgramSandbox): the project writable but for its nested
+// repositories and the files their configs name, the home hidden but
 // for the tool folders of [shell] and the folders of a program found by
-// name, read-only; the network as its entry says; only the environment
-// it was given, with TMPDIR the sandbox's own /tmp. Bubblewrap is found
-// where no command could have planted it; without it the server does not
-// start.
-func mcpSandbox(cfg config.Config, progs *programs.Resolver) func(mcptool.Spec, string, []string, []string) (*exec.Cmd, error) {
-	return func(s mcptool.Spec, prog string, args, env []string) (*exec.Cmd, error) {
+// name, read-only, the other projects' records hidden; the network as
+// its entry says; only the environment it was given, with TMPDIR the
+// sandbox's own /tmp, and that inside the sandbox only. The git watch
+// checks what it leaves (shell.GitWatch). Bubblewrap is found where no
+// command could have planted it; without it the server does not start.
+func mcpSandbox(cfg config.Config, progs *programs.Resolver, setup MCPSetup) func(mcptool.Spec, string, []string, []string) (*exec.Cmd, mcptool.Guard, error) {
+	return func(s mcptool.Spec, prog string, args, env []string) (*exec.Cmd, mcptool.Guard, error) {
 		bwrap, err := shell.FindBwrap(progs.Find)
 		if err != nil {
-			return nil, fmt.Errorf("a project's server runs only in the sandbox: %w; or let it run outside with [mcp] unsandboxed in your own config", err)
+			return nil, nil, fmt.Errorf("a project's server runs only in the sandbox: %w; or let it run outside with [mcp] unsandboxed in your own config", err)
 		}
 		o := ShellOptions(cfg)
 		o.Env = progs.Environ(os.Environ())
+		o.Masked = conversation.OtherRecords(setup.UserDir, s.Dir)
 		sb := shell.ProgramSandbox(s.Dir, o)
 		sb.Bwrap, sb.Network = bwrap, s.Network
 		sb.Env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR=/tmp")
 		if !strings.ContainsRune(s.Command, '/') {
 			sb.ReadOnly = append(slices.Clone(sb.ReadOnly), programDirs(prog, sb.Home)...)
 		}
-		return sb.Command(append([]string{prog}, args...)...)
+		guard := setup.Watch.Start("MCP server " + s.Name)
+		sb.Protected = guard.Protected()
+		cmd, err := sb.Command(append([]string{prog}, args...)...)
+		if err != nil {
+			guard.Stopped()
+			return nil, nil, err
+		}
+		return cmd, guard, nil
 	}
 }
 
@@ -114,7 +144,7 @@ func inFolder(dir, path string) bool {
 // reg, waiting at most the configured limit (servers start in parallel).
 // A server that fails is skipped with one warning line. The returned
 // function stops the servers.
-func AddMCPTools(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, version string, warn func(string)) (func() error, error) {
+func AddMCPTools(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, setup MCPSetup, warn func(string)) (func() error, error) {
 	specs, notes, err := MCPSpecs(cfg, root, progs)
 	if err != nil {
 		return nil, err
@@ -122,7 +152,7 @@ func AddMCPTools(ctx context.Context, cfg config.Config, root string, progs *pro
 	for _, n := range notes {
 		warn(n)
 	}
-	return mcptool.AddTools(ctx, reg, specs, MCPOptions(cfg, progs, version), warn), nil
+	return mcptool.AddTools(ctx, reg, specs, MCPOptions(cfg, root, progs, setup), warn), nil
 }
 
 // AddChosenMCPTools adds the tools of servers a person chose for one
@@ -131,7 +161,7 @@ func AddMCPTools(ctx context.Context, cfg config.Config, root string, progs *pro
 // servers are, since the person chose them. A server named like one
 // already added is skipped with a warning. The returned function stops
 // them.
-func AddChosenMCPTools(ctx context.Context, cfg config.Config, specs []mcptool.Spec, progs *programs.Resolver, reg *tools.Registry, version string, warn func(string)) func() error {
+func AddChosenMCPTools(ctx context.Context, cfg config.Config, root string, specs []mcptool.Spec, progs *programs.Resolver, reg *tools.Registry, version string, warn func(string)) func() error {
 	var keep []mcptool.Spec
 	for _, s := range specs {
 		if taken(reg, s.Name) {
@@ -140,7 +170,7 @@ func AddChosenMCPTools(ctx context.Context, cfg config.Config, specs []mcptool.S
 		}
 		keep = append(keep, s)
 	}
-	return mcptool.AddTools(ctx, reg, keep, MCPOptions(cfg, progs, version), warn)
+	return mcptool.AddTools(ctx, reg, keep, MCPOptions(cfg, root, progs, MCPSetup{Version: version}), warn)
 }
 
 // taken reports whether reg already holds a tool of the MCP server name.

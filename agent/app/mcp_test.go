@@ -18,8 +18,8 @@ func TestProjectServerNeedsBubblewrap(t *testing.T) {
 	bin := t.TempDir()
 	os.Symlink("/bin/sh", filepath.Join(bin, "sh"))
 	progs := programs.New(programs.Options{Path: bin})
-	start := mcpSandbox(config.Config{}, progs)
-	cmd, err := start(mcptool.Spec{Name: "x", Command: "sh", Dir: t.TempDir(), Sandboxed: true}, filepath.Join(bin, "sh"), nil, nil)
+	start := mcpSandbox(config.Config{}, progs, MCPSetup{})
+	cmd, _, err := start(mcptool.Spec{Name: "x", Command: "sh", Dir: t.TempDir(), Sandboxed: true}, filepath.Join(bin, "sh"), nil, nil)
 	if cmd != nil || err == nil {
 		t.Fatalf("started without bubblewrap: %v", cmd)
 	}

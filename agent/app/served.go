@@ -45,6 +45,9 @@ func (b *Builder) Serve(ctx context.Context, dir string, cfg config.Config, allo
 	if err := conversation.EnsureStateDir(dir); err != nil { // the audit log, notes, backups
 		return nil, err
 	}
+	if err := conversation.RememberProject(b.UserDir, dir); err != nil {
+		b.warn("warning: " + err.Error())
+	}
 	// The tools that say they are never served (a command, a fetch:
 	// nobody is there to approve one) are left out by the server; MCP
 	// servers' tools are never served, so none is started.

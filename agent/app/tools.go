@@ -50,7 +50,10 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	// job_stop; stopped when the conversation closes.
 	set.Jobs = jobsManager(in.Root)
 	set.Closers = append(set.Closers, set.Jobs.Close)
-	set.Reg.Add(shellTool(in, set.Jobs))
+	// The git guard of the project's programs (its MCP servers), which
+	// run_command asks before each command.
+	watch := shell.NewGitWatch(in.Root, ShellOptions(in.Cfg))
+	set.Reg.Add(b.shellTool(in, set.Jobs, watch))
 	set.Reg.Add(web.New(web.Options{AllowHosts: in.Cfg.Web.AllowHosts, UserAgent: "agent/" + b.Version + " (web_fetch)"}))
 	set.Essential = set.Reg.Names()
 	for _, t := range jobs.Tools(set.Jobs) { // after the essential tools: the small-window form only names them
@@ -109,7 +112,7 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	// Other servers' tools, waiting at most mcp.timeout for them; a
 	// project's own servers only once the project is trusted.
 	if b.MCP != nil && !in.NoMCP {
-		closeMCP, err := b.MCP(ctx, in.Cfg, in.Root, in.Programs, set.Reg)
+		closeMCP, err := b.MCP(ctx, in.Cfg, in.Root, in.Programs, set.Reg, watch)
 		if err != nil {
 			set.Close()
 			return nil, err
@@ -118,7 +121,7 @@ func (b *Builder) builtinTools(ctx context.Context, in conversation.ToolInput) (
 	}
 	// The servers the person chose for this conversation (an editor's).
 	if !in.NoMCP && len(in.MCP) > 0 {
-		set.Closers = append(set.Closers, AddChosenMCPTools(ctx, in.Cfg, in.MCP, in.Programs, set.Reg, b.Version, b.warn))
+		set.Closers = append(set.Closers, AddChosenMCPTools(ctx, in.Cfg, in.Root, in.MCP, in.Programs, set.Reg, b.Version, b.warn))
 	}
 	return set, nil
 }
@@ -222,9 +225,10 @@ func jobsManager(root string) *jobs.Manager {
 // shellTool is run_command, configured from the user's own [shell] table
 // only (a project's is never read, see agent/config), its background
 // jobs kept by jm.
-func shellTool(in conversation.ToolInput, jm *jobs.Manager) tools.Tool {
+func (b *Builder) shellTool(in conversation.ToolInput, jm *jobs.Manager, watch *shell.GitWatch) tools.Tool {
 	o := ShellOptions(in.Cfg)
-	o.Jobs = jm
+	o.Jobs, o.Watch = jm, watch
+	o.Masked = conversation.OtherRecords(b.UserDir, in.Root)
 	o.Programs = in.Programs
 	o.Secrets, o.SecretValues = in.Cfg.SecretVars(), in.Cfg.SecretValues()
 	o.NewIgnorer = func(dir string) (shell.Ignorer, error) { return prompt.NewIgnore(dir) }

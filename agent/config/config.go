@@ -212,6 +212,9 @@ func Load(in Input) (Config, error) {
 		return Config{}, err
 	}
 	c.applyNotesEnv(in.Env)
+	if err := c.resolveUnsandboxed(in.Env["HOME"]); err != nil {
+		return Config{}, err
+	}
 	c.applyFlags(in.Flags)
 	if err := c.validate(); err != nil {
 		return Config{}, err

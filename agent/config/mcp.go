@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,10 +25,61 @@ type MCP struct {
 	// ServeToken is the bearer token `agent serve --http` asks for when
 	// AGENT_SERVE_TOKEN is not set.
 	ServeToken string `toml:"serve_token"`
-	// Unsandboxed names the project's servers that run outside the
-	// sandbox, as the person, once the project is trusted. Only the
+	// Unsandboxed names the projects' servers that run outside the
+	// sandbox, as the person, once the project is trusted, each with
+	// its project: "/abs/project:name" or "~/src/app:name" (a bare name
+	// would let any cloned project naming a server so out). Only the
 	// user's own config may set it.
 	Unsandboxed []string `toml:"unsandboxed"`
+	// exempt are Unsandboxed's entries read (resolveUnsandboxed).
+	exempt []exemption
+}
+
+// exemption is one entry of [mcp] unsandboxed: the server name of the
+// project at root (as written, ~ expanded, and where its links lead).
+type exemption struct {
+	root, real, name string
+}
+
+// resolveUnsandboxed reads the entries of [mcp] unsandboxed, a leading
+// ~/ taken as home; a bare name, or a project that is not an absolute
+// folder, is refused with the way to write it.
+func (c *Config) resolveUnsandboxed(home string) error {
+	c.MCP.exempt = nil
+	for _, e := range c.MCP.Unsandboxed {
+		i := strings.LastIndexByte(e, ':')
+		dir, name := "", e
+		if i >= 0 {
+			dir, name = e[:i], e[i+1:]
+		}
+		if (dir == "~" || strings.HasPrefix(dir, "~/")) && home != "" {
+			dir = filepath.Join(home, dir[1:])
+		}
+		if name == "" || !filepath.IsAbs(dir) {
+			return fmt.Errorf("mcp.unsandboxed entry %q (from %s): name the project with the server, like \"/home/me/src/app:%s\" or \"~/src/app:%s\": a bare name would let any project's server of that name run outside the sandbox",
+				e, c.Origin("mcp.unsandboxed"), cmp.Or(name, "NAME"), cmp.Or(name, "NAME"))
+		}
+		x := exemption{root: filepath.Clean(dir), name: name}
+		x.real = x.root
+		if real, err := filepath.EvalSymlinks(x.root); err == nil {
+			x.real = real
+		}
+		c.MCP.exempt = append(c.MCP.exempt, x)
+	}
+	return nil
+}
+
+// unsandboxed reports whether [mcp] unsandboxed names the server name
+// of the project at root.
+func (m MCP) unsandboxed(root, name string) bool {
+	root = filepath.Clean(root)
+	real := root
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		real = r
+	}
+	return slices.ContainsFunc(m.exempt, func(x exemption) bool {
+		return x.name == name && (x.root == root || x.real == real)
+	})
 }
 
 // MCPServer is one MCP server: a program spoken to over stdin/stdout
@@ -62,11 +114,11 @@ func (s MCPServer) IsEnabled() bool { return s.Enabled == nil || *s.Enabled }
 // its entry says network = false.
 func (s MCPServer) HasNetwork() bool { return s.Network == nil || *s.Network }
 
-// Sandboxed reports whether the server s named name runs in the sandbox:
-// a program of the project's own files, unless the user's own
-// [mcp] unsandboxed names it.
-func (m MCP) Sandboxed(name string, s MCPServer) bool {
-	return s.FromProject && s.Command != "" && !slices.Contains(m.Unsandboxed, name)
+// Sandboxed reports whether the server s named name of the project at
+// root runs in the sandbox: a program of the project's own files, unless
+// the user's own [mcp] unsandboxed names it with the project.
+func (m MCP) Sandboxed(root, name string, s MCPServer) bool {
+	return s.FromProject && s.Command != "" && !m.unsandboxed(root, name)
 }
 
 // Limit is the discovery time limit of one server.

@@ -72,14 +72,24 @@ func (c *Config) MCPLaunches(root string, getenv func(string) string, secret fun
 			Headers:     ex.table(s.Headers),
 			ReadOnly:    s.ReadOnly,
 			FromProject: s.FromProject,
-			Sandboxed:   c.MCP.Sandboxed(s.Name, s.MCPServer),
+			Sandboxed:   c.MCP.Sandboxed(root, s.Name, s.MCPServer),
 			Network:     s.HasNetwork(),
 		})
+		if s.FromProject && s.Command != "" && !c.MCP.Sandboxed(root, s.Name, s.MCPServer) {
+			// Said whether or not a question was asked (--trust).
+			notes = append(notes, UnsandboxedMCPNote(s.Name))
+		}
 		if len(ex.blanked) > 0 {
 			notes = append(notes, fmt.Sprintf("mcp server %s: %s left empty: a project's server is never given the agent's keys", s.Name, strings.Join(ex.blanked, ", ")))
 		}
 	}
 	return launches, notes, nil
+}
+
+// UnsandboxedMCPNote is the note for a project's server that runs
+// outside the sandbox, as the user's [mcp] unsandboxed says.
+func UnsandboxedMCPNote(name string) string {
+	return fmt.Sprintf("mcp server %s is the project's and runs OUTSIDE the sandbox, as you, reaching your files and the network: your [mcp] unsandboxed names it", name)
 }
 
 // UntrustedMCPNote is the note for a project's server left out because

@@ -193,18 +193,18 @@ func projectServers(m MCP, env map[string]string, root string) (out []PendingSet
 			file = rel
 		}
 		name := fmt.Sprintf("%s: MCP server %s", file, s.Name)
-		out = append(out, PendingSetting{Name: name, Shown: name + " " + m.where(s) + ":\n" + s.CommandLine()})
+		out = append(out, PendingSetting{Name: name, Shown: name + " " + m.where(root, s) + ":\n" + s.CommandLine()})
 	}
 	return out, known
 }
 
 // where says, for the trust question, where the project's server s runs
 // and what it reaches there.
-func (m MCP) where(s NamedMCPServer) string {
+func (m MCP) where(root string, s NamedMCPServer) string {
 	switch {
 	case s.Command == "":
 		return "connects to"
-	case !m.Sandboxed(s.Name, s.MCPServer):
+	case !m.Sandboxed(root, s.Name, s.MCPServer):
 		return "runs OUTSIDE the sandbox, as you, reaching your files and the network (your [mcp] unsandboxed names it)"
 	case s.HasNetwork():
 		return "runs in the sandbox (your home hidden, the project writable), with the network"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,14 +83,14 @@ func TestPendingTrustShowsEachServerWhole(t *testing.T) {
 // TestPendingTrustSaysWhereEachServerRuns: the trust question says of
 // each project server whether it runs in the sandbox, with the network
 // or without (network = false in its entry), or outside it because the
-// user's own [mcp] unsandboxed names it; the project's own unsandboxed
-// list counts for nothing.
+// user's own [mcp] unsandboxed names it with the project; the project's
+// own unsandboxed list counts for nothing.
 func TestPendingTrustSaysWhereEachServerRuns(t *testing.T) {
 	root := t.TempDir()
 	xdg := t.TempDir()
 	env := map[string]string{"HOME": t.TempDir(), "XDG_CONFIG_HOME": xdg, "GEMINI_API_KEY": "k"}
 	os.MkdirAll(filepath.Join(xdg, "agent"), 0o700)
-	os.WriteFile(filepath.Join(xdg, "agent", "config.toml"), []byte("[mcp]\nunsandboxed = [\"mine\"]\n"), 0o600)
+	os.WriteFile(filepath.Join(xdg, "agent", "config.toml"), []byte("[mcp]\nunsandboxed = [\""+root+":mine\"]\n"), 0o600)
 	os.MkdirAll(filepath.Join(root, ".agent"), 0o755)
 	os.WriteFile(filepath.Join(root, ".agent", "config.toml"), []byte(`[mcp]
 unsandboxed = ["offline", "online"]
@@ -123,9 +124,12 @@ network = false
 		t.Fatal(err)
 	}
 	trusted.ProjectTrusted = true
-	launches, _, err := trusted.MCPLaunches(root, func(string) string { return "" }, func(string, string) bool { return false })
+	launches, notes, err := trusted.MCPLaunches(root, func(string) string { return "" }, func(string, string) bool { return false })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Contains(notes, UnsandboxedMCPNote("mine")) {
+		t.Errorf("notes %q do not say mine runs outside the sandbox", notes)
 	}
 	got := map[string]string{}
 	for _, l := range launches {
@@ -137,6 +141,56 @@ network = false
 	} {
 		if got[name] != w {
 			t.Errorf("%s: %s, want %s", name, got[name], w)
+		}
+	}
+}
+
+// TestUnsandboxedNamesTheProject: [mcp] unsandboxed lets a server out
+// only for the project its entry names (an absolute folder, or one
+// under ~/): another project with a server of the same name runs it in
+// the sandbox. A bare name is refused, and the error says how to write
+// the entry.
+func TestUnsandboxedNamesTheProject(t *testing.T) {
+	home := t.TempDir()
+	mine := filepath.Join(home, "src", "app")
+	other := t.TempDir()
+	for _, dir := range []string{mine, other} {
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, MCPJSONFile), []byte(`{"mcpServers": {"local": {"command": "srv"}}}`), 0o644)
+	}
+	load := func(root, entry string) (Config, error) {
+		xdg := t.TempDir()
+		env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": xdg, "GEMINI_API_KEY": "k"}
+		os.MkdirAll(filepath.Join(xdg, "agent"), 0o700)
+		os.WriteFile(filepath.Join(xdg, "agent", "config.toml"), []byte("[mcp]\nunsandboxed = [\""+entry+"\"]\n"), 0o600)
+		cfg, err := Load(Input{Files: DefaultFiles(env, root), Project: ProjectFile(root), Env: env, Trusted: true})
+		cfg.ProjectTrusted = true
+		return cfg, err
+	}
+	sandboxed := func(cfg Config, root string) bool {
+		launches, _, err := cfg.MCPLaunches(root, func(string) string { return "" }, func(string, string) bool { return false })
+		if err != nil || len(launches) != 1 {
+			t.Fatalf("launches %v, %v", launches, err)
+		}
+		return launches[0].Sandboxed
+	}
+	for _, entry := range []string{"~/src/app:local", mine + ":local", mine + "/:local"} {
+		cfg, err := load(mine, entry)
+		if err != nil {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		if sandboxed(cfg, mine) {
+			t.Errorf("%s: the named project's server runs in the sandbox", entry)
+		}
+		cfg, _ = load(other, entry)
+		if !sandboxed(cfg, other) {
+			t.Errorf("%s: another project's server of the same name runs outside the sandbox", entry)
+		}
+	}
+	for _, entry := range []string{"local", "src/app:local", mine + ":"} {
+		_, err := load(mine, entry)
+		if err == nil || !strings.Contains(err.Error(), "name the project with the server, like") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: err = %v, want one line saying how to write it", entry, err)
 		}
 	}
 }

@@ -71,7 +71,8 @@ type World struct {
 	// BackupKey returns the key that signs the backups; nil for none.
 	BackupKey func() []byte
 	// UserDir is the user's configuration folder ("" for none): its
-	// commands folder holds the user's custom commands.
+	// commands folder holds the user's custom commands, and its list of
+	// projects the conversation's (RememberProject).
 	UserDir string
 	// Hooks builds the runner of the configured hooks for the project
 	// folder dir (the person's, and a trusted project's in the
@@ -194,6 +195,10 @@ func (c *Conversation) openFiles(budget *agent.Budget, id string) error {
 	}
 	if note := StateIgnoreWarning(dir); note != "" {
 		w.warn("warning: " + note)
+	}
+	// Listed, so that the sandboxes of other projects hide its records.
+	if err := RememberProject(w.UserDir, dir); err != nil {
+		w.warn("warning: " + err.Error())
 	}
 	if w.BackupKey != nil {
 		w.BackupKey() // a key that cannot be kept is said now, not mid-chat

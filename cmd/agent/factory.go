@@ -83,8 +83,9 @@ func (f *factory) builder() *app.Builder {
 		Notes: func(cfg config.Config, root string) notes.Store {
 			return app.LazyNotes(cfg, root, f.environ())
 		},
-		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry) (func() error, error) {
-			return app.AddMCPTools(ctx, cfg, root, progs, reg, version, f.warn)
+		MCP: func(ctx context.Context, cfg config.Config, root string, progs *programs.Resolver, reg *tools.Registry, watch *shell.GitWatch) (func() error, error) {
+			setup := app.MCPSetup{Version: version, Watch: watch, Alert: f.warn, UserDir: userConfigDir(f.environ())}
+			return app.AddMCPTools(ctx, cfg, root, progs, reg, setup, f.warn)
 		},
 	}
 }

@@ -33,7 +33,7 @@ tools within mcp.timeout, and prints the servers with their status and the
 tools they add, as the model sees them. "ask" marks a tool whose calls need
 approval; "auto" one your own config lists as read_only. A project's
 servers run in the sandbox (bubblewrap), unless [mcp] unsandboxed in your
-own config names them.`,
+own config names them with the project ("~/src/app:NAME").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := projectFolder(dir)
@@ -51,7 +51,8 @@ own config names them.`,
 			}
 			pending, notes := app.MCPUntrusted(cfg, d.environ(), root, notes)
 			written := app.MCPWritten(cfg, root)
-			c, servers := mcptool.Discover(cmd.Context(), specs, app.MCPOptions(cfg, progs, version))
+			setup := app.MCPSetup{Version: version, Alert: d.warn, UserDir: userConfigDir(d.environ())}
+			c, servers := mcptool.Discover(cmd.Context(), specs, app.MCPOptions(cfg, root, progs, setup))
 			defer c.Close()
 			return catalog.MCPList(d.io.Out, specs, written, servers, pending, notes)
 		},

@@ -68,9 +68,26 @@ type Options struct {
 	Secrets, SecretValues []string
 	// Sandbox makes the command that runs a Sandboxed server: its program
 	// (found as for any server), arguments and environment (as a server
-	// outside the sandbox would get them), run in s's sandbox. Its error
-	// is why the server does not start.
-	Sandbox func(s Spec, prog string, args, env []string) (*exec.Cmd, error)
+	// outside the sandbox would get them), run in s's sandbox, and the
+	// Guard that checks what the server leaves in the project (nil for
+	// none). Its error is why the server does not start.
+	Sandbox func(s Spec, prog string, args, env []string) (*exec.Cmd, Guard, error)
+	// Alert tells the person what a Guard found outside any call: when
+	// a server started, and when it stopped. Nil says nothing.
+	Alert func(string)
+}
+
+// Guard checks what a server program running in the sandbox left in the
+// project (tools/shell's GitWatch: the git repositories it planted),
+// from its start to its end.
+type Guard interface {
+	// Check adds to r what the server planted so far, moved away: the
+	// alerts for the person, the words for the model, r.Halt when the
+	// project could not be looked through.
+	Check(r *tools.Result)
+	// Stopped is told once the program has ended (or did not start),
+	// and returns what the person must hear, one line each.
+	Stopped() []string
 }
 
 // DefaultMaxResult is the most text one imported tool call returns.
@@ -194,8 +211,9 @@ type conn struct {
 	opts   Options
 	client *Client
 
-	mu   sync.Mutex
-	sess *mcp.ClientSession
+	mu    sync.Mutex
+	sess  *mcp.ClientSession
+	guard Guard // the running program's, nil when none or it has none
 }
 
 // discover connects and lists the tools, within the time limit. At the
@@ -221,6 +239,7 @@ func (cn *conn) tryDiscover(ctx context.Context) Server {
 	sess, err := cn.session(ctx)
 	if err == nil {
 		out.Tools, out.Skipped, err = cn.listTools(ctx, sess)
+		cn.alert(cn.check(&tools.Result{})) // what it planted as it started
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -272,7 +291,7 @@ func (cn *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 	if closed {
 		return nil, errors.New("client closed")
 	}
-	t, err := cn.transport()
+	t, guard, err := cn.transport()
 	if err != nil {
 		return nil, err
 	}
@@ -283,31 +302,67 @@ func (cn *conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 		if gt, ok := t.(*groupTransport); ok {
 			err = gt.said(err)
 		}
+		if guard != nil {
+			cn.alert(guard.Stopped())
+		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
-	cn.sess = sess
+	cn.sess, cn.guard = sess, guard
 	return sess, nil
 }
 
-// drop forgets sess after it failed, so that the next call starts anew.
-func (cn *conn) drop(sess *mcp.ClientSession) {
+// check adds to r what the running program planted in the project so
+// far (its Guard), and returns r's alerts.
+func (cn *conn) check(r *tools.Result) []string {
 	cn.mu.Lock()
+	g := cn.guard
+	cn.mu.Unlock()
+	if g != nil {
+		g.Check(r)
+	}
+	return r.Alerts
+}
+
+// alert tells the person lines a Guard returned outside a call (each
+// names the server).
+func (cn *conn) alert(lines []string) {
+	if cn.opts.Alert == nil {
+		return
+	}
+	for _, l := range lines {
+		cn.opts.Alert(l)
+	}
+}
+
+// drop forgets sess after it failed, so that the next call starts anew,
+// and returns what its program left in the project, once it ended.
+func (cn *conn) drop(sess *mcp.ClientSession) []string {
+	cn.mu.Lock()
+	var g Guard
 	if cn.sess == sess {
-		cn.sess = nil
+		cn.sess, g, cn.guard = nil, cn.guard, nil
 	}
 	cn.mu.Unlock()
 	_ = sess.Close()
+	if g != nil {
+		return g.Stopped()
+	}
+	return nil
 }
 
 func (cn *conn) close() error {
 	cn.mu.Lock()
-	sess := cn.sess
-	cn.sess = nil
+	sess, g := cn.sess, cn.guard
+	cn.sess, cn.guard = nil, nil
 	cn.mu.Unlock()
 	if sess == nil {
 		return nil
 	}
 	err := sess.Close()
+	if g != nil {
+		// Once it has ended: what it did when its stdin closed too.
+		cn.alert(g.Stopped())
+	}
 	if err != nil && cn.spec.Command != "" {
 		// A program that exits when its stdin closes reports its exit
 		// status here; that is how it is meant to stop.
@@ -319,27 +374,29 @@ func (cn *conn) close() error {
 	return err
 }
 
-func (cn *conn) transport() (mcp.Transport, error) {
+// transport is how to reach the server, and the Guard of the program it
+// starts, if any.
+func (cn *conn) transport() (mcp.Transport, Guard, error) {
 	s := cn.spec
 	switch {
 	case s.Command != "":
-		cmd, err := cn.command()
+		cmd, guard, err := cn.command()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &groupTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}}, nil
+		return &groupTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}}, guard, nil
 	case s.URL != "":
 		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
-			return nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)
+			return nil, nil, fmt.Errorf("url %q: use an http:// or https:// address", s.URL)
 		}
 		u, err := url.Parse(s.URL)
 		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("url %q: not a web address", s.URL)
+			return nil, nil, fmt.Errorf("url %q: not a web address", s.URL)
 		}
 		hc := &http.Client{Transport: headerTransport{headers: s.Headers, origin: originOf(u), next: http.DefaultTransport}}
-		return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxRetries: 1, DisableStandaloneSSE: true}, nil
+		return &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxRetries: 1, DisableStandaloneSSE: true}, nil, nil
 	}
-	return nil, errors.New("no command and no url")
+	return nil, nil, errors.New("no command and no url")
 }
 
 // headerTransport adds the configured headers (an API token) to every

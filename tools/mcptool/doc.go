@@ -12,9 +12,12 @@
 // line, results travel as content, and a server's own read-only hint is
 // ignored; only the user's config can exempt a tool from approval. A
 // project's server (Spec.Sandboxed) starts only through Options.Sandbox,
-// which runs it under bubblewrap; each server program starts in a process
-// group of its own, ended whole when the server stops; this agent's own
-// serve is never started as a server.
+// which runs it under bubblewrap, with a Guard that checks what it left
+// in the project after each call and when it stops (the git repositories
+// it planted: alerts in the call's result, or Options.Alert); each server
+// program starts in a process group of its own, ended whole when the
+// server stops; this agent's own serve is never started as a server,
+// wrapped or copied.
 //
 // As a server it offers a Registry's tools (NewServer; agent/serve runs
 // it over stdio) or Streamable HTTP (HTTPHandler), annotated read-only or destructive, with

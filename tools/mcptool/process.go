@@ -2,37 +2,43 @@ package mcptool
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentcli/agent/internal/termtext"
 )
 
-// command is the server program's command, not yet started: in the
-// sandbox for a Sandboxed server (Options.Sandbox), else as it is, in a
-// process group of its own. This agent's own serve is never started.
-func (cn *conn) command() (*exec.Cmd, error) {
+// command is the server program's command, not yet started, and its
+// Guard: in the sandbox for a Sandboxed server (Options.Sandbox), else as
+// it is, in a process group of its own. This agent's own serve is never
+// started.
+func (cn *conn) command() (*exec.Cmd, Guard, error) {
 	s := cn.spec
 	prog, err := cn.program()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if selfServe(prog, s.Args) {
-		return nil, errSelfServe
+	if cn.selfServe(prog) {
+		return nil, nil, errSelfServe
 	}
 	env := serverEnv(cn.childEnviron(), cn.opts.Secrets, cn.opts.SecretValues, s)
 	if s.Sandboxed {
 		if cn.opts.Sandbox == nil {
-			return nil, errors.New("it runs only in the sandbox, and none is set up here")
+			return nil, nil, errors.New("it runs only in the sandbox, and none is set up here")
 		}
 		return cn.opts.Sandbox(s, prog, s.Args, env)
 	}
@@ -40,29 +46,118 @@ func (cn *conn) command() (*exec.Cmd, error) {
 	cmd.Dir = s.Dir
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, nil
+	return cmd, nil, nil
 }
 
 var errSelfServe = errors.New("its command is this agent's own serve, which offers this agent's tools to other programs: the agent does not start itself as its own server")
 
-// selfServe reports whether prog is this agent's own executable and its
-// arguments ask for serve. (agent serve starts no MCP server, so even
-// then it would not start itself again and again; but its tools are this
-// agent's, and a second agent over the same project is no server.)
-func selfServe(prog string, args []string) bool {
-	if !slices.Contains(args, "serve") {
+// selfServe reports whether the server would be this agent's own serve:
+// its arguments ask for serve (the word, alone or in a shell's command
+// line), and its program, or a program an argument names (sh -c "…
+// agent serve", env agent serve), is this agent's executable: the same
+// file (through links too) or a copy of it (the same size, then the
+// same content). (agent serve starts no MCP server, so even then it
+// would not start itself again and again; but its tools are this
+// agent's, and a second agent over the same project is no server.) A
+// program that starts it otherwise (an interpreter's exec) is not seen:
+// a project's server runs in the sandbox whatever it starts.
+func (cn *conn) selfServe(prog string) bool {
+	args := cn.spec.Args
+	if !slices.ContainsFunc(args, func(a string) bool { return slices.Contains(words(a), "serve") }) {
 		return false
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return false
 	}
-	a, err := os.Stat(prog)
+	if isSelf(prog, self) {
+		return true
+	}
+	for _, a := range args {
+		for _, w := range words(a) {
+			if w == "serve" || strings.HasPrefix(w, "-") {
+				continue
+			}
+			if p := cn.named(w); p != "" && isSelf(p, self) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// words are the words of a command line, cut at blanks and at the
+// characters of a shell that end one.
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(";&|()`'\"<>=", r)
+	})
+}
+
+// named is the program the word w names: a path (relative to the
+// server's folder), or a name looked up as the server's own program
+// is; "" when it names none.
+func (cn *conn) named(w string) string {
+	if strings.ContainsRune(w, '/') {
+		if !filepath.IsAbs(w) && cn.spec.Dir != "" {
+			w = filepath.Join(cn.spec.Dir, w)
+		}
+		return w
+	}
+	look := cn.opts.LookPath
+	if look == nil {
+		look = cn.resolver().Find
+	}
+	p, err := look(w)
 	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// isSelf reports whether the file p is the executable self, or a copy
+// of it.
+func isSelf(p, self string) bool {
+	a, err := os.Stat(p)
+	if err != nil || !a.Mode().IsRegular() {
 		return false
 	}
 	b, err := os.Stat(self)
-	return err == nil && os.SameFile(a, b)
+	if err != nil {
+		return false
+	}
+	if os.SameFile(a, b) {
+		return true
+	}
+	if a.Size() != b.Size() {
+		return false
+	}
+	h, err := fileHash(p)
+	return err == nil && h == selfHash(self)
+}
+
+// selfHash is the SHA-256 of this agent's executable self, read once.
+func selfHash(self string) string {
+	selfSum.once.Do(func() { selfSum.sum, _ = fileHash(self) })
+	return selfSum.sum
+}
+
+var selfSum struct {
+	once sync.Once
+	sum  string
+}
+
+func fileHash(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // groupTransport starts the server program in a process group of its own
@@ -86,6 +181,9 @@ func (t *groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.stderr = &lastWords{done: make(chan struct{})}
 	c, err := t.CommandTransport.Connect(ctx)
 	w.Close() // the program's copy is the only writer left
+	for _, f := range t.Command.ExtraFiles {
+		f.Close() // the program has its own (the sandbox's environment)
+	}
 	go t.stderr.read(r)
 	if err != nil {
 		return nil, err

@@ -48,21 +48,60 @@ func gone(pid int) bool {
 }
 
 // TestThisAgentsServeIsNotStarted: a server whose program is this very
-// executable, asked to serve, is refused with one line; the same program
-// with other arguments starts.
+// executable, asked to serve, is refused with one line, and so is one
+// that starts it wrapped: through sh -c, env, a link or a copy of it;
+// the same program with other arguments starts, and so does a copy of
+// it asked for something else.
 func TestThisAgentsServeIsNotStarted(t *testing.T) {
-	self := fakeSpec(t, "self", "ok")
-	self.Args = []string{"serve", "--stdio"}
-	other := fakeSpec(t, "other", "ok")
-	other.Args = []string{"--served"}
-	c, servers := Discover(context.Background(), []Spec{self, other}, Options{Timeout: 10 * time.Second})
-	defer c.Close()
-	err := byName(servers, "self").Err
-	if err == nil || !strings.Contains(err.Error(), "this agent's own serve") || strings.Contains(err.Error(), "\n") {
-		t.Errorf("self: err = %v, want one line saying it is this agent's own serve", err)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if s := byName(servers, "other"); s.Err != nil {
-		t.Errorf("other: %v", s.Err)
+	dir := t.TempDir()
+	copied := filepath.Join(dir, "myagent")
+	data, err := os.ReadFile(exe)
+	if err != nil || os.WriteFile(copied, data, 0o755) != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(dir, "linked")
+	if err := os.Symlink(exe, linked); err != nil {
+		t.Fatal(err)
+	}
+	spec := func(name, command string, args ...string) Spec {
+		s := fakeSpec(t, name, "ok")
+		s.Command, s.Args, s.Dir = command, args, dir
+		return s
+	}
+	refused := []Spec{
+		spec("self", exe, "serve", "--stdio"),
+		spec("viash", "sh", "-c", "mkdir -p sub && cd sub && "+exe+" serve --stdio"),
+		spec("viaenv", "env", exe, "serve", "--stdio", "--dir", "/tmp"),
+		spec("copy", "./myagent", "serve", "--stdio"),
+		spec("copysh", "sh", "-c", "exec ./myagent serve --stdio"),
+		spec("link", linked, "serve"),
+	}
+	started := []Spec{
+		spec("other", exe, "--served"),
+		spec("othercopy", "./myagent", "--served"),
+	}
+	c, servers := Discover(context.Background(), append(refused, started...), Options{Timeout: 10 * time.Second})
+	defer c.Close()
+	for _, s := range refused {
+		err := byName(servers, s.Name).Err
+		if err == nil || !strings.Contains(err.Error(), "this agent's own serve") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err = %v, want one line saying it is this agent's own serve", s.Name, err)
+		}
+	}
+	for _, s := range started {
+		if err := byName(servers, s.Name).Err; err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+	}
+	// Another program with the word serve is not this agent.
+	c2, others := Discover(context.Background(), []Spec{spec("word", "sh", "-c", "true serve")}, Options{Timeout: 10 * time.Second})
+	c2.Close()
+	if err := others[0].Err; err != nil && strings.Contains(err.Error(), "own serve") {
+		t.Errorf("sh -c 'true serve' was taken for this agent: %v", err)
 	}
 }
 
@@ -75,11 +114,11 @@ func TestSandboxedServerStartsThroughTheSandbox(t *testing.T) {
 	spec := fakeSpec(t, "boxed", "env:"+envFile)
 	spec.Sandboxed, spec.Network = true, false
 	var got Spec
-	wrap := func(s Spec, prog string, args, env []string) (*exec.Cmd, error) {
+	wrap := func(s Spec, prog string, args, env []string) (*exec.Cmd, Guard, error) {
 		got = s
 		cmd := exec.Command(prog, args...)
 		cmd.Env = append(env, "WRAPPED=yes")
-		return cmd, nil
+		return cmd, nil, nil
 	}
 	c, servers := Discover(context.Background(), []Spec{spec}, Options{Timeout: 10 * time.Second, Sandbox: wrap})
 	c.Close()
@@ -95,8 +134,8 @@ func TestSandboxedServerStartsThroughTheSandbox(t *testing.T) {
 
 	for name, opts := range map[string]Options{
 		"no hook": {Timeout: 10 * time.Second},
-		"hook failed": {Timeout: 10 * time.Second, Sandbox: func(Spec, string, []string, []string) (*exec.Cmd, error) {
-			return nil, errors.New("no bubblewrap here")
+		"hook failed": {Timeout: 10 * time.Second, Sandbox: func(Spec, string, []string, []string) (*exec.Cmd, Guard, error) {
+			return nil, nil, errors.New("no bubblewrap here")
 		}},
 	} {
 		os.Remove(envFile)

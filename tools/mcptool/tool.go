@@ -110,15 +110,26 @@ func (t *remoteTool) Execute(ctx context.Context, in tools.Input) (tools.Result,
 	r, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: t.remote, Arguments: args})
 	if err != nil {
 		if ctx.Err() != nil {
-			// Timeout or interrupt: the registry words it.
+			// Timeout or interrupt: the registry words it. The server's
+			// next check, or its end, tells what it planted meanwhile.
 			return tools.Result{}, ctx.Err()
 		}
 		var werr *jsonrpc.Error
 		if errors.As(err, &werr) {
-			return tools.Errorf(tools.CodeProviderError, "MCP server %s refused the call: %s", server, untrustedLine(werr.Message, 300)), nil
+			res := tools.Errorf(tools.CodeProviderError, "MCP server %s refused the call: %s", server, untrustedLine(werr.Message, 300))
+			t.cn.check(&res)
+			return res, nil
 		}
-		t.cn.drop(sess)
-		return tools.Errorf(tools.CodeProviderError, "MCP server %s stopped during the call (%s); it is started again for the next call", server, untrustedLine(err.Error(), 200)), nil
+		res := tools.Errorf(tools.CodeProviderError, "MCP server %s stopped during the call (%s); it is started again for the next call", server, untrustedLine(err.Error(), 200))
+		for _, a := range t.cn.drop(sess) {
+			res.Alerts = append(res.Alerts, a)
+			res.Message += "; " + a
+		}
+		return res, nil
 	}
-	return render(server, t.remote, r, t.cn.opts.MaxResult), nil
+	// What a server in the sandbox planted during the call is moved away
+	// before the answer, and said with it, as after a command.
+	out := render(server, t.remote, r, t.cn.opts.MaxResult)
+	t.cn.check(&out)
+	return out, nil
 }

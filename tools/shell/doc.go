@@ -4,11 +4,17 @@
 // the one way any program runs under it, run_command's commands and the
 // programs a project defines (its MCP servers; ProgramSandbox gives them
 // run_command's settings), so that what the sandbox hides is written once.
+// A program's environment is set inside the sandbox only; what starts it
+// outside gets the agent's own minimum. GitWatch puts the git guard
+// around a program of the project that outlives a call.
 //
 // Inside the sandbox the project folder is writable except .git and
 // .agent (read-only; the agent's records there, its sessions, audit log
 // and jobs with their output, are not there at all, even once written
-// during a command), and every nested git repository found at the
+// during a command; the .agent folders above the project and of the
+// other projects in Options.Masked are empty), nothing is mounted
+// through a link a program could have put in the way, and every nested
+// git repository found at the
 // command's start, with the files their configs name for git to run or
 // read (read-only too); a repository the command creates, or such a file,
 // is moved into .agent/quarantine after it, and the result's alerts tell

@@ -89,9 +89,14 @@ type watched struct {
 const maxProtected = 500
 
 // guardGit looks for the project's repositories before a command.
-func (t *Tool) guardGit() *gitGuard {
-	g := &gitGuard{root: t.root, env: envMap(t.opts.Env), known: map[fileID]bool{}, start: time.Now()}
-	g.before = findRepos(t.root, t.opts.GitScanTime)
+func (t *Tool) guardGit() *gitGuard { return newGitGuard(t.root, t.opts.Env, t.opts.GitScanTime) }
+
+// newGitGuard looks for the repositories of the project folder root
+// (environ is the person's environment: HOME and git's variables),
+// walking for at most scanTime.
+func newGitGuard(root string, environ []string, scanTime time.Duration) *gitGuard {
+	g := &gitGuard{root: root, env: envMap(environ), known: map[fileID]bool{}, start: time.Now()}
+	g.before = findRepos(root, scanTime)
 	if len(g.before.repos) > maxProtected {
 		g.before.repos = g.before.repos[:maxProtected]
 		g.before.why = fmt.Sprintf("the project has more than %d git repositories", maxProtected)

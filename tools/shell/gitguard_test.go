@@ -193,7 +193,7 @@ func TestGuardTakesOnlyWhatTheCommandTouched(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "old/.git/config")); err != nil {
 		t.Errorf("an untouched repository was moved: %v", err)
 	}
-	_, alerts := rep.render()
+	_, alerts := rep.render(commandSubject)
 	if len(alerts) != 1 || !strings.Contains(alerts[0], "created or changed touched/.git") {
 		t.Errorf("alerts %q", alerts)
 	}
@@ -246,7 +246,7 @@ func TestQuarantineNeverLeavesTheProject(t *testing.T) {
 			if _, err := os.Lstat(filepath.Join(dir, m.to)); err != nil {
 				t.Errorf("the renamed repository is not there: %v", err)
 			}
-			_, alerts := rep.render()
+			_, alerts := rep.render(commandSubject)
 			if len(alerts) != 1 || !strings.Contains(alerts[0], "renamed to "+m.to) || !strings.Contains(alerts[0], tc.why) || strings.Contains(alerts[0], "moved to") {
 				t.Errorf("alerts %q", alerts)
 			}

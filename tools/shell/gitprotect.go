@@ -40,6 +40,15 @@ func (g *gitGuard) readOnly(caches []string) []string {
 			if target := gitdirOf(abs); target != "" {
 				gd = target
 				p.repoDir(target, r.rel+"'s gitdir")
+			} else if target := linkTarget(abs); target != "" {
+				// A link: git reads the folder it leads to, which a
+				// command could make when it is not there yet.
+				gd = target
+				if isDir(target) {
+					p.repoDir(target, r.rel+"'s link")
+				} else {
+					p.protect(target, r.rel+" links to it")
+				}
 			}
 		}
 		common := gd
@@ -63,6 +72,19 @@ func (g *gitGuard) readOnly(caches []string) []string {
 		}
 	}
 	return p.ro
+}
+
+// linkTarget is where the link p leads, absolute (one step: protect
+// follows the rest); "" when p is no link.
+func linkTarget(p string) string {
+	target, err := os.Readlink(p)
+	if err != nil {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(p), target)
+	}
+	return filepath.Clean(target)
 }
 
 // globalConfigs are the person's own git config files, which apply to
@@ -216,11 +238,15 @@ func (g *gitGuard) check(maxTime time.Duration) gitReport {
 			m := moved{rel: r.rel, unsure: unsure}
 			m.to, m.note, m.err = quarantine(g.root, r.rel, stamp)
 			rep.moved = append(rep.moved, m)
+			if m.err != nil {
+				g.known[r.id] = true // told once; a guard that checks again (GitWatch) does not repeat it
+			}
 			continue
 		}
 		rep.moved = append(rep.moved, g.unmark(r.rel, stamp, unsure)...)
 	}
-	for _, w := range g.watched {
+	for i := range g.watched {
+		w := &g.watched[i]
 		fi, err := os.Lstat(w.path)
 		if err != nil || w.existed && idOf(fi) == w.id {
 			continue // gone, or the one there before (mounted read-only)
@@ -232,6 +258,9 @@ func (g *gitGuard) check(maxTime time.Duration) gitReport {
 			m.to, m.err = renameBeside(w.path, stamp)
 		}
 		rep.moved = append(rep.moved, m)
+		if m.err != nil {
+			w.existed, w.id = true, idOf(fi)
+		}
 	}
 	return rep
 }

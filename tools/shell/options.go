@@ -103,6 +103,15 @@ type Options struct {
 	// the result says the list was not made.
 	ScanFiles int
 	ScanTime  time.Duration
+	// Watch is the git guard of the project's programs that run beside
+	// the conversation (its MCP servers): asked before each command, so
+	// that what they planted is moved away and told, not taken for the
+	// person's (GitWatch). Nil for none.
+	Watch *GitWatch
+	// Masked are the .agent folders of the other projects where the
+	// agent keeps records: commands see them empty and read-only, like
+	// those of the folders above the project (Sandbox.Masked).
+	Masked []string
 	// GitScanTime bounds each walk of the git guard, which has no other
 	// bound (DefaultGitScanTime when 0): a walk after a command that
 	// runs out of it stops the turn (tools.Result.Halt).
@@ -280,6 +289,7 @@ func ProgramSandbox(root string, o Options) Sandbox {
 	return Sandbox{
 		Root:        root,
 		Home:        envMap(o.Env)["HOME"],
+		Masked:      o.Masked,
 		ReadOnly:    o.ToolDirs,
 		TmpSize:     o.TmpSize,
 		MemoryLimit: o.MemoryLimit,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,17 +21,15 @@ type run struct {
 	sandboxed bool
 }
 
-// start runs argv with stdin empty and stdout and stderr on one pipe, in
+// start runs cmd with stdin empty and stdout and stderr on one pipe, in
 // a new session (no controlling terminal, so no keystrokes can be pushed
 // into the user's terminal, and one process group to signal).
-func start(argv, env []string, dir string, sandboxed bool) (*run, error) {
+func start(cmd *exec.Cmd, sandboxed bool) (*run, error) {
+	defer closeExtra(cmd)
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -236,16 +233,12 @@ type live struct {
 // start gives a nil live and the outcome's startErr.
 func (t *Tool) begin(ctx context.Context, c call, net bool, budget int, stream func(context.Context, []byte)) (*live, outcome, error) {
 	o := outcome{out: newCapture(budget)}
-	argv, cg, err := t.argv(c, net)
+	cmd, cg, err := t.command(c, net)
 	if err != nil {
 		return nil, o, err
 	}
 	l := &live{cg: cg, out: o.out, began: time.Now(), pumped: make(chan struct{})}
-	env := t.opts.Env
-	if len(c.env) > 0 {
-		env = append(slices.Clip(env), c.env...)
-	}
-	l.p, err = start(argv, env, t.root, !t.opts.NoSandbox)
+	l.p, err = start(cmd, !t.opts.NoSandbox)
 	if err != nil {
 		if cg != nil {
 			cg.remove()

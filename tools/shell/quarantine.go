@@ -222,9 +222,19 @@ func (m moved) what() string {
 	return "created " + m.rel + ", a git repository, whose config git would run outside the sandbox"
 }
 
+// subject is who the guard's report names as the one that planted what
+// it moved: the command, or a program of the project (GitWatch).
+type subject struct {
+	who  string // "the command"
+	rule string // the sentence the model is told after the warnings
+}
+
+var commandSubject = subject{who: "the command",
+	rule: "Commands cannot create or change git repositories, nor the files git's config names: git is for the user to run."}
+
 // render says what the guard did, for the model (text) and for the
 // person (alerts).
-func (r gitReport) render() (text string, alerts []string) {
+func (r gitReport) render(by subject) (text string, alerts []string) {
 	var b strings.Builder
 	for _, m := range r.moved {
 		var alert string
@@ -232,17 +242,17 @@ func (r gitReport) render() (text string, alerts []string) {
 		case m.err != nil:
 			what, _, _ := strings.Cut(m.what(), ", whose config")
 			what, _, _ = strings.Cut(what, ": git would run")
-			alert = fmt.Sprintf("the command %s; it could not be moved away (%v): do not run git there until you have checked it", what, m.err)
+			alert = fmt.Sprintf("%s %s; it could not be moved away (%v): do not run git there until you have checked it", by.who, what, m.err)
 		case m.note != "":
-			alert = fmt.Sprintf("the command %s; renamed to %s (%s)", m.what(), m.to, m.note)
+			alert = fmt.Sprintf("%s %s; renamed to %s (%s)", by.who, m.what(), m.to, m.note)
 		default:
-			alert = fmt.Sprintf("the command %s; moved to %s", m.what(), m.to)
+			alert = fmt.Sprintf("%s %s; moved to %s", by.who, m.what(), m.to)
 		}
 		alerts = append(alerts, alert)
 		fmt.Fprintf(&b, "Warning: %s.\n", upperFirst(alert))
 	}
 	if len(r.moved) > 0 {
-		b.WriteString("Commands cannot create or change git repositories, nor the files git's config names: git is for the user to run.\n")
+		b.WriteString(by.rule + "\n")
 	}
 	if why := r.incomplete(); why != "" {
 		alerts = append(alerts, why)
@@ -258,14 +268,19 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// reportGit adds what the guard found to a command's result: the model
+// reportGit adds what the guard found to a command's result.
+func (t *Tool) reportGit(r *tools.Result, rep gitReport) { addGitReport(r, rep, commandSubject) }
+
+// addGitReport adds what the guard found to a call's result: the model
 // reads it in the content (or the message of an error), the person in
 // the alerts. Folders it could not look into stop the turn (r.Halt): the
 // person must check them before git runs there.
-func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
-	text, alerts := rep.render()
+func addGitReport(r *tools.Result, rep gitReport, by subject) {
+	text, alerts := rep.render(by)
 	r.Alerts = append(r.Alerts, alerts...)
-	r.Halt = rep.incomplete()
+	if why := rep.incomplete(); why != "" {
+		r.Halt = why
+	}
 	if text == "" {
 		return
 	}
@@ -285,7 +300,7 @@ func (t *Tool) reportGit(r *tools.Result, rep gitReport) {
 		}
 		r.Message += "; " + plural(rep.count(), what) + " moved away"
 	}
-	if r.Halt != "" {
+	if rep.incomplete() != "" {
 		r.Message += "; not all of the project could be checked for planted git repositories, so the turn stops here"
 	}
 	r.Content += "\n" + text

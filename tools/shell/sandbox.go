@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/agentcli/agent/tools/programs"
 )
@@ -30,6 +34,16 @@ import (
 //   - Root is writable (unless ReadOnlyRoot), except .git and .agent (read-only), and the
 //     agent's records in .agent (sessions, audit log, background jobs and
 //     their output), which are not there at all, now or once written;
+//   - the .agent folders of the folders above Root, and Masked, are empty
+//     and read-only: another project's records are not there either;
+//   - nothing is mounted through a link: a path in Root or a Writable
+//     folder (where a program may have put links) is mounted at its real
+//     place, and only when that is inside those folders too (at);
+//   - Env is the program's environment, set by bubblewrap for the
+//     program only, inside: what runs outside to start the sandbox
+//     (bubblewrap itself) gets the agent's own minimum (outsideEnv), so
+//     that an LD_PRELOAD or LD_LIBRARY_PATH an entry names loads nothing
+//     outside it;
 //   - its own PID, IPC and UTS namespaces; it dies with its parent, and
 //     the command starts in a session (and process group) of its own.
 type Sandbox struct {
@@ -55,6 +69,10 @@ type Sandbox struct {
 	// read-only over it (run_command's nested git repositories and the
 	// files their configs name).
 	Protected []string
+	// Masked are folders outside Root, or inside it, shown empty and
+	// read-only: the .agent folders of the other projects where the agent
+	// keeps records (those above Root are masked without being named).
+	Masked []string
 	// Network gives the program the network; without it, it has only a
 	// loopback of its own.
 	Network bool
@@ -63,13 +81,21 @@ type Sandbox struct {
 	// A bubblewrap older than 0.5 cannot bound them (SizeBounds).
 	TmpSize int64
 	// MemoryLimit bounds the data of each of the program's processes
-	// (RLIMIT_DATA), in bytes; 0 is no bound. (run_command bounds all
-	// of a command's processes together, with a cgroup, where it can.)
+	// (RLIMIT_DATA, set inside the sandbox), in bytes; 0 is no bound.
+	// (run_command bounds all of a command's processes together, with a
+	// cgroup, where it can.)
 	MemoryLimit int64
 	// Env is the program's environment, exactly as given: the caller
-	// decides what it holds (and removes the secrets).
+	// decides what it holds (and removes the secrets). Only the program
+	// gets it, inside the sandbox.
 	Env []string
 }
+
+// outsideEnv is the whole environment of what runs outside the sandbox
+// to start it: bubblewrap, and run_command's launcher that puts it in
+// its cgroups. Nothing of a program's environment is there: a dynamic
+// loader variable would load a project's library into them.
+var outsideEnv = []string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin"}
 
 // ErrNoBwrap is FindBwrap's error when bubblewrap is not installed.
 var ErrNoBwrap = errors.New("bubblewrap is not installed (install the package bubblewrap)")
@@ -93,17 +119,29 @@ func FindBwrap(find func(string) (string, error)) (string, error) {
 // and its arguments) in the sandbox, not yet started, with Env exactly,
 // stdin, stdout and stderr for the caller to set. It makes .agent first
 // when it is missing: a program must not be able to create it, and plant
-// settings there.
+// settings there. The environment travels to bubblewrap in a file of
+// its own (ExtraFiles), never on its command line, which every user of
+// the machine can read; the caller may close this process's copy once
+// the command has started (else it is closed when collected).
 func (s Sandbox) Command(argv ...string) (*exec.Cmd, error) {
-	line, err := s.Argv(argv...)
+	return s.command(nil, argv...)
+}
+
+// command is Command with a launcher: when set, it wraps bubblewrap's
+// program line in what starts it (run_command's, which joins the
+// command's cgroups), run outside the sandbox with outsideEnv too.
+func (s Sandbox) command(launcher func([]string) []string, argv ...string) (*exec.Cmd, error) {
+	line, env, err := s.line(argv...)
 	if err != nil {
 		return nil, err
 	}
-	line = launch(line, nil, s.MemoryLimit>>10)
+	if launcher != nil {
+		line = launcher(line)
+	}
 	cmd := exec.Command(line[0], line[1:]...)
-	cmd.Env = s.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{} // nil would mean the agent's own
+	cmd.Env = slices.Clone(outsideEnv)
+	if env != nil {
+		cmd.ExtraFiles = []*os.File{env} // fd 3: bubblewrap's --args 3
 	}
 	cmd.Dir = s.Root
 	// A session of its own: no terminal to push keystrokes into, and one
@@ -112,20 +150,75 @@ func (s Sandbox) Command(argv ...string) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
-// Argv is the program line that runs argv in the sandbox: bubblewrap,
-// its options and argv. Like Command, it makes .agent when missing.
-func (s Sandbox) Argv(argv ...string) ([]string, error) {
+// line is the program line that runs argv in the sandbox: bubblewrap,
+// its options and argv, after what sets the memory limit inside; and the
+// file bubblewrap reads the program's environment from (--args 3), nil
+// when this bubblewrap cannot set one (older than 0.5: the system's env
+// sets it inside, its values then on the command line). Like Command,
+// it makes .agent when missing.
+func (s Sandbox) line(argv ...string) ([]string, *os.File, error) {
 	if err := s.check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(argv) == 0 {
-		return nil, errors.New("sandbox: no program to run")
+		return nil, nil, errors.New("sandbox: no program to run")
 	}
 	if err := os.MkdirAll(filepath.Join(s.Root, ".agent"), 0o755); err != nil {
-		return nil, fmt.Errorf("make .agent: %w", err)
+		return nil, nil, fmt.Errorf("make .agent: %w", err)
 	}
-	line := append([]string{s.Bwrap}, s.Args()...)
-	return append(append(line, "--"), argv...), nil
+	if s.MemoryLimit > 0 {
+		// By a shell of the read-only system, inside: outside, it would
+		// run with the program's environment.
+		limit := fmt.Sprintf(`ulimit -d %d 2>/dev/null; exec "$@"`, max(s.MemoryLimit>>10, 1))
+		argv = append([]string{"/bin/sh", "-c", limit, "sh"}, argv...)
+	}
+	var env *os.File
+	line := []string{s.Bwrap}
+	if bwrapKnows(s.Bwrap, "--clearenv") {
+		var err error
+		if env, err = envArgs(s.Env); err != nil {
+			return nil, nil, err
+		}
+		line = append(line, "--args", "3")
+	} else {
+		argv = append(append([]string{"/usr/bin/env", "-i"}, s.Env...), argv...)
+	}
+	line = append(line, s.Args()...)
+	return append(append(line, "--"), argv...), env, nil
+}
+
+// envArgs is a file in memory holding bubblewrap's options that give
+// the program exactly env: --clearenv, then --setenv for each variable.
+func envArgs(env []string) (*os.File, error) {
+	var b bytes.Buffer
+	b.WriteString("--clearenv\x00")
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			b.WriteString("--setenv\x00" + k + "\x00" + v + "\x00")
+		}
+	}
+	fd, err := unix.MemfdCreate("agent-sandbox-env", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: pass the environment: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "agent-sandbox-env")
+	if _, err := f.Write(b.Bytes()); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: pass the environment: %w", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: pass the environment: %w", err)
+	}
+	return f, nil
+}
+
+// closeExtra closes this process's copies of the files a started
+// command was given (its child has its own).
+func closeExtra(cmd *exec.Cmd) {
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
 }
 
 // check refuses a sandbox that could not hide what it must.
@@ -150,7 +243,9 @@ var maskedFiles = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/
 // over earlier ones, so the order is: the read-only system, fresh /dev,
 // /proc, /tmp and /run, the hidden homes, then what shows through them
 // (ReadOnly, then Writable), then the project writable with .git and
-// .agent read-only on top, and Protected last.
+// .agent read-only on top, the other projects' records masked, and
+// Protected last. Every path a program may have put a link on the way
+// to is mounted where its links really lead, or not at all (at).
 func (s Sandbox) Args() []string {
 	root, home := s.Root, s.Home
 	sized := s.TmpSize > 0 && SizeBounds(s.Bwrap)
@@ -205,9 +300,10 @@ func (s Sandbox) Args() []string {
 		}
 		a = append(a, "--cap-drop", "ALL")
 	}
+	areas, writable := s.areas()
 	for _, d := range s.ReadOnly {
-		if !within(root, d) {
-			a = append(a, "--ro-bind-try", d, d)
+		if p, ok := at(d, areas); ok && !within(root, d) {
+			a = append(a, "--ro-bind-try", p, p)
 		}
 	}
 	for _, f := range []string{"credentials", "credentials.toml"} { // cargo's registry tokens
@@ -215,7 +311,7 @@ func (s Sandbox) Args() []string {
 			a = append(a, "--ro-bind", "/dev/null", p)
 		}
 	}
-	for _, d := range s.Writable {
+	for _, d := range writable {
 		if !within(root, d) {
 			a = append(a, "--bind-try", d, d)
 		}
@@ -225,14 +321,96 @@ func (s Sandbox) Args() []string {
 	} else {
 		a = append(a, "--bind", root, root)
 	}
-	if p := filepath.Join(root, ".git"); exists(p) {
+	if p, ok := at(filepath.Join(root, ".git"), areas); ok && exists(p) {
 		a = append(a, "--ro-bind", p, p)
 	}
-	a = append(a, stateArgs(filepath.Join(root, ".agent"))...)
-	for _, p := range s.Protected {
-		a = append(a, "--ro-bind-try", p, p)
+	if p, ok := at(filepath.Join(root, ".agent"), areas); ok {
+		a = append(a, stateArgs(p)...)
+	}
+	for _, m := range s.masks() {
+		if p, ok := at(m, areas); ok && isDir(p) {
+			a = append(a, "--tmpfs", p, "--remount-ro", p)
+		}
+	}
+	for _, x := range s.Protected {
+		if p, ok := at(x, areas); ok {
+			a = append(a, "--ro-bind-try", p, p)
+		}
 	}
 	return append(a, "--chdir", root)
+}
+
+// areas are the folders of the host a program in the sandbox may write
+// (Root, even when this one shows it read-only, and the Writable folders
+// mounted), as named and as they really are: what lies in them may be a
+// link a program put there. writable are the Writable folders to mount,
+// where to (at): a folder inside another (a cache in a cache) that a
+// program made a link out of them is not one of them. The shallowest
+// come first, so that a folder is judged by those around it.
+func (s Sandbox) areas() (areas, writable []string) {
+	areas = []string{s.Root}
+	ws := slices.Clone(s.Writable)
+	slices.SortStableFunc(ws, func(a, b string) int { return len(a) - len(b) })
+	for _, d := range ws {
+		p, ok := at(d, areas)
+		if !ok {
+			continue
+		}
+		writable = append(writable, p)
+		areas = append(areas, p)
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			areas = append(areas, real)
+		}
+	}
+	return areas, writable
+}
+
+// at is where to mount the host path p so that the sandbox shows it at
+// the place the host does. Bubblewrap follows a link on the way to a
+// mount's destination inside the new root, where a link a program put
+// in the project (.git -> ../home) would lead to a hidden folder, and
+// the host's would be mounted there. So a path inside one of areas is
+// mounted at its real path, and only when that lies inside areas too: a
+// link out of them means nothing to mount (false; in the sandbox the
+// link leads to a hidden, empty or read-only place). A path outside
+// areas lies in folders no program writes, and is mounted as named.
+func at(p string, areas []string) (string, bool) {
+	exposed := func(x string) bool {
+		return slices.ContainsFunc(areas, func(d string) bool { return within(d, x) })
+	}
+	if !exposed(p) {
+		return p, true
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false // missing, or a link to nothing: nothing to mount
+	}
+	if real != p && !exposed(real) {
+		return "", false
+	}
+	return real, true
+}
+
+// masks are the .agent folders to show empty and read-only: those of
+// the folders above Root, and Masked, other than Root's own; only those
+// the sandbox would show (not under a hidden home, /tmp or /run).
+func (s Sandbox) masks() []string {
+	var out []string
+	for d := filepath.Dir(s.Root); ; d = filepath.Dir(d) {
+		out = append(out, filepath.Join(d, ".agent"))
+		if d == "/" {
+			break
+		}
+	}
+	out = append(out, s.Masked...)
+	own := filepath.Join(s.Root, ".agent")
+	hidden := []string{"/tmp", "/run", "/dev", "/proc", "/home", "/root"}
+	if s.Home != "" {
+		hidden = append(hidden, filepath.Clean(s.Home))
+	}
+	return slices.DeleteFunc(out, func(m string) bool {
+		return !filepath.IsAbs(m) || m == own || slices.ContainsFunc(hidden, func(h string) bool { return within(h, m) })
+	})
 }
 
 // hiddenState are the agent's records in .agent that no sandboxed
@@ -282,21 +460,24 @@ func isHiddenState(name string) bool {
 	return false
 }
 
-// sizeBounds remembers, by bubblewrap program, whether it knows --size.
-var sizeBounds sync.Map
+// bwrapOptions remembers, by bubblewrap program, its --help.
+var bwrapOptions sync.Map
+
+// bwrapKnows reports whether the bubblewrap program bwrap has the option
+// opt (its --help names it). It asks each program once.
+func bwrapKnows(bwrap, opt string) bool {
+	help, ok := bwrapOptions.Load(bwrap)
+	if !ok {
+		out, _ := exec.Command(bwrap, "--help").CombinedOutput()
+		help, _ = bwrapOptions.LoadOrStore(bwrap, out)
+	}
+	return bytes.Contains(help.([]byte), []byte(opt+" "))
+}
 
 // SizeBounds reports whether the bubblewrap program bwrap can bound the
 // size of the folders it makes in memory (--size, bubblewrap 0.5 and
-// later). It asks each program once.
-func SizeBounds(bwrap string) bool {
-	if v, ok := sizeBounds.Load(bwrap); ok {
-		return v.(bool)
-	}
-	help, _ := exec.Command(bwrap, "--help").CombinedOutput()
-	ok := bytes.Contains(help, []byte("--size"))
-	sizeBounds.Store(bwrap, ok)
-	return ok
-}
+// later).
+func SizeBounds(bwrap string) bool { return bwrapKnows(bwrap, "--size") }
 
 // within reports whether path is dir or lies inside it.
 func within(dir, path string) bool {

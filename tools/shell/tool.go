@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,7 +79,9 @@ type call struct {
 	// background: run as a job (background.go); its timeout is then 0
 	// (none) unless the call gave one.
 	background bool
-	// env are more variables of the command's environment (a job's mark).
+	// env are more variables of the command's environment (a job's
+	// mark): the agent's own, so what starts the sandbox carries them
+	// too (agent jobs stop finds a job's process by its mark).
 	env []string
 }
 
@@ -195,6 +198,11 @@ type before struct {
 	files snapshot
 	git   *gitGuard // nil without the sandbox
 	net   bool
+	// planted is what the project's programs (Options.Watch) planted
+	// since the last look, moved away before the command; by names them.
+	planted    gitReport
+	by         subject
+	hasPlanted bool
 }
 
 // look scans the project before c runs and finds the repositories its
@@ -205,6 +213,10 @@ func (t *Tool) look(c *call) before {
 		if i, err := t.opts.NewIgnorer(t.root); err == nil {
 			b.ig = i
 		}
+	}
+	if t.opts.Watch != nil {
+		// First: what a program planted is not the person's.
+		b.planted, b.by, b.hasPlanted = t.opts.Watch.before()
 	}
 	b.files = scan(t.root, b.ig, t.opts.ScanFiles, t.opts.ScanTime)
 	if !t.opts.NoSandbox {
@@ -233,6 +245,9 @@ func (t *Tool) conclude(c call, b before, o outcome) tools.Result {
 	if o.oomKilled {
 		r.Message += fmt.Sprintf("; killed for memory: the command went over its memory limit of %s", sizeText(t.opts.MemoryLimit))
 	}
+	if b.hasPlanted {
+		addGitReport(&r, b.planted, b.by)
+	}
 	if b.git != nil {
 		t.reportGit(&r, rep)
 	}
@@ -251,19 +266,19 @@ type outcome struct {
 	startErr  error
 }
 
-// argv is the program line of one command, and its cgroup if any.
-func (t *Tool) argv(c call, net bool) ([]string, *cgroup, error) {
+// command is the command of one call, not started, and its cgroup if
+// any. In the sandbox, the command's environment is set inside it;
+// what starts it (the launcher that joins the cgroups, bubblewrap) gets
+// only the agent's own minimum.
+func (t *Tool) command(c call, net bool) (*exec.Cmd, *cgroup, error) {
 	inner := []string{"/bin/sh", "-c", c.command}
 	if t.limit.kind == limitRlimit && !t.opts.NoSandbox {
 		// +2: the sandbox's init and the shell count too.
 		inner = append([]string{t.limit.prlimit, "--nproc=" + strconv.Itoa(t.opts.ProcLimit+2), "--"}, inner...)
 	}
-	argv := inner
-	if !t.opts.NoSandbox {
-		var err error
-		if argv, err = t.sandbox(c, net).Argv(inner...); err != nil {
-			return nil, nil, err
-		}
+	env := t.opts.Env
+	if len(c.env) > 0 {
+		env = append(slices.Clip(env), c.env...)
 	}
 	// A cgroup that cannot be made loses its limit, not the command.
 	cg, _ := t.limit.newCgroup(t.opts.ProcLimit+3, t.opts.MemoryLimit) // +3: launcher, bwrap, init
@@ -271,7 +286,23 @@ func (t *Tool) argv(c call, net bool) ([]string, *cgroup, error) {
 	if cg == nil || cg.mem == "" {
 		dataKiB = max(t.opts.MemoryLimit>>10, 1)
 	}
-	return launch(argv, cg, dataKiB), cg, nil
+	if t.opts.NoSandbox {
+		argv := launch(inner, cg, dataKiB)
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env, cmd.Dir = env, t.root
+		return cmd, cg, nil
+	}
+	sb := t.sandbox(c, net)
+	sb.Env, sb.MemoryLimit = env, dataKiB<<10
+	cmd, err := sb.command(func(line []string) []string { return launch(line, cg, 0) }, inner...)
+	if err != nil {
+		if cg != nil {
+			cg.remove()
+		}
+		return nil, nil, err
+	}
+	cmd.Env = append(cmd.Env, c.env...)
+	return cmd, cg, nil
 }
 
 // sandbox is the sandbox of one command: the project, the user's
@@ -285,6 +316,7 @@ func (t *Tool) sandbox(c call, net bool) Sandbox {
 		ReadOnly:  t.opts.ToolDirs,
 		Writable:  t.opts.Caches,
 		Protected: c.readOnly,
+		Masked:    t.opts.Masked,
 		Network:   net,
 		TmpSize:   t.opts.TmpSize,
 	}
